@@ -1,0 +1,12 @@
+"""ttlayout: Triton GPU layout inspector (tensor and hardware views, bank conflicts)."""
+__version__ = "0.1.0"
+
+__all__ = ["LinearLayout", "__version__"]
+
+
+def __getattr__(name):
+    # Lazy, so `ttlayout --help` does not pay for numpy.
+    if name == "LinearLayout":
+        from .engine.linear_layout import LinearLayout
+        return LinearLayout
+    raise AttributeError(name)
