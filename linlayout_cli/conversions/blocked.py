@@ -1,0 +1,13 @@
+"""#ttg.blocked -> LinearLayout (spec 4.1)."""
+from __future__ import annotations
+
+from ..attributes.encodings import BlockedEncoding
+from .common import cga_layout, check_rank, combine, identity_nd
+
+
+def blocked_to_ll(attr: BlockedEncoding, shape):
+    check_rank(attr.rank, shape, "blocked")
+    cta = (identity_nd("register", attr.size_per_thread, attr.order)
+           * identity_nd("lane", attr.threads_per_warp, attr.order)
+           * identity_nd("warp", attr.warps_per_cta, attr.order))
+    return combine(cta, cga_layout(attr.cga, attr.rank), shape, broadcast_registers=False)

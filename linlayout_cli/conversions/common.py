@@ -1,0 +1,119 @@
+"""Shared building blocks of the layout -> LinearLayout conversions (Triton's LayoutUtils / LinearLayoutConversions helpers).
+
+Out dims are named dim0..dim{r-1}; distributed layouts have in dims register, lane, warp, block and shared layouts
+offset, block. "order" lists tensor dims from fastest to slowest.
+"""
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ..engine import LinearLayout
+from ..errors import ShapeError, VerifyError
+
+
+def standard_out_dims(rank: int) -> list[str]:
+    return [f"dim{i}" for i in range(rank)]
+
+
+def is_pow2(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def log2(x: int) -> int:
+    return x.bit_length() - 1
+
+
+def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:
+    """Identity over several tensor dims, fastest dim (order[0]) in the lowest in bits; out dims in `order` sequence."""
+    layout = LinearLayout.empty()
+    for d in order:
+        layout = layout * LinearLayout.identity1D(sizes[d], in_dim, f"dim{d}")
+    return layout
+
+
+def matrix_order(rank: int, row_major: bool) -> list[int]:
+    order = list(range(rank - 1, -1, -1))
+    if rank >= 2 and not row_major:
+        order[0], order[1] = order[1], order[0]
+    return order
+
+
+def dot_order(op_idx: int, rank: int) -> list[int]:
+    return matrix_order(rank, row_major=(op_idx == 0))
+
+
+def ensure_not_smaller(layout: LinearLayout, shape: Mapping[str, int]) -> LinearLayout:
+    """Repeat the layout along each out dim (in the layout's out-dim order) until it covers `shape`, using its first in dim."""
+    first_in = layout.in_dims[0]
+    for out in layout.out_dims:
+        size, want = layout.get_out_dim_size(out), shape[out]
+        if size < want:
+            layout = layout * LinearLayout.identity1D(want // size, first_in, out)
+    return layout
+
+
+def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int], broadcast_registers: bool = True) -> LinearLayout:
+    """Clamp each out dim to `shape`: components that fall outside become 0 (replication).
+
+    With broadcast_registers=False, register bases that this clamping turns into all-zero bases are dropped
+    (so a tensor smaller than sizePerThread has fewer registers, as in Triton's blocked/linear conversion).
+    """
+    new_sizes = {}
+    for out in layout.out_dims:
+        want = shape[out]
+        if not is_pow2(want):
+            raise ShapeError(f"tensor dimension {out[3:]} has size {want}; layouts need a positive power of two")
+        new_sizes[out] = min(layout.get_out_dim_size(out), want)
+    outs = layout.out_dims
+    bases = {}
+    for in_dim, in_bases in layout.get_bases().items():
+        kept = []
+        for basis in in_bases:
+            clamped = tuple(c if c < new_sizes[o] else 0 for c, o in zip(basis, outs))
+            if (not broadcast_registers and in_dim == "register" and any(basis) and not any(clamped)):
+                continue
+            kept.append(clamped)
+        bases[in_dim] = kept
+    return LinearLayout(bases, [(o, new_sizes[o]) for o in outs], require_surjective=False)
+
+
+def cga_layout(cga: Sequence[Sequence[int]], rank: int) -> LinearLayout:
+    """CGALayout bases as a layout block -> dim0..dim{r-1}, in units of whole CTA tiles (sizes inferred)."""
+    return LinearLayout({"block": [tuple(b) for b in cga]}, standard_out_dims(rank))
+
+
+def cta_split_num(cga: Sequence[Sequence[int]], rank: int) -> list[int]:
+    split = [1] * rank
+    for basis in cga:
+        for d, c in enumerate(basis):
+            if c:
+                split[d] *= 2
+                break
+    return split
+
+
+def shape_per_cta(cga: Sequence[Sequence[int]], shape: Sequence[int]) -> list[int]:
+    return [s // min(s, n) for s, n in zip(shape, cta_split_num(cga, len(shape)))]
+
+
+def combine(cta: LinearLayout, cga: LinearLayout, shape: Sequence[int], broadcast_registers: bool = True) -> LinearLayout:
+    """Triton's combineCtaCgaWithShape: fit the per-CTA layout to shape/CTAs, then append the CTA (block) bases."""
+    rank = len(shape)
+    if cta.num_out_dims != rank:
+        raise ShapeError(f"tensor rank {rank} does not match the layout rank {cta.num_out_dims}")
+    named = dict(zip(standard_out_dims(rank), shape))
+    cga = ensure_not_larger(cga, named).transpose_outs(cta.out_dims)
+    cta_shape = {d: max(1, named[d] // cga.get_out_dim_size(d)) for d in cta.out_dims}
+    cta = ensure_not_smaller(cta, cta_shape)
+    cta = ensure_not_larger(cta, cta_shape, broadcast_registers)
+    return (cta * cga).transpose_outs(standard_out_dims(rank))
+
+
+def check_rank(attr_rank: int, shape: Sequence[int], what: str) -> None:
+    if attr_rank != len(shape):
+        raise ShapeError(f"tensor rank {len(shape)} does not match the rank {attr_rank} of the {what} layout")
+
+
+def require_positive(value: int, name: str) -> None:
+    if value <= 0:
+        raise VerifyError(f"{name} must be positive, got {value}")

@@ -1,0 +1,132 @@
+"""Linear algebra over GF(2) on vectors packed into Python ints (bit k = coordinate k).
+
+A matrix is a list of such ints, one per *column*: column c of a linear layout is the
+flattened image of input bit c.  Everything here works column-first, which is what the
+layout operations need:
+
+* a column is a *pivot* column iff it is not in the span of the columns before it.  These
+  are exactly the pivot columns of the reduced row echelon form (pivot = lowest column of
+  each row, as in Triton's f2reduce), so the choices below coincide with Triton's;
+* ``solve`` writes a target as a combination of the pivot columns only (free variables
+  zero), which is the unique solution Triton's RREF-based ``lstsq`` reads off.
+
+Sizes are tiny (at most 64 bits each way), so plain Python ints are faster than numpy.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+
+class XorBasis:
+    """Incremental echelon basis: each stored vector has a distinct leading (highest) bit.
+
+    Every stored vector remembers which of the inserted vectors it is the XOR of, as a
+    bitmask over insertion tags, so that reductions can report the combination used.
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: dict[int, tuple[int, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def reduce(self, v: int) -> tuple[int, int]:
+        """Return (residue, combo): v = residue ^ XOR of the inserted vectors in combo."""
+        combo = 0
+        rows = self._rows
+        while v:
+            row = rows.get(v.bit_length() - 1)
+            if row is None:
+                break
+            v ^= row[0]
+            combo ^= row[1]
+        return v, combo
+
+    def insert(self, v: int, tag: int = 0) -> bool:
+        """Add v (known as the inserted vector with bitmask ``tag``); False if v was dependent."""
+        residue, combo = self.reduce(v)
+        if residue == 0:
+            return False
+        self._rows[residue.bit_length() - 1] = (residue, combo ^ tag)
+        return True
+
+    def contains(self, v: int) -> bool:
+        return self.reduce(v)[0] == 0
+
+
+def rank(columns: Iterable[int]) -> int:
+    basis = XorBasis()
+    for c in columns:
+        basis.insert(c)
+    return len(basis)
+
+
+def pivot_mask(columns: Sequence[int]) -> int:
+    """Bitmask of the columns that are not in the span of the columns before them."""
+    basis = XorBasis()
+    mask = 0
+    for i, c in enumerate(columns):
+        if basis.insert(c):
+            mask |= 1 << i
+    return mask
+
+
+def solve(columns: Sequence[int], targets: Iterable[int]) -> list[int | None]:
+    """For each target t, the input bitmask x (supported on pivot columns only) with A·x = t,
+    or None where t is not in the column space of A."""
+    basis = XorBasis()
+    for i, c in enumerate(columns):
+        basis.insert(c, 1 << i)
+    out: list[int | None] = []
+    for t in targets:
+        residue, combo = basis.reduce(t)
+        out.append(combo if residue == 0 else None)
+    return out
+
+
+def null_space(columns: Sequence[int]) -> list[int]:
+    """A basis of {x : A·x = 0}: one vector per non-pivot column c (bit c plus the pivot
+    columns that produce column c)."""
+    basis = XorBasis()
+    kernel: list[int] = []
+    for i, c in enumerate(columns):
+        residue, combo = basis.reduce(c)
+        if residue:
+            basis.insert(c, 1 << i)
+        else:
+            kernel.append(combo | (1 << i))
+    return kernel
+
+
+def rref(rows: Sequence[int], num_cols: int) -> tuple[list[int], list[int]]:
+    """Reduced row echelon form of a row-major matrix (bit c of a row = column c), pivots
+    at the lowest set bit as in f2reduce.  Returns (rows, pivot columns); zero rows last."""
+    m = list(rows)
+    pivots: list[int] = []
+    r = 0
+    for c in range(num_cols):
+        bit = 1 << c
+        p = next((i for i in range(r, len(m)) if m[i] & bit), None)
+        if p is None:
+            continue
+        m[r], m[p] = m[p], m[r]
+        for i in range(len(m)):
+            if i != r and m[i] & bit:
+                m[i] ^= m[r]
+        pivots.append(c)
+        r += 1
+    return m, pivots
+
+
+def transpose(vectors: Sequence[int], length: int) -> list[int]:
+    """Bit matrix transpose: vectors[i] bit j  ->  result[j] bit i."""
+    out = [0] * length
+    for i, v in enumerate(vectors):
+        while v:
+            low = v & -v
+            out[low.bit_length() - 1] |= 1 << i
+            v ^= low
+    return out

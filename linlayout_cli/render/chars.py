@@ -1,0 +1,84 @@
+"""Fixed-width text built in numpy byte matrices: one row per cell, digits written right-aligned in bulk."""
+from __future__ import annotations
+
+import numpy as np
+
+SPACE = ord(" ")
+
+
+def num_digits(values: np.ndarray) -> np.ndarray:
+    values = np.asarray(values, dtype=np.int64)
+    nd = np.ones(values.shape, dtype=np.int64)
+    p = 10
+    while True:
+        more = values >= p
+        if not more.any():
+            return nd
+        nd += more
+        p *= 10
+
+
+def digits(n: int) -> int:
+    return len(str(n))
+
+
+def blank(rows: int, width: int) -> np.ndarray:
+    return np.full((rows, width), SPACE, dtype=np.uint8)
+
+
+def put_number(buf: np.ndarray, end, values: np.ndarray) -> np.ndarray:
+    """Write `values` in decimal so that each number's last digit is at column end-1; return each start column."""
+    values = np.asarray(values, dtype=np.int64)
+    rows = np.arange(len(values))
+    end = np.broadcast_to(np.asarray(end, dtype=np.int64), values.shape)
+    nd = num_digits(values)
+    v = values.copy()
+    for d in range(int(nd.max()) if len(values) else 0):
+        live = d < nd
+        if live.all():
+            buf[rows, end - 1 - d] = 48 + v % 10
+        else:
+            buf[rows[live], (end - 1 - d)[live]] = 48 + v[live] % 10
+        v //= 10
+    return end - nd
+
+
+def put_char(buf: np.ndarray, col, char: str) -> None:
+    rows = np.arange(buf.shape[0])
+    buf[rows, np.broadcast_to(np.asarray(col, dtype=np.int64), rows.shape)] = ord(char)
+
+
+def number_table(count: int, width: int) -> np.ndarray:
+    """Row v = decimal v right-aligned in `width` columns, for v in 0..count-1 (gathered instead of re-formatted)."""
+    table = blank(count, width)
+    put_number(table, width, np.arange(count, dtype=np.int64))
+    return table
+
+
+def coord_cells(coords: np.ndarray, sizes, sep: str) -> np.ndarray:
+    """'(c0<sep>c1...)' for each column of coords (shape rank x n), component i right-aligned to the width of sizes[i]."""
+    widths = [digits(s) for s in sizes]
+    width = 2 + sum(widths) + len(widths) - 1
+    buf = np.empty((coords.shape[1], width), dtype=np.uint8)
+    buf[:, 0] = ord("(")
+    buf[:, width - 1] = ord(")")
+    start = 1
+    for i, (size, w) in enumerate(zip(sizes, widths)):
+        buf[:, start:start + w] = number_table(size, w)[coords[i]]
+        start += w
+        if i + 1 < len(widths):
+            buf[:, start] = ord(sep)
+            start += 1
+    return buf
+
+
+def join_cells(cells: np.ndarray, sep: bytes) -> np.ndarray:
+    """cells (..., k, w) -> (..., k*w + (k-1)*len(sep)): the k cells of each row joined by sep."""
+    *lead, k, w = cells.shape
+    if not sep:
+        return cells.reshape(*lead, k * w)
+    s = np.frombuffer(sep, dtype=np.uint8)
+    out = np.empty((*lead, k, w + len(s)), dtype=np.uint8)
+    out[..., :w] = cells
+    out[..., w:] = s
+    return out.reshape(*lead, k * (w + len(s)))[..., : k * (w + len(s)) - len(s)]
