@@ -1,0 +1,1 @@
+#s = #ttg.slice<{dim = 0, parent = #missing}>

@@ -1,0 +1,29 @@
+"""ttlayout's bank-conflict analysis vs. Triton 3.9.0 (``GluonOpBuilder.get_shared_bank_conflicts``).
+
+Golden data: ``golden/bank/cases.jsonl`` (``scripts/make_golden.py --suite bank``).  Where Triton
+aborted (``exit`` != 0, ``conflicts`` null) ttlayout must raise instead of returning a number.
+Skipped while ``linlayout_cli.analysis.bank`` does not exist.
+"""
+from __future__ import annotations
+
+import pytest
+
+try:
+    from golden_cases import case_id, load_suite
+except ImportError:  # tests/ used as a package
+    from tests.golden_cases import case_id, load_suite
+
+bank = pytest.importorskip("linlayout_cli.analysis.bank")
+
+CASES = load_suite("bank")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_bank_conflicts(case):
+    args = (case["reg"], case["shared"], list(case["shape"]), case["bitwidth"])
+    if case["exit"] != 0:
+        with pytest.raises(Exception):
+            bank.bank_conflicts(*args)
+        return
+    got = bank.bank_conflicts(*args)
+    assert got == case["conflicts"], "ttlayout %r, Triton %r (%s)" % (got, case["conflicts"], case["note"])
