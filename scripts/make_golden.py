@@ -766,7 +766,7 @@ def gen_errors(s: Suite, rng: Random):
     E("blocked", ["-l", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0], foo = 1}>", "-t", T([8, 8])], "blocked", "unexpected key")
     twin = s.add("canon", ["-l", blocked([1, 1], [8, 4], [1, 1], [1, 0]), "-t", T([8, 8])], "blocked", "canonical twin of the legacy CTA-keys case")
     E("blocked", ["-l", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0], CTAsPerCGA = [1, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>", "-t", T([8, 8])], "blocked", "legacy CTA keys rejected", ttlayout={"same_as": twin})
-    twin = s.add("canon", ["-l", blocked([1, 1], [8, 4], [2, 2], [1, 0], [[1, 0], [0, 1]]), "-t", T([64, 64])], "blocked", "canonical twin of a split legacy CTA layout")
+    twin = s.add("canon", ["-l", blocked([1, 1], [8, 4], [2, 2], [1, 0], [[0, 1], [1, 0]]), "-t", T([64, 64])], "blocked", "canonical twin of a split legacy CTA layout")
     E("blocked", ["-l", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 2], CTAOrder = [1, 0]}>", "-t", T([64, 64])], "blocked", "legacy split CTA keys rejected", ttlayout={"same_as": twin})
     E("blocked", ["-l", blocked([1, 1], [8, 4], [1, 1], [1, 0], [[1]]), "-t", T([8, 8])], "blocked", "CGALayout entry length")
     E("blocked", ["-l", blocked([1, 1], [8, 4], [1, 1], [1, 0], [[1, 1]]), "-t", T([8, 8])], "blocked", "CGALayout not a permutation matrix")

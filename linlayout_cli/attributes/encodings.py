@@ -2,12 +2,38 @@
 
 Bases are tuples of tuples of ints (one inner tuple per basis, one entry per tensor dim).
 `cga` holds the `CGALayout` block bases (empty = single CTA).
+
+`str(attr)` is Triton 3.9's canonical print of the attribute (the attribute's own printer, no
+aliases), e.g. `#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1],
+order = [1, 0]}>` (one line). Objects come from `linlayout_cli.parser.parse_attribute`, which also
+verifies them; constructing a dataclass directly performs no verification.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 Bases = tuple[tuple[int, ...], ...]
+
+
+def _arr(xs) -> str:
+    return "[" + ", ".join(str(int(x)) for x in xs) + "]"
+
+
+def _bases(bs) -> str:
+    return "[" + ", ".join(_arr(b) for b in bs) + "]"
+
+
+def _cga(cga) -> str:
+    """`, CGALayout = [[..]]`, printed iff there is at least one block basis."""
+    return f", CGALayout = {_bases(cga)}" if cga else ""
+
+
+def _bool(b) -> str:
+    return "true" if b else "false"
+
+
+def _next_pow2(x: int) -> int:
+    return 1 << int(x).bit_length()
 
 
 @dataclass(frozen=True)
@@ -23,6 +49,11 @@ class BlockedEncoding:
     def rank(self) -> int:
         return len(self.order)
 
+    def __str__(self) -> str:
+        return (f"#ttg.blocked<{{sizePerThread = {_arr(self.size_per_thread)}, "
+                f"threadsPerWarp = {_arr(self.threads_per_warp)}, warpsPerCTA = {_arr(self.warps_per_cta)}, "
+                f"order = {_arr(self.order)}{_cga(self.cga)}}}>")
+
 
 @dataclass(frozen=True)
 class SliceEncoding:
@@ -33,6 +64,9 @@ class SliceEncoding:
     @property
     def rank(self) -> int:
         return self.parent.rank - 1
+
+    def __str__(self) -> str:
+        return f"#ttg.slice<{{dim = {self.dim}, parent = {self.parent}}}>"
 
 
 @dataclass(frozen=True)
@@ -45,6 +79,10 @@ class DotOperandEncoding:
     @property
     def rank(self) -> int:
         return self.parent.rank
+
+    def __str__(self) -> str:
+        kw = f", kWidth = {self.k_width}" if self.k_width else ""
+        return f"#ttg.dot_op<{{opIdx = {self.op_idx}, parent = {self.parent}{kw}}}>"
 
 
 @dataclass(frozen=True)
@@ -59,6 +97,10 @@ class NvidiaMmaEncoding:
     @property
     def rank(self) -> int:
         return len(self.warps_per_cta)
+
+    def __str__(self) -> str:
+        return (f"#ttg.nvidia_mma<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
+                f"warpsPerCTA = {_arr(self.warps_per_cta)}{_cga(self.cga)}, instrShape = {_arr(self.instr_shape)}}}>")
 
 
 @dataclass(frozen=True)
@@ -76,6 +118,13 @@ class AMDMfmaEncoding:
     def rank(self) -> int:
         return len(self.warps_per_cta)
 
+    def __str__(self) -> str:
+        tpw = f", tilesPerWarp = {_arr(self.tiles_per_warp)}" if any(t != 1 for t in self.tiles_per_warp) else ""
+        ebw = f", elementBitWidth = {self.element_bit_width}" if self.element_bit_width != 32 else ""
+        return (f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {_arr(self.warps_per_cta)}, "
+                f"instrShape = {_arr(self.instr_shape)}, isTransposed = {_bool(self.is_transposed)}"
+                f"{_cga(self.cga)}{tpw}{ebw}}}>")
+
 
 @dataclass(frozen=True)
 class AMDWmmaEncoding:
@@ -87,6 +136,16 @@ class AMDWmmaEncoding:
     instr_shape: tuple[int, ...] = (16, 16, 16)
     rank: int = 2
     kind = "distributed"
+
+    def __str__(self) -> str:
+        cta = []
+        if self.cta_register:
+            cta.append(f"register = {_bases(self.cta_register)}")
+        if self.cta_warp:
+            cta.append(f"warp = {_bases(self.cta_warp)}")
+        instr = f", instrShape = {_arr(self.instr_shape)}" if tuple(self.instr_shape) != (16, 16, 16) else ""
+        return (f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {_bool(self.is_transpose)}, "
+                f"ctaLayout = {{{', '.join(cta)}}}{_cga(self.cga)}{instr}}}>")
 
 
 @dataclass(frozen=True)
@@ -104,10 +163,16 @@ class LinearEncoding:
                 return len(bases[0])
         return 0
 
+    mnemonic = "linear"
+
+    def __str__(self) -> str:
+        return (f"#ttg.{self.mnemonic}<{{register = {_bases(self.register)}, lane = {_bases(self.lane)}, "
+                f"warp = {_bases(self.warp)}, block = {_bases(self.block)}}}>")
+
 
 @dataclass(frozen=True)
 class GenericLinearEncoding(LinearEncoding):
-    pass
+    mnemonic = "generic_linear"
 
 
 @dataclass(frozen=True)
@@ -123,10 +188,16 @@ class SwizzledSharedEncoding:
     def rank(self) -> int:
         return len(self.order)
 
+    mnemonic = "swizzled_shared"
+
+    def __str__(self) -> str:
+        return (f"#ttg.{self.mnemonic}<{{vec = {self.vec}, perPhase = {self.per_phase}, "
+                f"maxPhase = {self.max_phase}, order = {_arr(self.order)}{_cga(self.cga)}}}>")
+
 
 @dataclass(frozen=True)
 class AMDRotatingSharedEncoding(SwizzledSharedEncoding):
-    pass
+    mnemonic = "amd_rotating_shared"
 
 
 @dataclass(frozen=True)
@@ -138,6 +209,12 @@ class NVMMASharedEncoding:
     cga: Bases = ()
     rank: int = 2
     kind = "shared"
+
+    def __str__(self) -> str:
+        fp4 = ", fp4Padded = true" if self.fp4_padded else ""
+        tail = f", rank = {self.rank}" if (not self.cga and self.rank != 2) else _cga(self.cga)
+        return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {self.swizzling_byte_width}, "
+                f"transposed = {_bool(self.transposed)}, elementBitWidth = {self.element_bit_width}{fp4}{tail}}}>")
 
 
 @dataclass(frozen=True)
@@ -154,6 +231,10 @@ class SharedLinearEncoding:
                 return len(bases[0])
         return 0
 
+    def __str__(self) -> str:
+        block = f", block = {_bases(self.block)}" if self.block else ""
+        return f"#ttg.shared_linear<{{offset = {_bases(self.offset)}{block}}}, alignment = {self.alignment}>"
+
 
 @dataclass(frozen=True)
 class PaddedSharedEncoding:
@@ -161,11 +242,49 @@ class PaddedSharedEncoding:
     paddings: tuple[int, ...]
     offset: Bases
     block: Bases
+    out_rank: int = 0    # rank when there are no bases at all (`{order = [0, 1], shape = [1, 1]}`); else 0
     kind = "shared"
 
     @property
     def rank(self) -> int:
-        return len(self.offset[0]) if self.offset else 0
+        for bases in (self.offset, self.block):
+            if bases:
+                return len(bases[0])
+        return self.out_rank
+
+    def out_sizes(self) -> list[int]:
+        """Out-dim sizes inferred from the bases (NextPow2 rule), as Triton stores them."""
+        sizes = [1] * self.rank
+        for b in list(self.offset) + list(self.block):
+            for d, v in enumerate(b):
+                sizes[d] = max(sizes[d], _next_pow2(v))
+        return sizes
+
+    def order(self) -> list[int]:
+        """Triton's getOrder(): dims in order of first appearance in the offset bases, then the
+        remaining dims from rank-1 down to 0."""
+        order = []
+        for b in self.offset:
+            for d, v in enumerate(b):
+                if v:
+                    if d not in order:
+                        order.append(d)
+                    break
+        for d in range(self.rank - 1, -1, -1):
+            if d not in order:
+                order.append(d)
+        return order
+
+    def __str__(self) -> str:
+        pads = ", ".join(f"{i}:+{p}" for i, p in zip(self.intervals, self.paddings))
+        shape, order = self.out_sizes(), self.order()
+        identity = tuple(tuple((1 << k) if i == d else 0 for i in range(self.rank))
+                         for d in order for k in range(shape[d].bit_length() - 1))
+        if not self.block and tuple(map(tuple, self.offset)) == identity:
+            body = f"order = {_arr(order)}, shape = {_arr(shape)}"
+        else:
+            body = f"offset = {_bases(self.offset)}, block = {_bases(self.block)}"
+        return f"#ttg.padded_shared<[{pads}] {{{body}}}>"
 
 
 @dataclass(frozen=True)
@@ -180,6 +299,10 @@ class PartitionedSharedEncoding:
     def rank(self) -> int:
         return self.partition_layout.rank
 
+    def __str__(self) -> str:
+        return (f"#ttg.partitioned_shared<{{numPartitions = {self.num_partitions}, numGroups = {self.num_groups}, "
+                f"partitionDim = {self.partition_dim}, partitionLayout = {self.partition_layout}}}>")
+
 
 @dataclass(frozen=True)
 class TensorMemoryEncoding:
@@ -191,12 +314,26 @@ class TensorMemoryEncoding:
     fp4_padded: bool = False
     kind = None
 
+    def __str__(self) -> str:
+        two = ", twoCTAs = true" if self.two_ctas else ""
+        fp4 = ", fp4Padded = true" if self.fp4_padded else ""
+        return (f"#ttng.tensor_memory_encoding<blockM = {self.block_m}, blockN = {self.block_n}, "
+                f"colStride = {self.col_stride}{_cga(self.cga)}{two}{fp4}>")
+
 
 @dataclass(frozen=True)
 class TensorMemoryScalesEncoding:
     cga: Bases = ()
     block_rep_order: str = "mnThenK"
     kind = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.cga:
+            parts.append(f"CGALayout = {_bases(self.cga)}")
+        if self.block_rep_order != "mnThenK":
+            parts.append(f"blockRepOrder = {self.block_rep_order}")
+        return f"#ttng.tensor_memory_scales_encoding<{', '.join(parts)}>"
 
 
 @dataclass(frozen=True)
@@ -205,8 +342,17 @@ class OtherAttribute:
     text: str
     kind = None
 
+    def __str__(self) -> str:
+        return self.text
+
 
 @dataclass(frozen=True)
 class TensorType:
     shape: tuple[int, ...] | None     # None = unranked (tensor<*x...>); -1 entries = dynamic '?'
     element: str
+
+    def __str__(self) -> str:
+        if self.shape is None:
+            return f"tensor<*x{self.element}>"
+        dims = "".join(("?" if d < 0 else str(d)) + "x" for d in self.shape)
+        return f"tensor<{dims}{self.element}>"
