@@ -27,8 +27,6 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Mapping, Sequence
 
-import numpy as np
-
 from ..errors import LayoutError
 from . import gf2
 
@@ -361,12 +359,16 @@ class LinearLayout:
 
     def _flat_basis_rows(self) -> np.ndarray:
         """All bases as rows of an int64 array (total_in_bits, num_out_dims)."""
+        import numpy as np
+
         rows = [v for _, vecs in self._bases for v in vecs]
         return np.array(rows, dtype=np.int64).reshape(len(rows), len(self._outs))
 
     def flat_bases(self) -> np.ndarray:
         """Every basis (in-dim order, then bit order) as one int64, the first out dim least
         significant: the columns of the layout's bit matrix."""
+        import numpy as np
+
         out_bits = self.get_total_out_dim_size_log2()
         if out_bits > 63:
             raise LayoutError(f"cannot flatten {out_bits} output bits into int64")
@@ -381,6 +383,8 @@ class LinearLayout:
     @staticmethod
     def _xor_span(rows: np.ndarray, width: int) -> np.ndarray:
         """Column x of the result = XOR of the rows[:, k] for the set bits k of x."""
+        import numpy as np
+
         out = np.empty((rows.shape[0], 1 << width), dtype=np.int64)
         out[:, 0] = 0
         for k in range(width):
@@ -401,6 +405,8 @@ class LinearLayout:
 
     def apply_flat(self, x) -> np.ndarray:
         """Images of flattened inputs ``x`` (any integer array): shape (num_out_dims, *x.shape)."""
+        import numpy as np
+
         x = np.asarray(x, dtype=np.int64)
         rows = self._flat_basis_rows().T
         out = np.zeros((len(self._outs),) + x.shape, dtype=np.int64)
