@@ -2,9 +2,11 @@
 subcommands. Every failure is one stderr line and exit 1; output is written only once every layout converted."""
 from __future__ import annotations
 
+import errno
 import io
 import os
 import re
+import stat
 import sys
 import tempfile
 
@@ -15,6 +17,7 @@ from .errors import ShapeError, TTLayoutError, UnsupportedError
 
 DEFAULT_MAX_ELEMENTS = 1 << 26        # about 1 GB of tensor-view text at ~16 bytes per element
 HARD_MAX_ELEMENTS = 1 << 31
+MAX_RANK = 32                         # every cell prints one number per dimension; real layouts have rank <= 5
 MAX_MESSAGE = 300
 SUBCOMMANDS = ("bank", "swizzle")
 
@@ -47,12 +50,31 @@ def normalize_argv(argv: list[str]) -> list[str]:
     return out
 
 
-def one_line(message: str) -> str:
-    text = " ".join(str(message).split())
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+ERROR_PREFIX = "ttlayout: error: "
+
+
+def printable(text: str) -> str:
+    """Whitespace runs (newlines included) become one space; other unprintable characters (NUL, ESC,
+    lone surrogates from non-UTF-8 argv bytes) are shown escaped, so an echoed input can neither break
+    the one-line rule nor drive the terminal."""
+    text = " ".join(str(text).split())
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def one_line(message: str, suffix: str = "") -> str:
+    """The whole stderr line `ttlayout: error: <message><suffix>`, at most MAX_MESSAGE characters (a long
+    message is cut, keeping its start, which names the problem, and the suffix)."""
+    text = printable(message)
+    room = MAX_MESSAGE - len(ERROR_PREFIX) - len(suffix)
+    if len(text) > room:
+        text = text[: room - 3] + "..."
+    return ERROR_PREFIX + text + suffix
 
 
 def abbreviate(text: str, limit: int = 80) -> str:
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -64,8 +86,10 @@ def abbreviate(text: str, limit: int = 80) -> str:
 @click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
               help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
 @click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
-@click.option("--max-elements", type=int, default=DEFAULT_MAX_ELEMENTS, show_default=True,
-              help="Refuse tensors (or hardware index spaces) larger than this; raise it for huge dumps.")
+@click.option("--max-elements", type=click.IntRange(min=1), default=DEFAULT_MAX_ELEMENTS, show_default=True,
+              help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
+                   "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
+                   "layouts.")
 @click.version_option(__version__, "--version", prog_name="ttlayout")
 def print_command(layout, tensor_type, input_file, output, alias_names, use_hw_view, max_elements):
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
@@ -110,6 +134,8 @@ def tensor_shape(ttype, text: str, max_elements: int) -> list[int]:
         raise ShapeError(f"unranked tensor type {abbreviate(text)} has no shape to lay out; give e.g. tensor<16x16xf16>")
     if not ttype.shape:
         raise ShapeError(f"rank-0 tensor type {abbreviate(text)} has no dimension to lay out")
+    if len(ttype.shape) > MAX_RANK:
+        raise ShapeError(f"tensor rank {len(ttype.shape)} is above ttlayout's limit of {MAX_RANK} dimensions")
     for s in ttype.shape:
         if s < 0:
             raise ShapeError(f"dynamic dimension '?' in {abbreviate(text)}: every dimension must be a known power of two")
@@ -127,7 +153,8 @@ def check_size(count: int, what: str, max_elements: int) -> None:
     if count > limit:
         hint = (" (raise it with --max-elements N)" if limit < HARD_MAX_ELEMENTS
                 else " (the hard limit is 2^31)")
-        raise ShapeError(f"{what} has {count} elements, more than the limit of {limit}{hint}")
+        shown = str(count) if count.bit_length() <= 64 else f"about 2^{count.bit_length() - 1}"
+        raise ShapeError(f"{what} has {shown} elements, more than the limit of {limit}{hint}")
 
 
 def convert(attr, shape, max_elements):
@@ -140,86 +167,158 @@ def convert(attr, shape, max_elements):
 
 
 def read_input(path: str, stdin) -> str:
+    """The -i file (or stdin for '-') as text; at most MAX_FILE_CHARS + 1 bytes are read (so `-i /dev/zero`
+    ends with an error instead of filling the memory)."""
+    from .parser import MAX_FILE_CHARS
+    limit = MAX_FILE_CHARS
+    shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
     if path == "-":
-        data = stdin.read()
+        if stdin is None:
+            raise TTLayoutError("cannot read standard input: it is closed")
+        try:
+            data = stdin.read(limit + 1)
+        except OSError as e:
+            raise TTLayoutError(f"cannot read standard input: {e.strerror or e}")
         if isinstance(data, str):
+            if len(data) > limit:
+                raise TTLayoutError(f"standard input is too large (the limit is {limit} characters)")
             return data
     else:
+        if "\x00" in path:
+            raise TTLayoutError(f"cannot read {shown}: the file name contains a NUL character")
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(limit + 1)
         except IsADirectoryError:
-            raise TTLayoutError(f"cannot read input file {path}: it is a directory")
+            raise TTLayoutError(f"cannot read {shown}: it is a directory")
         except OSError as e:
-            raise TTLayoutError(f"cannot read input file {path}: {e.strerror or e}")
+            raise TTLayoutError(f"cannot read {shown}: {e.strerror or e}")
+    if len(data) > limit:
+        raise TTLayoutError(f"{shown} is too large (the limit is {limit} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise TTLayoutError(f"input file {path} is not UTF-8 text (byte {e.start})")
+        raise TTLayoutError(f"{shown} is not UTF-8 text (invalid byte 0x{data[e.start]:02x} at offset {e.start})")
 
 
 class _StreamSink:
-    """Context manager yielding write(bytes): to `stream`, or atomically to a file (temp file + rename)."""
+    """Context manager yielding write(bytes): the given stdout writer, or an atomic file (temp file + rename).
 
-    def __init__(self, stream):
-        self.stream = stream
+    A regular (or new) -o file is written to a temporary file next to it and renamed over it only after
+    everything was written, so an error or Ctrl-C leaves the old file (or none) and no temporary file. A
+    symlink is followed (its target is replaced); a target that is not a regular file (/dev/null, a FIFO,
+    /dev/stdout) is written directly, since it cannot be replaced by a rename."""
+
+    def __init__(self, write):
+        self.write = write
 
     def __call__(self, path):
         self.path = path
         return self
 
+    def _fail(self, e: OSError):
+        raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: {e.strerror or e}")
+
     def __enter__(self):
+        self.file = self.tmp = None
         if not self.path:
-            return self.stream.write
-        directory = os.path.dirname(os.path.abspath(self.path))
+            return self.write
+        if "\x00" in self.path:
+            raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: the name contains a NUL character")
+        target = os.path.realpath(self.path)
         try:
-            fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=directory)
+            st = os.stat(target)
+        except FileNotFoundError:
+            st = None
         except OSError as e:
-            raise TTLayoutError(f"cannot write output file {self.path}: {e.strerror or e}")
+            self._fail(e)
+        try:
+            if st is not None and stat.S_ISDIR(st.st_mode):
+                raise IsADirectoryError(errno.EISDIR, "it is a directory")
+            if st is not None and not stat.S_ISREG(st.st_mode):
+                self.file = open(target, "wb")          # device, FIFO, ...: no rename possible
+                return self._write
+            fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=os.path.dirname(target))
+        except OSError as e:
+            self._fail(e)
+        self.target = target
+        if st is not None:
+            mode = stat.S_IMODE(st.st_mode)           # replacing a file keeps its permissions
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask                     # mkstemp's 0600 would make new -o files private
+        os.fchmod(fd, mode)
         self.file = os.fdopen(fd, "wb")
-        return self.file.write
+        return self._write
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self.file.write(data)
+        except OSError as e:                          # disk full, quota, I/O error
+            self._fail(e)
 
     def __exit__(self, exc_type, exc, tb):
-        if not self.path:
+        if self.file is None:
             return False
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError as e:
+            if exc_type is None:
+                self._remove_tmp()
+                self._fail(e)
+        if self.tmp is None:
+            return False
         if exc_type is None:
             try:
-                os.replace(self.tmp, self.path)
+                os.replace(self.tmp, self.target)
                 return False
             except OSError as e:
-                os.unlink(self.tmp)
-                raise TTLayoutError(f"cannot write output file {self.path}: {e.strerror or e}")
-        os.unlink(self.tmp)
+                self._remove_tmp()
+                self._fail(e)
+        self._remove_tmp()
         return False
+
+    def _remove_tmp(self):
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
 
 
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line."""
+    name = "ttlayout"
     try:
         if argv and argv[0] in SUBCOMMANDS:
             from .analysis import commands
-            command, args = getattr(commands, argv[0]), argv[1:]
+            command, args, name = getattr(commands, argv[0]), argv[1:], f"ttlayout {argv[0]}"
         else:
-            command, args = print_command, normalize_argv(argv)
-        command.main(args=args, prog_name="ttlayout", standalone_mode=False,
-                     obj={"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes})
+            command, args, name = print_command, normalize_argv(argv), "ttlayout"
+        # make_context + invoke instead of command.main(): main() turns Ctrl-C into a blank stderr line plus
+        # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
+        with command.make_context(name, list(args),
+                                  obj={"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes}) as ctx:
+            command.invoke(ctx)
         return 0
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.Abort:
         return 130
     except click.UsageError as e:
-        stderr.write(f"ttlayout: error: {one_line(e.format_message())} (see 'ttlayout --help')\n")
+        stderr.write(one_line(e.format_message(), f" (see '{name} --help')") + "\n")
+        return 1
+    except click.ClickException as e:
+        stderr.write(one_line(e.format_message()) + "\n")
         return 1
     except TTLayoutError as e:
-        stderr.write(f"ttlayout: error: {one_line(str(e))}\n")
+        stderr.write(one_line(str(e)) + "\n")
         return 1
     except RecursionError:
-        stderr.write("ttlayout: error: input nested too deeply\n")
+        stderr.write(one_line("input nested too deeply") + "\n")
         return 1
     except MemoryError:
-        stderr.write("ttlayout: error: out of memory (try a smaller tensor or --max-elements)\n")
+        stderr.write(one_line("out of memory (try a smaller tensor or --max-elements)") + "\n")
         return 1
 
 
@@ -236,16 +335,59 @@ def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:
     return code, out.getvalue().decode("utf-8"), err.getvalue()
 
 
+def _stdout_writer():
+    stdout = sys.stdout.buffer if sys.stdout is not None else None
+
+    def write(data: bytes) -> None:
+        if stdout is None:
+            raise TTLayoutError("cannot write to standard output: it is closed (use -o FILE)")
+        try:
+            stdout.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise TTLayoutError(f"cannot write to standard output: {e.strerror or e}")
+
+    def flush() -> None:
+        if stdout is not None:
+            try:
+                stdout.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                raise TTLayoutError(f"cannot write to standard output: {e.strerror or e}")
+    return write, flush
+
+
 def main() -> None:
-    stdout = sys.stdout.buffer
+    write, flush = _stdout_writer()
+    stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
     try:
-        code = execute(sys.argv[1:], sys.stdin.buffer, stdout.write, sys.stderr)
-        stdout.flush()
+        code = execute(sys.argv[1:], sys.stdin.buffer if sys.stdin is not None else None, write, stderr)
+        try:
+            flush()
+        except TTLayoutError as e:
+            stderr.write(one_line(str(e)) + "\n")
+            code = 1
     except KeyboardInterrupt:
+        # Ctrl-C: end quietly (an -o file was not touched, its temporary file is removed)
+        _discard_stdout()
         code = 130
     except BrokenPipeError:
         # `ttlayout ... | head`: the reader left; end quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_stdout()
         code = 0
     sys.exit(code)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what is still buffered can neither
+    block on nor fail with a pipe whose reader is gone ("Exception ignored ... BrokenPipeError")."""
+    if sys.stdout is None:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -37,7 +37,9 @@ from .errors import ParseError, VerifyError
 __all__ = ["parse_attribute", "parse_tensor_type", "parse_mlir_file", "AliasDef"]
 
 MAX_NESTING = 64
-MAX_ATTRIBUTE_CHARS = 1_000_000
+MAX_INT_DIGITS = 4000            # longer literals are out of range for any type (and int() refuses > 4300 digits)
+MAX_INT_WIDTH = 16777215         # MLIR's IntegerType::kMaxWidth
+MAX_ATTRIBUTE_CHARS = 64 * 1024     # a real layout is < 4 KB; parsing costs ~8 us per token
 MAX_FILE_CHARS = 256 * 1024 * 1024
 
 
@@ -322,6 +324,10 @@ _OTHER_DIALECTS = frozenset({
 })
 
 
+class _Splice(list):
+    """Items collected by a `(...)*` helper rule, owned by the reduction that built them."""
+
+
 class _Builder:
     """Callbacks for every grammar rule, applied at each LALR reduction."""
 
@@ -333,7 +339,12 @@ class _Builder:
         if alias is not None:
             return getattr(self, "r_" + alias)(children)
         if origin.startswith("_"):          # helper rules for `(...)*`: splice into the parent
-            out = []
+            # the rule is left-recursive: extend the list built so far in place (a copy per item would
+            # make long arrays quadratic)
+            if children and type(children[0]) is _Splice:
+                out, children = children[0], children[1:]
+            else:
+                out = _Splice()
             for c in children:
                 if isinstance(c, list):
                     out.extend(c)
@@ -361,6 +372,8 @@ class _Builder:
         lit = toks[0]
         start = ch[0].pos
         text = lit.text
+        if len(text) > MAX_INT_DIGITS:
+            raise AttrError("integer constant out of range for attribute", lit.pos)
         value = int(text, 16) if text.startswith("0x") else int(text)
         if neg:
             value = -value
@@ -369,6 +382,8 @@ class _Builder:
             typ, typed = toks[-1].text, True
             if is_float_type(typ):
                 if text.startswith("0x"):
+                    if value.bit_length() > 128:        # wider than any float type (f128)
+                        raise AttrError("hexadecimal float constant out of range for type", lit.pos)
                     return FloatV(float(value), typ, start)
                 raise AttrError("unexpected decimal integer literal for a floating point value", lit.pos)
         sw = int_type_width(typ)
@@ -376,6 +391,12 @@ class _Builder:
             raise AttrError(f"expected an integer or floating point type after ':' but found '{typ}'",
                             toks[-1].pos)
         sign, width = sw
+        if width > MAX_INT_WIDTH:
+            raise AttrError(f"integer bitwidth is limited to {MAX_INT_WIDTH} bits", toks[-1].pos)
+        if width == 0:                              # i0 holds only 0
+            if value:
+                raise AttrError("integer constant out of range for attribute", lit.pos)
+            return IntV(0, typ, start, typed)
         if sign == "u":
             if value < 0:
                 raise AttrError("negative integer literal not valid for unsigned integer type", start)
@@ -415,6 +436,9 @@ class _Builder:
         return IdentV(t.text, t.pos)
 
     def r_interval(self, ch):
+        for tok in (ch[0], ch[3]):
+            if len(tok.text) > MAX_INT_DIGITS:
+                raise AttrError("integer constant out of range for attribute", tok.pos)
         return IntervalV(int(ch[0].text, 0) if ch[0].text.startswith("0x") else int(ch[0].text),
                          int(ch[3].text, 0) if ch[3].text.startswith("0x") else int(ch[3].text), ch[0].pos)
 
@@ -554,13 +578,12 @@ def _shorten(text: str, limit: int = 80) -> str:
 
 def _check_limits(text: str, limit: int, what: str, base: int = 0, whole: str | None = None,
                   file_mode: bool = False):
-    if len(text) > limit:
-        raise ParseError(f"{what} too large ({len(text)} characters; the limit is {limit})", 1, 1)
-    nul = text.find("\x00")
+    head = text[:limit + 1]           # NUL and nesting are reported first when they occur in the first `limit` chars
+    nul = head.find("\x00")
     if nul >= 0:
         _raise_located(AttrError("unexpected NUL character", nul), whole or text, base, file_mode)
     depth = 0
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}<>()]', text):
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}<>()]', head):
         c = m.group()
         if c[0] == '"':
             continue
@@ -571,6 +594,8 @@ def _check_limits(text: str, limit: int, what: str, base: int = 0, whole: str | 
                                whole or text, base, file_mode)
         elif depth:
             depth -= 1
+    if len(text) > limit:
+        raise ParseError(f"{what} too large ({len(text)} characters; the limit is {limit})", 1, 1)
 
 
 # =============================================================================================
@@ -696,6 +721,8 @@ def parse_tensor_type(text: str) -> TensorType:
             if not dm:
                 break
             # `16x16xf16`: a dimension is digits/'?' followed by 'x'; stop before the element type
+            if len(dm.group(1)) > 19 or (dm.group(1) != "?" and int(dm.group(1)) >= 1 << 63):
+                fail("invalid dimension (larger than a 64-bit integer)", j)
             shape.append(-1 if dm.group(1) == "?" else int(dm.group(1)))
             j = _WS.match(text, dm.end()).end()
         if j < body_end and text[j].isdigit():
@@ -871,6 +898,7 @@ def parse_mlir_file(text: str) -> list[AliasDef]:
     defs: list[AliasDef] = []
     table: dict[str, object] = {}
     i, n = 0, len(text)
+    def_line, def_line_pos = 1, 0                   # line of the last alias definition (counted incrementally)
     while True:
         i = _skip_ws_comments(text, i)
         if i >= n:
@@ -902,7 +930,9 @@ def parse_mlir_file(text: str) -> list[AliasDef]:
                 raise ParseError(f"line {line}, column {col}: expected attribute value", line, col)
             attr = _parse_file_value(value_text, table, vstart, text)
             table[name] = attr
-            defs.append(AliasDef(name, attr, _line_col(text, i)[0]))
+            def_line += text.count("\n", def_line_pos, i)
+            def_line_pos = i
+            defs.append(AliasDef(name, attr, def_line))
             i = vend
         elif text[i] == "!" and _TYPE_ALIAS.match(text, i):
             # type alias `!name = type`: skip the value
@@ -925,6 +955,8 @@ def _parse_file_value(value_text: str, table, base: int, whole: str):
         return _parse_attr_at(value_text, table, base, whole, True)
     # builtin / other-dialect attribute (`loc(...)`, `1 : i32`, `dense<...> : tensor<..>`): canonical
     # text when our grammar knows the syntax, else the text itself (whitespace normalised)
+    if len(value_text) > MAX_ATTRIBUTE_CHARS:      # e.g. a big dense<...> constant: kept as text
+        return OtherAttribute(_normalise_ws(value_text))
     _check_limits(value_text, MAX_ATTRIBUTE_CHARS, "attribute", base, whole, True)
     try:
         attr = _finish(_run_lalr(value_text, _Builder(value_text, table)))

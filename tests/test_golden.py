@@ -12,7 +12,7 @@ Each case runs ttlayout in process through ``linlayout_cli.cli.run(argv) -> (exi
   ``error`` (Triton prints a meaningless result; ttlayout must fail cleanly), ``prints`` (Triton aborts on
   a well-defined layout; ttlayout must print it).
 
-Extend ``SUITES`` to check more suites (``mma`` is generated but not checked yet).
+The ``bank`` suite (numbers, not text) is checked by ``tests/test_bank.py``.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ try:
 except ImportError:  # tests/ used as a package
     from tests.golden_cases import ROOT, case_id, expected_stdout, load_suite, short_diff
 
-SUITES = ["core", "files", "errors"]
+SUITES = ["core", "files", "errors", "mma"]
 
 CASES = [c for suite in SUITES for c in load_suite(suite)]
 

@@ -6,6 +6,8 @@ input was embedded as a module attribute, `module attributes {"x.v" = <attr>} {}
 /opt/oracle/venv, printed with `module.str()`, and the aliases the module printer introduces
 (`#blocked`, `#mma`, ...) were expanded back textually. SAME means Triton prints the input unchanged.
 """
+import re
+
 import pytest
 
 from linlayout_cli.attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding,
@@ -268,10 +270,11 @@ def test_print_matches_triton(text, expected):
     attr = parse_attribute(text)
     assert str(attr) == expected
     # the canonical print parses back and prints identically (the object can differ only where
-    # Triton's print itself loses information: amd_wmma never prints `rank`)
+    # Triton's print itself loses information: amd_wmma never prints `rank`, amd_mfma never prints an
+    # all-ones tilesPerWarp, whose length matters for rank 3)
     again = parse_attribute(str(attr))
     assert str(again) == expected
-    if "rank = 3" not in text:
+    if "rank = 3" not in text and not re.search(r"tilesPerWarp = \[1?(, 1)*\]", text):
         assert again == attr
 
 

@@ -395,8 +395,8 @@ def _build_amd_mfma(items, ctx: Ctx):
     if is_transposed is None:
         raise ctx.err("#ttg.amd_mfma requires 'isTransposed = true|false' "
                       "(Triton 3.9 leaves it uninitialised when omitted)")
-    if all(x == 1 for x in tpw):
-        tpw = ()          # all ones print like Triton's default (ones of length len(instrShape))
+    if all(x == 1 for x in tpw) and len(tpw) == len(instr):
+        tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
     _verify(ctx, V.verify_amd_mfma, version, instr, ebw)
     return AMDMfmaEncoding(version, wpc, instr, is_transposed, cga, tpw, ebw)
 

@@ -160,7 +160,9 @@ def int_type_width(typ: str):
         return None
     if typ == "index":
         return ("", 64)
-    return (m.group(1) or "", int(m.group(2)))
+    digits = m.group(2).lstrip("0") or "0"
+    # a width of more than 9 digits is far above MLIR's limit (16777215): report it as 2^30, not int() it
+    return (m.group(1) or "", int(digits) if len(digits) <= 9 else 1 << 30)
 
 
 def is_float_type(typ: str) -> bool:

@@ -27,6 +27,9 @@ def _row_column(attr, r: int, num_cols: int) -> int:
 def swizzled_to_ll(attr: SwizzledSharedEncoding, shape):
     check_rank(attr.rank, shape, "shared")
     _check_shape(shape)
+    if sorted(attr.order) != list(range(attr.rank)):
+        # amd_rotating_shared has no verifier in Triton 3.9 (it indexes the shape with the order unchecked)
+        raise VerifyError(f"order must be a permutation of 0..(rank-1), but was [{', '.join(map(str, attr.order))}]")
     rank = len(shape)
     spc = shape_per_cta(attr.cga, shape)
     outs = standard_out_dims(rank)

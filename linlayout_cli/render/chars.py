@@ -1,6 +1,8 @@
 """Fixed-width text built in numpy byte matrices: one row per cell, digits written right-aligned in bulk."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 SPACE = ord(" ")
@@ -55,6 +57,16 @@ def number_table(count: int, width: int) -> np.ndarray:
     return table
 
 
+TABLE_SIZE = 1 << 12     # dimensions up to this size are formatted once and gathered
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_number_table(count: int, width: int) -> np.ndarray:
+    table = number_table(count, width)
+    table.flags.writeable = False
+    return table
+
+
 def coord_cells(coords: np.ndarray, sizes, sep: str) -> np.ndarray:
     """'(c0<sep>c1...)' for each column of coords (shape rank x n), component i right-aligned to the width of sizes[i]."""
     widths = [digits(s) for s in sizes]
@@ -64,7 +76,13 @@ def coord_cells(coords: np.ndarray, sizes, sep: str) -> np.ndarray:
     buf[:, width - 1] = ord(")")
     start = 1
     for i, (size, w) in enumerate(zip(sizes, widths)):
-        buf[:, start:start + w] = number_table(size, w)[coords[i]]
+        if size <= TABLE_SIZE:
+            buf[:, start:start + w] = _cached_number_table(size, w)[coords[i]]
+        else:
+            # a long dimension: format this batch directly (a table would cost O(size) per batch)
+            field = buf[:, start:start + w]
+            field[...] = SPACE
+            put_number(field, w, coords[i])
         start += w
         if i + 1 < len(widths):
             buf[:, start] = ord(sep)

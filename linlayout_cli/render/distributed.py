@@ -11,6 +11,7 @@ from .preimage import solve
 
 HW_DIMS = ("register", "lane", "warp", "block")
 CHUNK = 1 << 16          # entries formatted per numpy batch
+TABLE_LIMIT = 1 << 20    # largest thread / register count formatted as a look-up table
 
 
 def hw_sizes(layout):
@@ -35,10 +36,15 @@ class EntryText:
         self.reg_bits = R.bit_length() - 1
         self.R = R
         self.width = digits(W * T) + digits(R) + 2 + (digits(B) + 2 if B > 1 else 0)
-        self.threads = thread_table(T * W, B, self.width - 2)     # right-aligned 'B<b>:T<tid>'
-        self.regs = number_table(R, digits(R))
+        self.T, self.W, self.B = T, W, B
+        # tables formatted once per layout; with very many threads (a table as large as the output) each
+        # batch is formatted directly instead
+        self.threads = thread_table(T * W, B, self.width - 2) if T * W * B <= TABLE_LIMIT else None
+        self.regs = number_table(R, digits(R)) if R <= TABLE_LIMIT else None
 
     def __call__(self, hw: np.ndarray) -> np.ndarray:
+        if self.threads is None or self.regs is None:
+            return self._direct(hw)
         width, dr = self.width, self.regs.shape[1]
         buf = np.empty((len(hw), width), dtype=np.uint8)
         regs = hw & (self.R - 1)
@@ -50,6 +56,20 @@ class EntryText:
             buf[rows, : width - g - 1] = self.threads[who[rows], g - 1:]
             buf[rows, width - g - 1] = ord(":")
             buf[rows, width - g:] = self.regs[regs[rows], dr - g:]
+        return buf
+
+
+    def _direct(self, hw: np.ndarray) -> np.ndarray:
+        buf = blank(len(hw), self.width)
+        who = hw >> self.reg_bits
+        start = put_number(buf, self.width, hw & (self.R - 1))
+        put_char(buf, start - 1, ":")
+        start = put_number(buf, start - 1, who % (self.T * self.W))
+        put_char(buf, start - 1, "T")
+        if self.B > 1:
+            put_char(buf, start - 2, ":")
+            start = put_number(buf, start - 2, who // (self.T * self.W))
+            put_char(buf, start - 1, "B")
         return buf
 
 
@@ -75,13 +95,17 @@ def tensor_view(layout, write) -> None:
     fb = row_major.flat_bases()
     n = int(np.prod(sizes))
     pre, kernel = solve(fb, n.bit_length() - 1)
+    entry_text = EntryText(R, T, W, B)
+    row_len = sizes[-1]
+    nrows = n // row_len
+    if (1 << len(kernel)) > CHUNK and all(p is not None for p in pre):
+        # very replicated layout (e.g. one element held by millions of threads): stream each cell in
+        # sorted chunks instead of materialising and sorting the whole coset
+        return _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, write)
     coset = np.sort(span_table(np.array(kernel, dtype=np.int64)))
     if any(p is None for p in pre):
         return _tensor_view_partial(layout, fb, pre, coset, write)
     pre_fb = np.array(pre, dtype=np.int64)
-    entry_text = EntryText(R, T, W, B)
-    row_len = sizes[-1]
-    nrows = n // row_len
 
     def cell_text(elems):
         hw = images(pre_fb, elems)[:, None] ^ coset[None, :]
@@ -90,6 +114,59 @@ def tensor_view(layout, write) -> None:
         return join_cells(entries, b"|")
 
     _emit_rows(sizes, rank, nrows, row_len, len(coset), cell_text, b", ", write)
+
+
+def _reduced_echelon(vectors) -> list[int]:
+    """Reduced row echelon basis of the span of `vectors` (ints as GF(2) bit vectors), sorted by leading bit
+    ascending: every leading bit is set in exactly one basis vector."""
+    basis: list[int] = []
+    for v in vectors:
+        for b in basis:
+            if v ^ b < v:
+                v ^= b
+        if v:
+            lead = 1 << (v.bit_length() - 1)
+            basis = [b ^ v if b & lead else b for b in basis]
+            basis.append(v)
+    return sorted(basis)
+
+
+def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, write):
+    """Tensor view for layouts whose cells hold more than CHUNK entries, one bounded chunk at a time.
+
+    With a reduced echelon kernel basis k_0 < k_1 < ... and x0 reduced by it (zero at every leading bit),
+    x0 ^ (XOR of k_j over the set bits j of c) increases with c, so the coset comes out sorted by walking
+    c = 0, 1, 2, ...: low bits from a CHUNK-entry table, high bits one at a time."""
+    basis = _reduced_echelon(kernel)
+    low_bits = CHUNK.bit_length() - 1
+    low = span_table(np.array(basis[:low_bits], dtype=np.int64))
+    high = [int(x) for x in span_table(np.array(basis[low_bits:], dtype=np.int64))]
+    strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]
+
+    def brackets(q):
+        q = q % nrows
+        return 1 + sum(1 for s in strides if q % s == 0)
+
+    def write_cell(elem):
+        x0 = 0
+        for j, p in enumerate(pre):
+            if elem >> j & 1:
+                x0 ^= p
+        for b in basis:                       # clear every leading bit of the basis
+            if x0 & (1 << (b.bit_length() - 1)):
+                x0 ^= b
+        for i, h in enumerate(high):
+            text = join_cells(entry_text(low ^ (x0 ^ h))[None], b"|")[0].tobytes()
+            write(b"|" + text if i else text)
+
+    for q in range(nrows):
+        o = brackets(q)
+        write(b"[" * o + b" " * (rank - o))
+        for c in range(row_len):
+            if c:
+                write(b", ")
+            write_cell(q * row_len + c)
+        write(b"]" * brackets(q + 1) + b"\n")
 
 
 def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
@@ -107,14 +184,9 @@ def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
         for q0 in range(0, nrows, rows_per_batch):
             q1 = min(nrows, q0 + rows_per_batch)
             elems = np.arange(q0 * row_len, q1 * row_len, dtype=np.int64)
-            body = join_cells(cell_text(elems).reshape(q1 - q0, row_len, -1), sep)
-            parts = []
-            for i, q in enumerate(range(q0, q1)):
-                o = brackets(q)
-                parts.append(b"[" * o + b" " * (rank - o))
-                parts.append(body[i].tobytes())
-                parts.append(b"]" * brackets(q + 1) + b"\n")
-            write(b"".join(parts))
+            cells = cell_text(elems)
+            body = join_cells(cells.reshape(q1 - q0, row_len, cells.shape[-1]), sep)
+            write(_framed_rows(body, np.arange(q0, q1, dtype=np.int64), nrows, strides, rank))
         return
     for q in range(nrows):
         o = brackets(q)
@@ -126,6 +198,24 @@ def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
                 write(sep)
             write(join_cells(cell_text(elems)[None], sep)[0].tobytes())
         write(b"]" * brackets(q + 1) + b"\n")
+
+
+def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int) -> bytes:
+    """Rows q of the tensor view, '[' * o + ' ' * (rank - o) + body + ']' * c + '\\n' each (o, c: Triton's
+    bracket rule for row q and row q + 1), built in one numpy pass: every row is laid out in a matrix with
+    room for `rank` closing brackets, and the unused columns are dropped when it is flattened."""
+    opens = 1 + sum((q % s == 0).astype(np.int64) for s in strides) if len(strides) else np.ones_like(q)
+    nxt = (q + 1) % nrows
+    closes = 1 + sum((nxt % s == 0).astype(np.int64) for s in strides) if len(strides) else np.ones_like(q)
+    n, bw = body.shape
+    out = np.empty((n, rank + bw + rank + 1), dtype=np.uint8)
+    cols = np.arange(rank)[None, :]
+    out[:, :rank] = np.where(cols < opens[:, None], ord("["), ord(" "))
+    out[:, rank:rank + bw] = body
+    tail = np.arange(rank + 1)[None, :]
+    out[:, rank + bw:] = np.where(tail < closes[:, None], ord("]"), ord("\n"))
+    keep = np.arange(out.shape[1])[None, :] <= (rank + bw + closes)[:, None]
+    return out[keep].tobytes()
 
 
 def _tensor_view_partial(layout, fb, pre, coset, write):
@@ -159,20 +249,37 @@ def hardware_view(layout, write) -> None:
     R, T, W, B = hw_sizes(layout)
     sizes = out_sizes(layout)
     fb = layout.flat_bases()
-    regs_per_batch = max(1, CHUNK // T)
     grid = (np.arange(T, dtype=np.int64) * R)[None, :]
-    for b in range(B):
-        if B > 1:
-            write(f"Block{b}:\n".encode())
-        for w in range(W):
-            write(f"Warp{w}:\n".encode())
-            base = (b * W + w) * T * R
+
+    def lines_of(hw):
+        cells = coord_cells(split_coords(images(fb, hw.reshape(-1)), sizes), sizes, ",")
+        return _with_newlines(join_cells(cells.reshape(-1, T, cells.shape[-1]), b", "))
+
+    def header(g):
+        b, w = divmod(g, W)
+        return (f"Block{b}:\nWarp{w}:\n" if B > 1 and w == 0 else f"Warp{w}:\n").encode()
+
+    if R * T > CHUNK:
+        # big warps: one warp at a time, its registers in batches
+        regs_per_batch = max(1, CHUNK // T)
+        for g in range(B * W):
+            write(header(g))
             for k0 in range(0, R, regs_per_batch):
                 k1 = min(R, k0 + regs_per_batch)
-                hw = (base + np.arange(k0, k1, dtype=np.int64)[:, None] + grid).reshape(-1)
-                cells = coord_cells(split_coords(images(fb, hw), sizes), sizes, ",")
-                lines = join_cells(cells.reshape(k1 - k0, T, -1), b", ")
-                write(_with_newlines(lines))
+                write(lines_of(g * T * R + np.arange(k0, k1, dtype=np.int64)[:, None] + grid))
+        return
+    # small warps: many (block, warp) groups per numpy batch, so a layout with very many warps or
+    # blocks costs one numpy pass per CHUNK entries instead of one per warp
+    groups_per_batch = max(1, CHUNK // (R * T))
+    regs = np.arange(R, dtype=np.int64)[:, None] + grid                  # (R, T) offsets inside a warp
+    for g0 in range(0, B * W, groups_per_batch):
+        g1 = min(B * W, g0 + groups_per_batch)
+        groups = np.arange(g0, g1, dtype=np.int64)[:, None, None] * (T * R)
+        text = lines_of(groups + regs[None])
+        per_group = len(text) // (g1 - g0)
+        view = memoryview(text)
+        write(b"".join(part for g in range(g0, g1)
+                       for part in (header(g), view[(g - g0) * per_group:(g - g0 + 1) * per_group])))
 
 
 def _with_newlines(lines: np.ndarray) -> bytes:

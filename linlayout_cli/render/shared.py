@@ -28,6 +28,9 @@ def tensor_view(layout, write) -> None:
     fb = layout.flat_bases()
 
     def cell_text(elems):
+        if block_size == 0:
+            # more blocks than elements: Triton's blockSize = N / B is 0 and no cell is ever written
+            return np.empty((len(elems), 1, 0), dtype=np.uint8)
         return coord_cells(split_coords(images(fb, _hw_index(elems, offsets, block_size)), sizes), sizes, ":")[:, None, :]
 
     _emit_rows(sizes, len(sizes), int(np.prod(sizes)) // sizes[-1], sizes[-1], 1, cell_text, b",", write)
@@ -36,21 +39,45 @@ def tensor_view(layout, write) -> None:
 def hardware_view(layout, write) -> None:
     layout, sizes, offsets, blocks, block_size = _setup(layout)
     fb = layout.flat_bases()
-    for b in range(blocks):
-        write(f"Block: {b}:\n".encode())
-        for o0 in range(0, block_size, CHUNK):
-            o1 = min(block_size, o0 + CHUNK)
-            # group offsets by their number of digits so every line of a group has the same width
-            lo = o0
-            while lo < o1:
-                hi = min(o1, 10 ** len(str(lo)))
-                o = np.arange(lo, hi, dtype=np.int64)
-                cells = coord_cells(split_coords(images(fb, o + offsets * b), sizes), sizes, ",")
-                width = len(str(lo))
-                buf = np.empty((len(o), 8 + width + 4 + cells.shape[1]), dtype=np.uint8)
-                buf[:, :8] = np.frombuffer(b"Offset: ", dtype=np.uint8)
-                put_number(buf, 8 + width, o)
-                buf[:, 8 + width:12 + width] = np.frombuffer(b" -> ", dtype=np.uint8)
-                buf[:, 12 + width:] = cells
-                write(_with_newlines(buf))
-                lo = hi
+    # offsets grouped by their number of digits, so that every line of a group has the same width
+    groups = []
+    lo = 0
+    while lo < block_size:
+        hi = min(block_size, 10 ** len(str(lo)))
+        groups.append((lo, hi))
+        lo = hi
+
+    def lines(o, b):
+        """'Offset: <o> -> (coords)' lines for offsets o (one digit count) of blocks b: (len(b), len(o)*width)."""
+        hw = (o[None, :] + offsets * b[:, None]).reshape(-1)
+        cells = coord_cells(split_coords(images(fb, hw), sizes), sizes, ",")
+        width = len(str(int(o[0])))
+        buf = np.empty((len(hw), 8 + width + 4 + cells.shape[1]), dtype=np.uint8)
+        buf[:, :8] = np.frombuffer(b"Offset: ", dtype=np.uint8)
+        put_number(buf, 8 + width, np.tile(o, len(b)))
+        buf[:, 8 + width:12 + width] = np.frombuffer(b" -> ", dtype=np.uint8)
+        buf[:, 12 + width:] = cells
+        return _with_newlines(buf)
+
+    if block_size > CHUNK:
+        for b in range(blocks):
+            write(f"Block: {b}:\n".encode())
+            for lo, hi in groups:
+                for o0 in range(lo, hi, CHUNK):
+                    write(lines(np.arange(o0, min(hi, o0 + CHUNK), dtype=np.int64), np.array([b], dtype=np.int64)))
+        return
+    if block_size == 0:
+        # more blocks than elements: Triton's blockSize = N / B is 0, so each block prints no offset
+        write(b"".join(f"Block: {b}:\n".encode() for b in range(blocks)))
+        return
+    # small blocks: many blocks per numpy batch
+    blocks_per_batch = max(1, CHUNK // block_size)
+    for b0 in range(0, blocks, blocks_per_batch):
+        b1 = min(blocks, b0 + blocks_per_batch)
+        bs = np.arange(b0, b1, dtype=np.int64)
+        texts = []
+        for lo, hi in groups:
+            text = lines(np.arange(lo, hi, dtype=np.int64), bs)
+            texts.append((memoryview(text), len(text) // (b1 - b0)))
+        write(b"".join(part for i, b in enumerate(range(b0, b1))
+                       for part in ([f"Block: {b}:\n".encode()] + [v[i * n:(i + 1) * n] for v, n in texts])))

@@ -1,0 +1,572 @@
+"""Optimal shared-memory swizzling for writing with one register layout and reading with another.
+
+``optimal_swizzle`` follows Triton's ``optimalSwizzlingLdSt`` (lib/Tools/GenericSwizzling.cpp, the algorithm of
+the Linear Layouts paper, section 5.4), written afresh over flattened GF(2) vectors:
+
+1. Work on flattened tensors: every basis becomes one integer (dim0 least significant).
+2. ``vbasis`` (the vector part of the shared layout, contiguous elements): the register bases common to both
+   layouts (at most 128 bits worth); below 32 bits it is topped up to a full 32-bit bank word with registers of
+   one side, and then extended with registers of one side that are lanes of the other (those vectorise one side
+   without costing the other side a conflict).
+3. The lanes that one wavefront serves on each side (the target's phase groups, minus bases already in the
+   vector) must be spread over distinct banks.  ``computeSegment`` picks the ``segment`` bases (the address bits
+   above one wavefront's worth of banks) among directions neither side's lanes move along; when there are not
+   enough of those it pairs a write-lane direction with a read-lane direction (``a ^ b``: conflict-free for both)
+   and, only when the tensor is too small, accepts conflicts.
+4. ``bank`` = a complement of vector + segment made of unit vectors; segment bases that are registers on both
+   sides go last (``reps``).
+
+The result is an ``offset`` -> tensor layout.  ``suggest`` turns it into the attribute to paste: a
+``#ttg.swizzled_shared`` when one describes exactly this layout, otherwise a ``#ttg.swizzled_shared`` that is just
+as good (same vector widths, same conflicts) when the search over all of them finds one, otherwise a
+``#ttg.shared_linear``.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from ..engine import LinearLayout
+from ..errors import ShapeError, UnsupportedError
+from .bank import check_bitwidth, flat_in_dim, intersection_dim, _shifts
+from .targets import READ, WRITE, Target, get_target
+
+# ----------------------------------------------------------------------------------------- GF(2) helpers
+
+
+def _rref(rows: list[int], ncols: int) -> list[int]:
+    """Reduced row echelon form, pivots at the lowest set bit (f2reduce's convention); non-zero rows only."""
+    m = [r for r in rows]
+    out: list[int] = []
+    for c in range(ncols):
+        bit = 1 << c
+        p = next((i for i, r in enumerate(m) if r & bit), None)
+        if p is None:
+            continue
+        piv = m.pop(p)
+        m = [r ^ piv if r & bit else r for r in m]
+        out = [r ^ piv if r & bit else r for r in out]
+        out.append(piv)
+    return out
+
+
+def _pivot(r: int) -> int:
+    return (r & -r).bit_length() - 1
+
+
+def nullspace_basis(vectors: list[int], dim: int) -> list[int]:
+    """Basis of {x : <v, x> = 0 for every v}, one vector per free column, ascending (Triton's nullspaceBasis)."""
+    rows = _rref(vectors, dim)
+    pivots = {_pivot(r) for r in rows}
+    basis = []
+    for free in range(dim):
+        if free in pivots:
+            continue
+        vec = 1 << free
+        for r in rows:
+            if r >> free & 1:
+                vec ^= 1 << _pivot(r)
+        basis.append(vec)
+    return basis
+
+
+def intersection_basis(b1: list[int], b2: list[int], dim: int) -> list[int]:
+    """Triton's ``intersectionBasis``: a basis of span(b1) ∩ span(b2), in Triton's order."""
+    if all(x > 0 and x & (x - 1) == 0 for x in b1) and all(x > 0 and x & (x - 1) == 0 for x in b2):
+        s2 = set(b2)
+        return [b for b in b1 if b != 0 and b in s2]
+    return nullspace_basis(nullspace_basis(b1, dim) + nullspace_basis(b2, dim), dim)
+
+
+def complement_basis(basis: list[int], dim: int) -> list[int]:
+    """Unit vectors completing ``basis`` to the whole space (the non-pivot columns, ascending)."""
+    pivots = {_pivot(r) for r in _rref(basis, dim)}
+    return [1 << i for i in range(dim) if i not in pivots]
+
+
+def _unique(xs):
+    return list(dict.fromkeys(xs))
+
+
+# ----------------------------------------------------------------------------------------- flattened sides
+
+
+@dataclass
+class Side:
+    """One register layout, flattened: register bases (broadcast ones removed), lanes, warps."""
+    regs: list[int]
+    lanes: list[int]
+    warps: list[int]
+    blocks: list[int]
+    n_regs: int
+
+    @staticmethod
+    def of(ll: LinearLayout) -> "Side":
+        reg = ll.remove_zero_bases_along_dim("register")
+        regs = flat_in_dim(reg, "register")
+        return Side(regs, flat_in_dim(reg, "lane"), flat_in_dim(reg, "warp"), flat_in_dim(reg, "block"),
+                    1 << len(regs))
+
+    @property
+    def lane_bits(self) -> int:
+        return len(self.lanes)
+
+    def tile(self, target: Target, access_bits: int, op: str) -> list[int]:
+        masks = target.phase_masks(access_bits, op, self.lane_bits)
+        out = []
+        for m in masks:
+            acc = 0
+            for j, lane in enumerate(self.lanes):
+                if m >> j & 1:
+                    acc ^= lane
+            out.append(acc)
+        return out
+
+
+# ----------------------------------------------------------------------------------------- Triton's algorithm
+
+
+def _vbasis(src: Side, dst: Side, bitwidth: int, dim: int) -> list[int]:
+    """Triton's ``getVbasis``."""
+    reg_src, reg_dst = list(src.regs), list(dst.regs)
+    vbasis = intersection_basis(reg_src, reg_dst, dim)
+    max_vec_bases = (128 // bitwidth).bit_length() - 1
+    vbasis = vbasis[:max_vec_bases]
+    bases_per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
+    lane_src, lane_dst = set(src.lanes), set(dst.lanes)
+    max_extra = (128 // max(bitwidth, 32)).bit_length() - 1
+
+    def after_bank0(regs, vb, other_lanes):
+        vec = []
+        for r in regs:
+            if len(vec) >= max_extra:
+                break
+            if r in vb:
+                continue
+            if r in other_lanes:
+                vec.append(r)
+        return vec
+
+    def is_prefix(prefix, regs):
+        return regs[:len(prefix)] == prefix
+
+    def fill(regs, vb):
+        return list(vb) + [regs[i] for i in range(len(vb), min(bases_per_bank, len(regs)))]
+
+    vec_src = True
+    if (1 << len(vbasis)) * bitwidth < 32:
+        src_prefix, dst_prefix = is_prefix(vbasis, reg_src), is_prefix(vbasis, reg_dst)
+        if vbasis and not src_prefix and not dst_prefix:
+            reg_src = vbasis + [r for r in reg_src if r not in vbasis]
+            reg_dst = vbasis + [r for r in reg_dst if r not in vbasis]
+            src_prefix = dst_prefix = True
+        if src_prefix and dst_prefix:
+            vs = after_bank0(reg_src, fill(reg_src, vbasis), lane_dst)
+            vd = after_bank0(reg_dst, fill(reg_dst, vbasis), lane_src)
+            src_prefix, dst_prefix = vs >= vd, vd > vs       # lexicographic, as llvm::SmallVector compares
+        vec_src = src_prefix
+        vbasis = fill(reg_src if vec_src else reg_dst, vbasis)
+    if vec_src:
+        vbasis = vbasis + after_bank0(reg_src, vbasis, lane_dst)
+    else:
+        vbasis = vbasis + after_bank0(reg_dst, vbasis, lane_src)
+    return vbasis
+
+
+def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, length: int) -> list[int]:
+    """Triton's ``computeSegment``."""
+    set_src = set(bank_src) - {0}
+    set_dst = set(bank_dst) - {0}
+    segment = [1 << b for b in range(dim) if (1 << b) not in set_src and (1 << b) not in set_dst]
+    if len(segment) >= length:
+        return segment[:length]
+    a = sorted(set_src - set_dst)
+    b = sorted(set_dst - set_src)
+    if len(a) > len(b):
+        a, b = b, a
+    log_conflicts = min(max(0, length - len(a) - len(segment)), len(a))
+    for i in range(log_conflicts, len(a)):
+        segment.append(a[i] ^ b[i])
+    segment += a[:log_conflicts]
+    segment += b[:log_conflicts]
+    return segment[:length]
+
+
+def _independent(fixed: list[int], vectors: list[int]) -> list[int]:
+    """``vectors`` without those in the span of ``fixed`` and of the ones kept before them.  Triton asserts
+    instead; it can only happen with broadcast (zero) or repeated lanes, where pairing directions repeats one."""
+    rows: dict[int, int] = {}
+
+    def insert(v: int) -> bool:
+        while v:
+            lead = v.bit_length() - 1
+            if lead not in rows:
+                rows[lead] = v
+                return True
+            v ^= rows[lead]
+        return False
+    for f in fixed:
+        insert(f)
+    return [v for v in vectors if insert(v)]
+
+
+def _prefix_len(regs: list[int], vbasis: list[int]) -> int:
+    n = 0
+    while n < len(vbasis) and n < len(regs) and regs[n] == vbasis[n]:
+        n += 1
+    return n
+
+
+@dataclass
+class SwizzleResult:
+    layout: LinearLayout            # offset (+ empty block) -> dim0..
+    vector: list[int]
+    bank: list[int]
+    segment: list[int]
+    reps: list[int]
+    tile_write: list[int]
+    tile_read: list[int]
+
+
+def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+                    target: Target | str | None = None, max_vector_bases: int | None = None,
+                    permuted_vectors: bool = False) -> SwizzleResult:
+    """Triton's ``optimalSwizzlingLdSt`` for this target.
+
+    ``max_vector_bases`` truncates the vector part.  ``permuted_vectors``: size each side's phase for the vector
+    the bank analysis will find (leading vector bases that are that side's registers, in any order) instead of
+    Triton's in-order register prefix (``getVectorSize``).  ``suggest`` tries all of these variants."""
+    target = target if isinstance(target, Target) else get_target(target)
+    check_bitwidth(bitwidth)
+    if write_ll.get_out_dims() != read_ll.get_out_dims():
+        raise ShapeError("the write and read layouts cover different tensor shapes")
+    for ll in (write_ll, read_ll):
+        if ll.has_in_dim("block") and ll.get_in_dim_size("block") > 1:
+            raise UnsupportedError("swizzle handles single-CTA layouts only (the register layout has a CGALayout)")
+    src, dst = Side.of(write_ll), Side.of(read_ll)
+    dim = write_ll.get_total_out_dim_size_log2()
+    if dim == 0:
+        raise ShapeError("a one-element tensor has nothing to swizzle")
+    vbasis = _vbasis(src, dst, bitwidth, dim)
+    if max_vector_bases is not None:
+        vbasis = vbasis[:max_vector_bases]
+
+    def tile(side: Side, op: str) -> list[int]:
+        if permuted_vectors:
+            regs, n = set(side.regs), 0
+            while n < len(vbasis) and vbasis[n] in regs and (2 << n) * bitwidth <= 128:
+                n += 1
+        else:
+            n = _prefix_len(side.regs, vbasis)
+        t = side.tile(target, (1 << n) * bitwidth, op)
+        return [x for x in t if x not in vbasis]
+
+    tile_src, tile_dst = tile(src, WRITE), tile(dst, READ)
+    bank_src, bank_dst = vbasis + tile_src, vbasis + tile_dst
+    len_b = min(((target.bank_bits // ((1 << len(vbasis)) * bitwidth)) or 1).bit_length() - 1, dim - len(vbasis))
+    len_s = dim - len_b - len(vbasis)
+    if len_s < 0:
+        raise ShapeError("the tensor is smaller than the vector the layouts share")
+    sbasis = _independent(vbasis, _compute_segment(bank_src, bank_dst, dim, len_s))
+    bbasis = complement_basis(vbasis + sbasis, dim)
+    if len(bbasis) != len_b + (len_s - len(sbasis)):
+        raise UnsupportedError("internal error: swizzle bases do not span the tensor")
+    # buildReps: segment bases held in registers by both sides go last
+    regs_src, regs_dst = set(src.regs), set(dst.regs)
+    segment, reps = [], []
+    for s in _unique(sbasis):
+        (reps if s in regs_src and s in regs_dst else segment).append(s)
+    offsets = vbasis + bbasis + segment + reps
+    outs = write_ll.get_out_dims()
+    shifts = _shifts(write_ll)
+    bases = [tuple((x >> s) & (size - 1) for s, (_, size) in zip(shifts, outs)) for x in offsets]
+    layout = LinearLayout({"offset": bases, "block": []}, outs)
+    if not layout.is_surjective() or not layout.is_injective():
+        raise UnsupportedError("internal error: the swizzled layout is not a bijection")
+    return SwizzleResult(layout, vbasis, bbasis, segment, reps, tile_src, tile_dst)
+
+
+# ----------------------------------------------------------------------------------------- fast evaluation
+
+
+def _solver(offsets: list[int]):
+    """x (flattened tensor index) -> bitmask of the offset bits holding it; offsets must be independent."""
+    rows: dict[int, tuple[int, int]] = {}
+    for i, b in enumerate(offsets):
+        v, tag = b, 1 << i
+        while v:
+            lead = v.bit_length() - 1
+            if lead not in rows:
+                rows[lead] = (v, tag)
+                break
+            rv, rt = rows[lead]
+            v ^= rv
+            tag ^= rt
+
+    def coords(x: int) -> int | None:
+        tag = 0
+        while x:
+            lead = x.bit_length() - 1
+            row = rows.get(lead)
+            if row is None:
+                return None
+            x ^= row[0]
+            tag ^= row[1]
+        return tag
+    return coords
+
+
+def evaluate_side(offsets: list[int], side: Side, bitwidth: int, target: Target, op: str) -> tuple[int, int, int]:
+    """(vector width, conflicts in Triton's unit, ideal wavefronts per instruction) of one register layout on a
+    single-CTA shared layout given by its flattened offset bases.  Same numbers as ``bank.analyze`` (checked in
+    tests), without building layouts."""
+    coords = _solver(offsets)
+    reg_c = [coords(r) for r in side.regs]
+    other_c = [coords(x) for x in side.lanes + side.warps + side.blocks]
+    if any(c is None for c in reg_c + other_c):
+        raise UnsupportedError("the shared layout does not hold every element of the register layout")
+    v = 128 // bitwidth
+    while v >= 1:
+        log = v.bit_length() - 1
+        chosen = []
+        for i in range(log):
+            pos = next((p for p, c in enumerate(reg_c) if c == 1 << i and p not in chosen), None)
+            if pos is None:
+                break
+            chosen.append(pos)
+        if len(chosen) == log:
+            mask = v - 1
+            if all(reg_c[p] & mask == 0 for p in range(len(reg_c)) if p not in chosen) and \
+                    all(c & mask == 0 for c in other_c):
+                break
+        v //= 2
+    if v < 1:
+        raise UnsupportedError("no vectorisation possible")
+    total = 1 << len(offsets)
+    bank = min(target.bank_bits // (v * bitwidth), total)
+    if total // (bank * v) < 1:
+        raise ShapeError("the tensor is too small for a bank analysis")
+    segment = offsets[(v.bit_length() - 1) + (bank.bit_length() - 1):]
+    masks = target.phase_masks(v * bitwidth, op, side.lane_bits)
+    tile = side.tile(target, v * bitwidth, op)
+    k = intersection_dim(segment, tile)
+    return v, (1 << k) - 1, 1 << (side.lane_bits - len(masks))
+
+
+@dataclass
+class Score:
+    """How a shared layout serves the write side and the read side (per warp, Triton's units)."""
+    write_vec: int
+    read_vec: int
+    write_conflicts: int
+    read_conflicts: int
+    write_instructions: int
+    read_instructions: int
+    write_wavefronts: int           # instructions x phases x (1 + conflicts)
+    read_wavefronts: int
+
+    @property
+    def conflicts(self) -> int:
+        return self.write_conflicts + self.read_conflicts
+
+    @property
+    def key(self):
+        """Smaller is better: fewest bank conflicts (write + read, Triton's unit); then fewest shared-memory
+        wavefronts, which rewards vectors up to 32 bits per lane; then fewest instructions, which rewards wider
+        vectors.  A wider vector is never bought with a conflict - Triton's generic swizzling only widens its
+        vector with bases that cost no conflict either."""
+        return (self.conflicts, self.write_wavefronts + self.read_wavefronts,
+                self.write_instructions + self.read_instructions)
+
+
+def score(offsets: list[int], src: Side, dst: Side, bitwidth: int, target: Target) -> Score:
+    wv, wc, wp = evaluate_side(offsets, src, bitwidth, target, WRITE)
+    rv, rc, rp = evaluate_side(offsets, dst, bitwidth, target, READ)
+    wi, ri = max(1, src.n_regs // wv), max(1, dst.n_regs // rv)
+    return Score(wv, rv, wc, rc, wi, ri, wi * wp * (1 + wc), ri * rp * (1 + rc))
+
+
+# ----------------------------------------------------------------------------------------- swizzled_shared family
+
+
+def swizzled_offsets(shape: list[int], vec: int, per_phase: int, max_phase: int, order: list[int]) -> list[int]:
+    """Flattened offset bases of ``#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>`` on a single CTA
+    (spec 4.8); equal to conversions.shared.swizzled_to_ll (checked in tests)."""
+    rank = len(shape)
+    shifts, s = [], 0
+    for size in shape:
+        shifts.append(s)
+        s += size.bit_length() - 1
+    if rank == 1:
+        return [1 << i for i in range(shape[0].bit_length() - 1)]
+    col, row = order[0], order[1]
+    n_cols, n_rows = shape[col], shape[row]
+    out = [(1 << i) << shifts[col] for i in range(n_cols.bit_length() - 1)]
+    for i in range(n_rows.bit_length() - 1):
+        r = 1 << i
+        c = (vec * ((r // per_phase) % max_phase)) % n_cols
+        out.append((r << shifts[row]) | (c << shifts[col]))
+    for d in order[2:]:
+        out += [(1 << i) << shifts[d] for i in range(shape[d].bit_length() - 1)]
+    return out
+
+
+def _pow2_upto(n: int) -> list[int]:
+    return [1 << i for i in range(max(1, n).bit_length())]
+
+
+def swizzled_candidates(shape: list[int]):
+    """Every distinct single-CTA ``swizzled_shared`` layout of this shape: (vec, perPhase, maxPhase, order).
+    Larger parameters than these only repeat layouts already listed."""
+    rank = len(shape)
+    orders = [list(p) for p in itertools.permutations(range(rank))] if rank > 1 else [[0]]
+    seen = set()
+    for order in orders:
+        if rank == 1:
+            params = [(1, 1, 1)]
+        else:
+            n_cols, n_rows = shape[order[0]], shape[order[1]]
+            params = [(v, p, m) for v in _pow2_upto(n_cols) for p in _pow2_upto(n_rows) for m in _pow2_upto(n_rows)]
+        for v, p, m in params:
+            offs = tuple(swizzled_offsets(shape, v, p, m, order))
+            if offs in seen:
+                continue
+            seen.add(offs)
+            yield (v, p, m, tuple(order)), list(offs)
+
+
+def layout_order(ll: LinearLayout) -> list[int]:
+    """Tensor dims from fastest to slowest as the register layout walks them: first appearance in register, lane,
+    then warp bases; remaining dims slowest-last (r-1 .. 0)."""
+    outs = ll.out_dims
+    order: list[int] = []
+    for d in ("register", "lane", "warp", "block"):
+        if not ll.has_in_dim(d):
+            continue
+        for b in ll.get_in_dim_bases(d):
+            for j, c in enumerate(b):
+                if c:
+                    if j not in order:
+                        order.append(j)
+                    break
+    for j in range(len(outs) - 1, -1, -1):
+        if j not in order:
+            order.append(j)
+    return order
+
+
+@dataclass
+class Suggestion:
+    target: Target
+    bitwidth: int
+    shape: list[int]
+    result: SwizzleResult
+    offsets: list[int]                       # flattened offset bases of the printed layout (attr_text)
+    attr_text: str                           # what to paste
+    kind: str                                # "swizzled_shared" or "shared_linear"
+    exact: bool                              # attr describes Triton's layout exactly
+    source: str                              # "generic swizzling" or "swizzled_shared search"
+    shared_linear_text: str                  # the generic swizzling result (or the winner) as shared_linear
+    score: Score                             # of the printed layout
+    baseline_text: str
+    baseline: Score
+    notes: list[str] = field(default_factory=list)
+
+
+def _shared_linear_text(offsets: list[int], shape: list[int], alignment: int = 16) -> str:
+    shifts, s = [], 0
+    for size in shape:
+        shifts.append(s)
+        s += size.bit_length() - 1
+    bases = ", ".join("[" + ", ".join(str((x >> sh) & (size - 1)) for sh, size in zip(shifts, shape)) + "]"
+                      for x in offsets)
+    return f"#ttg.shared_linear<{{offset = [{bases}]}}, alignment = {alignment}>"
+
+
+def _swizzled_text(vec, per_phase, max_phase, order) -> str:
+    return (f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, "
+            f"order = [{', '.join(map(str, order))}]}}>")
+
+
+def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+            target: Target | str | None = None, search: bool = True) -> Suggestion:
+    """The shared layout to use for writing with ``write_ll`` and reading with ``read_ll``.
+
+    Candidates: Triton's generic swizzling, the same with a shorter shared vector, and (``search``) every
+    ``#ttg.swizzled_shared`` of the shape.  The best by ``Score.key`` wins; ties go to Triton's full result, and a
+    swizzled_shared that is bit-identical to the winner (or, failing that, just as good) is what gets printed."""
+    target = target if isinstance(target, Target) else get_target(target)
+    shape = [size for _, size in write_ll.get_out_dims()]
+    src, dst = Side.of(write_ll), Side.of(read_ll)
+    full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
+    generic = []
+    for permuted in (False, True):
+        for n in range(len(full.vector), -1, -1):
+            if n == len(full.vector) and not permuted:
+                res = full
+            else:
+                try:
+                    res = optimal_swizzle(write_ll, read_ll, bitwidth, target, n, permuted)
+                except (ShapeError, UnsupportedError):
+                    continue
+            offs = flat_in_dim(res.layout, "offset")
+            try:
+                generic.append((res, offs, score(offs, src, dst, bitwidth, target), n, permuted))
+            except (ShapeError, UnsupportedError):
+                if res is full:
+                    raise
+    # min() keeps the first of equals: Triton's own result wins ties
+    result, offsets, best, n_vec, permuted = min(generic, key=lambda g: g[2].key)
+    order = layout_order(write_ll)
+    baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
+    linear_text = _shared_linear_text(offsets, shape)
+    source = "generic swizzling"
+    if n_vec != len(full.vector):
+        source += f" with a {1 << n_vec}-element shared vector"
+    if permuted:
+        source += (" and phases sized for permuted-register vectors" if n_vec != len(full.vector)
+                   else " with phases sized for permuted-register vectors")
+    sugg = Suggestion(target, bitwidth, shape, result, offsets, linear_text, "shared_linear", True, source,
+                      linear_text, best, _swizzled_text(1, 1, 1, order), baseline)
+    if generic[0][0] is not result:
+        f = generic[0][2]
+        sugg.notes.append(f"plain generic swizzling (a {1 << len(full.vector)}-element shared vector) would see "
+                          f"{f.conflicts} conflict(s), {f.write_wavefronts + f.read_wavefronts} wavefronts and "
+                          f"{f.write_instructions + f.read_instructions} instructions per warp; this one "
+                          f"{best.conflicts}, {best.write_wavefronts + best.read_wavefronts} and "
+                          f"{best.write_instructions + best.read_instructions}")
+    if not search:
+        return sugg
+    exact, equal, better = None, None, None
+    for params, offs in swizzled_candidates(shape):
+        if offs == offsets:
+            exact = params
+            break
+        try:
+            sc = score(offs, src, dst, bitwidth, target)
+        except (ShapeError, UnsupportedError):
+            continue
+        if sc.key == best.key and equal is None:
+            equal = (params, offs, sc)
+        elif sc.key < best.key and (better is None or sc.key < better[2].key):
+            better = (params, offs, sc)
+    if exact is not None:
+        sugg.attr_text, sugg.kind = _swizzled_text(*exact), "swizzled_shared"
+    elif better is not None:
+        params, offs, sc = better
+        sugg.attr_text, sugg.kind, sugg.exact, sugg.source = _swizzled_text(*params), "swizzled_shared", True, \
+            "swizzled_shared search"
+        sugg.offsets, sugg.score, sugg.shared_linear_text = offs, sc, _shared_linear_text(offs, shape)
+        sugg.notes.append(f"this swizzled_shared layout beats the generic swizzling result "
+                          f"({best.conflicts} conflict(s), {best.write_wavefronts + best.read_wavefronts} "
+                          f"wavefronts and {best.write_instructions + best.read_instructions} instructions per "
+                          f"warp, against {sc.conflicts}, {sc.write_wavefronts + sc.read_wavefronts} and "
+                          f"{sc.write_instructions + sc.read_instructions})")
+    elif equal is not None:
+        params, offs, sc = equal
+        sugg.attr_text, sugg.kind, sugg.exact = _swizzled_text(*params), "swizzled_shared", False
+        sugg.offsets, sugg.score = offs, sc
+        sugg.notes.append("this swizzled_shared layout ranks equal to the generic swizzling result (same "
+                          "conflicts, wavefronts and instructions per warp) but is not bit-identical to it; "
+                          "that one is printed as shared_linear")
+    return sugg

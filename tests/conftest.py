@@ -1,0 +1,46 @@
+"""Shared test configuration: Hypothesis profiles for the property and fuzz tests.
+
+* ``ci`` (default): deterministic (derandomized, no example database), a bounded number of examples per
+  test and a per-example deadline of one second, so that the fuzz and property tests together take well
+  under a minute on two cores;
+* ``deep`` (``TTLAYOUT_FUZZ=deep``): random seeds, many more examples per test (``TTLAYOUT_FUZZ_EXAMPLES``,
+  default 5,000; the fuzz tests of test_fuzz.py run 3 times as many) and the failure database, for a longer fuzzing session.
+
+The number of generated cases that ran clean is printed at the end of the run ("ttlayout fuzz: ...").
+"""
+from __future__ import annotations
+
+import collections
+import os
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+_SLOW_OK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+            HealthCheck.large_base_example]
+
+settings.register_profile(
+    "ci", max_examples=120, deadline=1000, derandomize=True, database=None, print_blob=True,
+    suppress_health_check=_SLOW_OK, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target,
+                                            Phase.shrink])
+settings.register_profile(
+    "deep", max_examples=int(os.environ.get("TTLAYOUT_FUZZ_EXAMPLES", "5000")), deadline=1000,
+    derandomize=False, print_blob=True, suppress_health_check=_SLOW_OK)
+PROFILE = "deep" if os.environ.get("TTLAYOUT_FUZZ", "").lower() == "deep" else "ci"
+settings.load_profile(PROFILE)
+
+# generated cases that ran clean, by kind (filled by the fuzz/property tests through the fixture)
+FUZZ_CASES: collections.Counter = collections.Counter()
+
+
+@pytest.fixture(scope="session")
+def fuzz_counter() -> collections.Counter:
+    """`fuzz_counter[kind] += 1` for every generated case that ran clean (reported at the end of the run)."""
+    return FUZZ_CASES
+
+
+def pytest_terminal_summary(terminalreporter):
+    if FUZZ_CASES:
+        total = sum(FUZZ_CASES.values())
+        parts = ", ".join(f"{name} {n}" for name, n in sorted(FUZZ_CASES.items()))
+        terminalreporter.write_line(f"ttlayout fuzz ({PROFILE} profile): {total} generated cases ran clean ({parts})")

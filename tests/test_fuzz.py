@@ -1,0 +1,369 @@
+"""Fuzz tests: mutated attributes, tensor types, MLIR files and command lines never crash ttlayout.
+
+Seeds are the real inputs of the golden suites (hundreds of attribute strings of every kind, the -i MLIR
+files). Mutations: deleted, inserted and repeated characters, truncation, huge / negative / hex / typed
+numbers, splices of other seeds, NUL and non-UTF-8 bytes, nesting 5,000 parents deep, megabyte-long
+strings, and random option lists.
+
+Every case must end cleanly: exit 0 with the layout on stdout and nothing on stderr, or exit 1 with
+nothing on stdout and ONE stderr line `ttlayout: error: ...` of at most 300 characters; never a traceback,
+a warning, another exit status, or (in the subprocess sample) a signal. Each case must end within the
+Hypothesis deadline (one second). In-process cases run with `--max-elements 65536` so that a mutation
+that merely asks for a big valid tensor stays fast (the limit itself is tested in test_cli_errors.py).
+
+Profiles (tests/conftest.py): `ci` by default (deterministic, bounded), `deep` with TTLAYOUT_FUZZ=deep.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linlayout_cli.cli import run as _run
+
+ROOT = Path(__file__).resolve().parent.parent
+# in-process cases cost about a millisecond: run FUZZ_SCALE times the profile's example count
+FUZZ_SCALE = 3
+fuzz_settings = settings(max_examples=FUZZ_SCALE * settings().max_examples)
+SMALL = ["--max-elements", "65536"]
+MAX_LINE = 300
+
+
+# ---------------------------------------------------------------------------------------------
+# seeds
+# ---------------------------------------------------------------------------------------------
+
+def _load_seeds():
+    attrs, types = set(), set()
+    for path in sorted((ROOT / "golden").glob("*/cases.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            args = json.loads(line).get("args") or []
+            for flag, bucket in (("-l", attrs), ("-t", types)):
+                if flag in args[:-1]:
+                    bucket.add(args[args.index(flag) + 1])
+    files = {p.name: p.read_text(encoding="utf-8", errors="replace")
+             for p in sorted((ROOT / "golden").glob("*/inputs/*.mlir"))}
+    return sorted(attrs), sorted(types), [files[k] for k in sorted(files)]
+
+
+ATTRS, TYPES, FILES = _load_seeds()
+
+
+def _warm_up():
+    """Import every conversion and renderer once, so that no example pays the import time (deadline)."""
+    for attr in ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>",
+                 "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>",
+                 "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"):
+        for hw in ([], ["--use-hw-view"]):
+            _run(["-l", attr, "-t", "tensor<16x16xf16>"] + hw)
+
+
+_warm_up()
+SHAPES = ["tensor<16x16xf16>", "tensor<1x1xf16>", "tensor<32xf32>", "tensor<4x8x16xf16>", "tensor<64x64xf16>",
+          "tensor<2x2x2x2xf16>", "tensor<8x4xf16>", "tensor<1xf16>", "tensor<2x1x4xf16>", "tensor<128x128xbf16>"]
+
+
+def test_seeds_present():
+    assert len(ATTRS) > 200 and len(TYPES) > 10 and len(FILES) >= 5
+
+
+# ---------------------------------------------------------------------------------------------
+# mutation engine: the same operators driven by Hypothesis (`draw`) or by random.Random (subprocess sample)
+# ---------------------------------------------------------------------------------------------
+
+class HypothesisChooser:
+    def __init__(self, draw):
+        self.draw = draw
+
+    def integer(self, lo, hi):
+        return self.draw(st.integers(lo, hi))
+
+    def choice(self, seq):
+        return self.draw(st.sampled_from(seq))
+
+
+class RandomChooser:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def integer(self, lo, hi):
+        return self.rng.randint(lo, hi)
+
+    def choice(self, seq):
+        return self.rng.choice(seq)
+
+
+CHARS = list('[]{}<>(),=:#"\\.-+?*x 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$') + \
+    ["\n", "\t", "\r", "\x00", "\x1b", "\x7f", "\u00e9", "\u2028", "\ufffd", "\U0001f600", "\udcff", "//"]
+NUMBERS = ["0", "-1", "-0", "3", "6", "1024", "65536", "2147483648", "4294967296", "18446744073709551616",
+           "9" * 40, "9" * 5000, "0x10", "0xffffffffffffffff", "0x" + "f" * 300, "-9223372036854775808",
+           "1.5", "1e5", "1 : i32", "1 : i0", "1 : i99999999999", "true", "[]", "[[]]"]
+SNIPPETS = ["#ttg.slice<{dim = 0, parent = ", "#ttg.dot_op<{opIdx = 0, parent = ", "}>", ">", "}", "]", "[",
+            "#blocked", "#ttg.", '"str"', " // comment\n", "loc(", ")", "CGALayout = [[0, 1]]", ", ",
+            "order = [1, 0]", "rank = 3", "{-#", "#-}", "dense<", "array<i32: 1, 2>", "2:+4", "unit"]
+
+
+def _numbers(s):
+    return [m for m in re.finditer(r"\d+", s) if len(m.group()) < 40]
+
+
+def mutate(c, s: str, seeds=ATTRS, max_ops=4) -> str:
+    for _ in range(c.integer(1, max_ops)):
+        op = c.choice(["delete", "insert", "repeat", "truncate", "number", "number", "splice", "snippet",
+                       "cut", "nest", "huge"])
+        s = s or "x"
+        i = c.integer(0, len(s))
+        if op == "delete":
+            s = s[:i] + s[i + 1:]
+        elif op == "insert":
+            s = s[:i] + c.choice(CHARS) + s[i:]
+        elif op == "repeat":
+            j = min(len(s), i + c.integer(1, 40))
+            s = s[:i] + s[i:j] * c.integer(2, 8) + s[j:]
+        elif op == "truncate":
+            s = s[:i]
+        elif op == "number":
+            nums = _numbers(s)
+            if nums:
+                m = c.choice(nums)
+                v = int(m.group())
+                new = c.choice(NUMBERS + [str(v * 2), str(v // 2), str(v + 1), str(v << 20), str(v * v)])
+                s = s[:m.start()] + new + s[m.end():]
+        elif op == "splice":
+            other = c.choice(seeds)
+            j = c.integer(0, len(other))
+            s = s[:i] + other[j:j + c.integer(1, 80)] + s[i:]
+        elif op == "snippet":
+            s = s[:i] + c.choice(SNIPPETS) + s[i:]
+        elif op == "cut":
+            j = c.integer(0, len(s))
+            s = s[:min(i, j)] + s[max(i, j):]
+        elif op == "nest":
+            n = c.choice([10, 65, 300, 5000])
+            s = "#ttg.slice<{dim = 0, parent = " * n + s + "}>" * c.choice([0, n])
+        elif op == "huge":
+            filler = c.choice(["x", " ", "1, ", "[", "{a = ", "<", '"', "// c\n"])
+            s = s[:i] + filler * c.choice([1000, 70000 // len(filler), 1_100_000 // len(filler)]) + s[i:]
+    return s
+
+
+@st.composite
+def mutated_attribute(draw):
+    return mutate(HypothesisChooser(draw), draw(st.sampled_from(ATTRS)))
+
+
+@st.composite
+def mutated_type(draw):
+    return mutate(HypothesisChooser(draw), draw(st.sampled_from(TYPES + SHAPES)), seeds=TYPES + SHAPES)
+
+
+@st.composite
+def mutated_file(draw):
+    return mutate(HypothesisChooser(draw), draw(st.sampled_from(FILES)), seeds=FILES + ATTRS, max_ops=6)
+
+
+# ---------------------------------------------------------------------------------------------
+# the clean-outcome contract
+# ---------------------------------------------------------------------------------------------
+
+def assert_clean(argv, code, out, err):
+    shown = repr(argv)[:400]
+    assert "Traceback" not in err, f"traceback for {shown}:\n{err[-2000:]}"
+    if code == 0:
+        assert not err, f"exit 0 with stderr for {shown}: {err[:500]!r}"
+        if not any(a in ("--help", "-h", "--version") for a in argv):
+            assert out.startswith("Print layout attribute: ") or out == "", f"odd stdout for {shown}: {out[:300]!r}"
+        return
+    assert code == 1, f"exit {code} for {shown}; stderr {err[:500]!r}"
+    assert out == "", f"stdout not empty on error for {shown}: {out[:300]!r}"
+    assert err.endswith("\n"), f"stderr does not end in a newline for {shown}: {err[:500]!r}"
+    line = err[:-1]
+    assert line and "\n" not in line, f"stderr is not one line for {shown}: {err[:800]!r}"
+    assert line.startswith("ttlayout: error: "), f"stderr line for {shown}: {line[:300]!r}"
+    assert len(line) <= MAX_LINE, f"stderr line of {len(line)} characters for {shown}: {line[:400]!r}..."
+    assert line.isprintable(), f"unprintable character in the error for {shown}: {line!r}"
+
+
+def run_clean(argv, stdin=None):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code, out, err = _run(argv, stdin=stdin)
+    assert not caught, f"warning (an extra stderr line) for {repr(argv)[:300]}: {caught[0].message}"
+    assert_clean(argv, code, out, err)
+    return code, out, err
+
+
+# ---------------------------------------------------------------------------------------------
+# in-process fuzzing
+# ---------------------------------------------------------------------------------------------
+
+@fuzz_settings
+@given(attr=mutated_attribute(), ttype=st.sampled_from(SHAPES + TYPES), hw=st.booleans())
+def test_mutated_attribute(attr, ttype, hw, fuzz_counter):
+    run_clean(["-l", attr, "-t", ttype] + (["--use-hw-view"] if hw else []) + SMALL)
+    fuzz_counter["attribute"] += 1
+
+
+@fuzz_settings
+@given(attr=st.sampled_from(ATTRS), ttype=mutated_type(), hw=st.booleans())
+def test_mutated_tensor_type(attr, ttype, hw, fuzz_counter):
+    run_clean(["-l", attr, "-t", ttype] + (["--use-hw-view"] if hw else []) + SMALL)
+    fuzz_counter["tensor type"] += 1
+
+
+@fuzz_settings
+@given(text=mutated_file(), ttype=st.sampled_from(SHAPES), extra=st.sampled_from(
+    [[], ["-use-hw-view"], ["--alias-names", "blocked"], ["-alias-names=mma,blocked"], ["--alias-names", ""],
+     ["--alias-names", "a,,b,#x"]]))
+def test_mutated_mlir_file(text, ttype, extra, fuzz_counter):
+    run_clean(["-i", "-", "-t", ttype] + extra + SMALL, stdin=text)
+    fuzz_counter["mlir file"] += 1
+
+
+_BAD_BYTES = [b"\x00", b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xef\xbb\xbf", b"\x80\x80"]
+
+
+@fuzz_settings
+@given(text=mutated_file(), data=st.data())
+def test_mutated_mlir_bytes(text, data, fuzz_counter):
+    raw = text.encode("utf-8", "replace")
+    for _ in range(data.draw(st.integers(0, 3), label="bad bytes")):
+        i = data.draw(st.integers(0, len(raw)), label="at")
+        raw = raw[:i] + data.draw(st.sampled_from(_BAD_BYTES), label="bytes") + raw[i:]
+    fd, path = tempfile.mkstemp(suffix=".mlir")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+        run_clean(["-i", path, "-t", "tensor<16x16xf16>"] + SMALL)
+    finally:
+        os.unlink(path)
+    fuzz_counter["mlir bytes"] += 1
+
+
+_OPTIONS = ["-l", "-t", "-i", "-o", "--use-hw-view", "-use-hw-view", "-use-hw-view=false", "-use-hw-view=maybe",
+            "-use-hw-view=", "--max-elements", "--max-elements=0", "--max-elements=-1", "--max-elements=x",
+            "--max-elements=99999999999999999999", "--max-elements=16", "--alias-names", "-alias-names=,,",
+            "--alias-names=" + "a" * 2000, "--help", "--version", "-x", "--", "-", "", "bank", "swizzle",
+            "-t=", "-l=", "--t", "--l=", "tensor<*xf32>", "tensor<f32>", "tensor<?x4xf16>", "tensor<3x4xf16>",
+            "-i=/nonexistent/file.mlir", "-i=/", "-o=/nonexistent/dir/out.txt", "-o=/", "a\x00b", "\udcff",
+            "-" * 500, "x" * 5000]
+
+
+@fuzz_settings
+@given(data=st.data())
+def test_random_command_lines(data, fuzz_counter):
+    argv = data.draw(st.lists(st.sampled_from(_OPTIONS + ATTRS[:20] + SHAPES), max_size=8), label="argv")
+    if data.draw(st.booleans(), label="with -l/-t"):
+        argv = ["-l", data.draw(st.sampled_from(ATTRS)), "-t", data.draw(st.sampled_from(SHAPES))] + argv
+    # never write into the working tree: every -o goes to a path that cannot be created
+    argv = ["/nonexistent/dir/out.txt" if i and argv[i - 1] == "-o" else a for i, a in enumerate(argv)]
+    if argv and argv[-1] == "-o":
+        argv.append("/nonexistent/dir/out.txt")
+    if argv[:1] in (["bank"], ["swizzle"]):
+        argv = argv[:1] + ["--help"]          # the analysis subcommands have their own tests
+    run_clean(argv + SMALL, stdin=data.draw(st.sampled_from(FILES)))
+    fuzz_counter["command line"] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# fixed extreme cases (always run, in process)
+# ---------------------------------------------------------------------------------------------
+
+BLOCKED = "#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>"
+EXTREMES = {
+    "nest 5000 slices": "#ttg.slice<{dim = 0, parent = " * 5000 + BLOCKED + "}>" * 5000,
+    "nest 5000 unclosed": "#ttg.slice<{dim = 0, parent = " * 5000,
+    "5000 brackets": "[" * 5000 + "]" * 5000,
+    "5000 braces": "{a = " * 5000 + "1" + "}" * 5000,
+    "megabyte list": "#ttg.blocked<{sizePerThread = [" + "1, " * 350_000 + "1]}>",
+    "megabyte identifier": "x" * 1_100_000,
+    "megabyte string": '"' + "x" * 1_100_000 + '"',
+    "megabyte whitespace": BLOCKED.replace(" ", " " * 20_000),
+    "megabyte comment": BLOCKED + " //" + "c" * 1_100_000,
+    "NUL": BLOCKED[:20] + "\x00" + BLOCKED[20:],
+    "lone surrogate": BLOCKED[:20] + "\udcff" + BLOCKED[20:],
+    "escape sequence": "\x1b[31m" + BLOCKED,
+    "line separators": BLOCKED.replace(", ", ",\u2028\r\n\x0b\x0c\x85"),
+    "huge integer": BLOCKED.replace("[1, 2]", "[1, " + "9" * 5000 + "]"),
+    "huge hex": BLOCKED.replace("[1, 2]", "[1, 0x" + "f" * 5000 + "]"),
+    "negative": BLOCKED.replace("[1, 2]", "[1, -2]"),
+    "2^63": BLOCKED.replace("[1, 2]", "[1, 9223372036854775808]"),
+    "2^40 warps": BLOCKED.replace("[2, 2]", "[1099511627776, 1]"),
+    "i0": "1 : i0",
+    "wide int": "1 : i99999999999999999999",
+    "empty": "",
+    "blank": " \n\t ",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXTREMES))
+@pytest.mark.parametrize("ttype", ["tensor<16x16xf16>", "tensor<16xf16>"])
+def test_extreme_attributes(name, ttype):
+    run_clean(["-l", EXTREMES[name], "-t", ttype])
+
+
+@pytest.mark.parametrize("name", sorted(EXTREMES))
+def test_extreme_tensor_types_and_files(name):
+    text = EXTREMES[name]
+    run_clean(["-l", BLOCKED, "-t", "tensor<" + text + "xf16>"])
+    run_clean(["-i", "-", "-t", "tensor<16x16xf16>"], stdin="#a = " + text + "\n#b = " + BLOCKED + "\n")
+    run_clean(["-i", "-", "-t", "tensor<16x16xf16>"], stdin=text)
+
+
+# ---------------------------------------------------------------------------------------------
+# a sample through the real executable (signals, real argv/stdin bytes)
+# ---------------------------------------------------------------------------------------------
+
+def _subprocess_cases(n: int, seed: int = 20260319):
+    rng = random.Random(seed)
+    c = RandomChooser(rng)
+    cases = []
+    for k in range(n):
+        if k % 3 == 2:
+            text = mutate(c, rng.choice(FILES), seeds=FILES + ATTRS, max_ops=6)
+            raw = text.encode("utf-8", "replace")
+            if k % 2:
+                i = rng.randint(0, len(raw))
+                raw = raw[:i] + rng.choice(_BAD_BYTES) + raw[i:]
+            cases.append((["-i", "-", "-t", rng.choice(SHAPES)], raw))
+        else:
+            attr = mutate(c, rng.choice(ATTRS))
+            attr = attr.replace("\x00", "")[:100_000]            # argv: no NUL, at most 128 KiB per argument
+            arg = attr.encode("utf-8", "surrogateescape") if k % 2 else attr.encode("utf-8", "replace")
+            cases.append((["-l", os.fsdecode(arg), "-t", rng.choice(SHAPES + TYPES)], None))
+    return cases
+
+
+SUBPROCESS_CASES = 30 if os.environ.get("TTLAYOUT_FUZZ", "").lower() != "deep" else 300
+
+
+def _run_subprocess(case):
+    argv, stdin = case
+    env = dict(os.environ, PYTHONWARNINGS="default")
+    proc = subprocess.run([sys.executable, "-m", "linlayout_cli", *argv, *SMALL], input=stdin or b"",
+                          capture_output=True, timeout=60, cwd=ROOT, env=env)
+    return argv, proc
+
+
+def test_subprocess_sample(fuzz_counter):
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(_run_subprocess, _subprocess_cases(SUBPROCESS_CASES)))
+    for argv, proc in results:
+        assert proc.returncode >= 0, f"killed by signal {-proc.returncode}: {repr(argv)[:300]}"
+        err = proc.stderr.decode("utf-8", "replace")
+        out = proc.stdout.decode("utf-8", "replace")
+        assert_clean(argv, proc.returncode, out, err)
+        fuzz_counter["subprocess"] += 1
