@@ -246,14 +246,6 @@ def test_long_and_unprintable_inputs_are_abbreviated_and_escaped():
     assert "\u2028" not in message and "\r" not in message
 
 
-def test_missing_subcommand_module_is_a_clean_error(monkeypatch):
-    import importlib.util
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name.endswith("analysis.commands") else real(name, *a))
-    assert "subcommand is not available" in clean_error(["bank"])
-
-
 def test_no_traceback_for_every_golden_error_case_in_a_real_process():
     """A sample of Triton's own failing inputs through the executable (the in-process suite has them all)."""
     import json
