@@ -2,6 +2,8 @@
 
     python benchmarks/bench.py [--oracle-python /path/to/venv-with-triton-3.9/bin/python] [--repeat 5] [--quick]
 
+Run it with the python of a venv where ttlayout is installed (`pip install .`), so that start-up is what users see.
+
 Render time = parse + convert + render into a discarding sink, in process, median of --repeat runs.
 Triton's figure is gluon_ir.get_layout_view (the same getLayoutStr the C++ tool calls) timed by --oracle-python in
 a subprocess, same machine, same run. Start-up and memory are measured on whole `python -m linlayout_cli` processes.
@@ -117,7 +119,8 @@ def main():
     opts = ap.parse_args()
     repeat = opts.repeat
 
-    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    venv = "venv" if sys.prefix != sys.base_prefix else "no venv: site-packages .pth files add to start-up"
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]} ({venv})")
     print("\n### Render time, tensor<1024x1024xf16> (median, parse + convert + render, in process)\n")
     row("case", "ttlayout (s)", "Triton get_layout_view (s)", "ratio")
     row("---", "---", "---", "---")
@@ -153,12 +156,11 @@ def main():
         t = ttlayout_render_time(BLOCKED, [n, n], False, repeat if n < 4096 else 1)
         row(f"{n}x{n}", n * n, f"{t:.4f}", f"{t / (n * n) * 1e6:.3f}")
 
-    bank = bank_time(repeat)
-    if bank is not None:
-        print("\n### Bank-conflict report, 256x256 (in process, median)\n")
-        row("measure", "ms")
-        row("---", "---")
-        row("ttlayout bank --json, 256x256 f16", f"{bank * 1e3:.1f}")
+    print("\n### Bank-conflict report, 256x256 f16 (in process, median)\n")
+    row("measure", "ms")
+    row("---", "---")
+    for label, extra in (("ttlayout bank (text report)", []), ("ttlayout bank --json", ["--json"])):
+        row(label, f"{bank_time(extra, repeat) * 1e3:.1f}")
 
 
 def process_times_raw(cmd, repeat):
@@ -170,17 +172,14 @@ def process_times_raw(cmd, repeat):
     return statistics.median(times)
 
 
-def bank_time(repeat: int):
-    try:
-        from linlayout_cli.cli import run
-    except ImportError:
-        return None
+def bank_time(extra, repeat: int) -> float:
+    from linlayout_cli.cli import run
     args = ["bank", "-r", "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], "
-            "order = [0, 1]}>", "-s", SWIZZLED, "-t", "tensor<256x256xf16>", "--json"]
-    if run(args)[0] != 0:
-        return None
+            "order = [0, 1]}>", "-s", SWIZZLED, "-t", "tensor<256x256xf16>", *extra]
+    code, _, err = run(args)
+    if code:
+        raise SystemExit(f"bank benchmark failed: {err}")
     return median_time(lambda: run(args), repeat)
-
 
 if __name__ == "__main__":
     main()

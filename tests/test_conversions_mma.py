@@ -101,9 +101,7 @@ def test_clean_errors(attr, shape, needle):
 
 def test_parser_agrees_with_reference_params():
     """When the attribute parser is available, it must build exactly the dataclasses used here."""
-    parser = pytest.importorskip("linlayout_cli.parser")
-    if not hasattr(parser, "parse_attribute"):
-        pytest.skip("parser has no parse_attribute yet")
+    from linlayout_cli import parser
     for case in CHECKED[::7]:
         want = _default_tiles(build(case["params"]))
         assert _default_tiles(parser.parse_attribute(case["attr"])) == want, case["attr"]

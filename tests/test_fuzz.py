@@ -32,6 +32,11 @@ from hypothesis import strategies as st
 
 from linlayout_cli.cli import run as _run
 
+try:
+    from helpers import warm_up
+except ImportError:  # tests/ used as a package
+    from tests.helpers import warm_up
+
 ROOT = Path(__file__).resolve().parent.parent
 # in-process cases cost about a millisecond: run FUZZ_SCALE times the profile's example count
 FUZZ_SCALE = 3
@@ -62,16 +67,7 @@ def _load_seeds():
 ATTRS, TYPES, FILES = _load_seeds()
 
 
-def _warm_up():
-    """Import every conversion and renderer once, so that no example pays the import time (deadline)."""
-    for attr in ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>",
-                 "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>",
-                 "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"):
-        for hw in ([], ["--use-hw-view"]):
-            _run(["-l", attr, "-t", "tensor<16x16xf16>"] + hw)
-
-
-_warm_up()
+warm_up(_run)
 SHAPES = ["tensor<16x16xf16>", "tensor<1x1xf16>", "tensor<32xf32>", "tensor<4x8x16xf16>", "tensor<64x64xf16>",
           "tensor<2x2x2x2xf16>", "tensor<8x4xf16>", "tensor<1xf16>", "tensor<2x1x4xf16>", "tensor<128x128xbf16>"]
 

@@ -13,7 +13,7 @@ try:
 except ImportError:  # tests/ used as a package
     from tests.golden_cases import case_id, load_suite
 
-bank = pytest.importorskip("linlayout_cli.analysis.bank")
+from linlayout_cli.analysis import bank
 
 CASES = load_suite("bank")
 

@@ -349,15 +349,30 @@ def test_triton_messages(text, kind, message):
     msg = str(info.value)
     if kind is ParseError:
         assert LOC.match(msg), msg          # "column N: " + Triton's words
-    assert LOC.sub("", msg) == message
+    # ttlayout adds a hint to Triton's "unexpected key: k": the closest known key, else the known keys
+    assert HINT.sub("", LOC.sub("", msg)) == message
+
+
+HINT = re.compile(r" \((did you mean '\w+'\?|expected one of [\w, ]+)\)$")
+
+
+def test_unexpected_key_hint():
+    text = "#ttg.blocked<{sizePerThrd = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+    with pytest.raises(ParseError) as info:
+        parse_attribute(text)
+    assert str(info.value) == "column 15: unexpected key: sizePerThrd (did you mean 'sizePerThread'?)"
+    with pytest.raises(ParseError, match=r"unexpected key: zz \(expected one of numPartitions, numGroups, "
+                                         r"partitionDim, partitionLayout\)"):
+        parse_attribute("#ttg.partitioned_shared<{numPartitions = 2, zz = 1}>")
 
 
 # ---- locations: Triton reports these at the same columns (oracle column minus the 27-character
 #      `module attributes {"x.v" = ` prefix) ------------------------------------------------------
 
 @pytest.mark.parametrize("text,column,message", [
+    # (Triton points at the mnemonic, column 6; we point at the key)
     ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
-     "order = [1, 0], foo = 1}>", 6, "unexpected key: foo"),
+     "order = [1, 0], foo = 1}>", 102, "unexpected key: foo"),
     ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
      "order = [1, 0], sizePerThread = [1, 4]}>", 102, "duplicate key 'sizePerThread' in dictionary attribute"),
     ("#ttg.dot_op<{opIdx = 0}>", 23, "struct is missing required parameter: parent"),
@@ -373,7 +388,7 @@ def test_error_columns(text, column, message):
     with pytest.raises(ParseError) as info:
         parse_attribute(text)
     assert info.value.line == 1 and info.value.column == column
-    assert str(info.value) == f"column {column}: {message}"
+    assert HINT.sub("", str(info.value)) == f"column {column}: {message}"
 
 
 # ---- syntax errors: column and the expected tokens (from the LALR tables) -----------------------
@@ -712,7 +727,8 @@ def test_file_aliases_used_later_and_comments():
 
 
 @pytest.mark.parametrize("src,kind,message", [
-    ("#a = #ttg.blocked<{foo = 1}>", ParseError, "line 1, column 11: unexpected key: foo"),
+    ("#a = #ttg.blocked<{foo = 1}>", ParseError, "line 1, column 20: unexpected key: foo (expected one of "
+     "sizePerThread, threadsPerWarp, warpsPerCTA, order, CGALayout)"),
     ("\n\n  #a = #ttg.slice<{dim = 0, parent = #nope}>", ParseError,
      "line 3, column 38: undefined symbol alias id 'nope'"),
     ("#a = #ttg.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",

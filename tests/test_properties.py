@@ -22,6 +22,11 @@ from hypothesis import strategies as st
 from linlayout_cli.cli import run as _run
 from linlayout_cli.parser import parse_attribute
 
+try:
+    from helpers import warm_up
+except ImportError:  # tests/ used as a package
+    from tests.helpers import warm_up
+
 
 def run(argv, stdin=None):
     """In-process CLI run; a warning (it would be an extra stderr line) fails the test."""
@@ -51,16 +56,7 @@ def b(x) -> str:
 pow2 = st.integers(0, 4).map(lambda k: 1 << k)
 
 
-def _warm_up():
-    """Import every conversion and renderer once, so that no example pays the import time (deadline)."""
-    for attr in ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>",
-                 "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>",
-                 "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"):
-        for hw in ([], ["--use-hw-view"]):
-            _run(["-l", attr, "-t", "tensor<16x16xf16>"] + hw)
-
-
-_warm_up()
+warm_up(_run)
 
 
 def pow2s(rank, max_log=4):
@@ -258,10 +254,8 @@ def dot_op(draw):
     if kind == "blocked":
         parent, op_idx, kw = draw(blocked(rank=draw(st.sampled_from([2, 3])))), draw(st.integers(0, 1)), 0
     elif kind == "mma2":
-        major = 2
         parent = draw(nvidia_mma(rank=2).filter(lambda s: "versionMajor = 2" in s))
         op_idx, kw = draw(st.integers(0, 1)), draw(st.sampled_from([1, 2, 4, 8]))
-        del major
     elif kind == "mma3":
         parent = draw(nvidia_mma(rank=2).filter(lambda s: "versionMajor = 3" in s))
         op_idx, kw = 0, draw(st.sampled_from([1, 2, 4, 8]))

@@ -24,6 +24,11 @@ from linlayout_cli.engine import LinearLayout
 from linlayout_cli.errors import TTLayoutError
 from linlayout_cli.parser import parse_attribute
 
+try:
+    from helpers import random_blocked
+except ImportError:  # tests/ used as a package
+    from tests.helpers import random_blocked
+
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
 S = "#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>"
 ROW4 = B.format([1, 4], [4, 8], [4, 1], [1, 0])
@@ -107,7 +112,7 @@ def test_fast_evaluation_matches_the_bank_analysis():
     for _ in range(120):
         shape = rng.choice([[32, 32], [16, 64], [64, 16], [8, 8, 16]])
         bw = rng.choice([8, 16, 32, 64])
-        reg = _random_blocked(rng, shape)
+        reg = random_blocked(rng, shape)
         order = list(range(len(shape)))
         rng.shuffle(order)
         params = (rng.choice([1, 2, 4, 8]), rng.choice([1, 2, 4]), rng.choice([1, 2, 4, 8]))
@@ -220,10 +225,7 @@ def test_same_layout_needs_no_swizzle():
 
 
 def test_mma_accumulator_demo():
-    try:
-        w = ll(MMA3, [128, 128])
-    except TTLayoutError:
-        pytest.skip("nvidia_mma converter not available yet")
+    w = ll(MMA3, [128, 128])
     r = ll(B.format([1, 8], [2, 16], [4, 1], [1, 0]), [128, 128])
     s = suggest(w, r, 16)
     assert s.score.conflicts == 0
@@ -250,22 +252,6 @@ def test_generic_result_structure():
 
 
 # ----------------------------------------------------------------------------------------- brute force
-
-
-def _random_blocked(rng: random.Random, shape, lanes=32, warps=None) -> str:
-    rank = len(shape)
-    order = list(range(rank))
-    rng.shuffle(order)
-
-    def split(total):
-        parts = [1] * rank
-        while total > 1:
-            d = rng.randrange(rank)
-            parts[d] *= 2
-            total //= 2
-        return parts
-    spt = [min(s, x) for s, x in zip(shape, split(rng.choice([1, 2, 4, 8])))]
-    return B.format(spt, split(lanes), split(warps or rng.choice([1, 2, 4])), order)
 
 
 def _subspaces(dim: int, s: int):
@@ -306,7 +292,7 @@ def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
     rng = random.Random(seed)
     rank = len(shape)
     for _ in range(3):
-        w_text, r_text = _random_blocked(rng, shape, warps=1), _random_blocked(rng, shape, warps=1)
+        w_text, r_text = random_blocked(rng, shape, warps=1), random_blocked(rng, shape, warps=1)
         w, r = ll(w_text, shape), ll(r_text, shape)
         s = suggest(w, r, bw)
         best = pair_conflicts(w, r, ll(s.attr_text, shape), bw)
@@ -333,7 +319,7 @@ def test_no_shared_layout_with_the_same_vectors_has_fewer_conflicts(shape, bw, s
     dim = sum(n.bit_length() - 1 for n in shape)
     cases = 0
     for _ in range(2):
-        w, r = ll(_random_blocked(rng, shape, warps=1), shape), ll(_random_blocked(rng, shape, warps=1), shape)
+        w, r = ll(random_blocked(rng, shape, warps=1), shape), ll(random_blocked(rng, shape, warps=1), shape)
         s = suggest(w, r, bw)
         vmax = max(s.score.write_vec, s.score.read_vec)
         prefix = s.offsets[:vmax.bit_length() - 1]

@@ -27,6 +27,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ..engine import LinearLayout
+from ..engine.gf2 import XorBasis
 from ..errors import ShapeError, UnsupportedError
 from .bank import check_bitwidth, flat_in_dim, intersection_dim, _shifts
 from .targets import READ, WRITE, Target, get_target
@@ -291,28 +292,13 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
 
 def _solver(offsets: list[int]):
     """x (flattened tensor index) -> bitmask of the offset bits holding it; offsets must be independent."""
-    rows: dict[int, tuple[int, int]] = {}
+    basis = XorBasis()
     for i, b in enumerate(offsets):
-        v, tag = b, 1 << i
-        while v:
-            lead = v.bit_length() - 1
-            if lead not in rows:
-                rows[lead] = (v, tag)
-                break
-            rv, rt = rows[lead]
-            v ^= rv
-            tag ^= rt
+        basis.insert(b, 1 << i)
 
     def coords(x: int) -> int | None:
-        tag = 0
-        while x:
-            lead = x.bit_length() - 1
-            row = rows.get(lead)
-            if row is None:
-                return None
-            x ^= row[0]
-            tag ^= row[1]
-        return tag
+        residue, tag = basis.reduce(x)
+        return None if residue else tag
     return coords
 
 

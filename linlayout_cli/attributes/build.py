@@ -249,6 +249,14 @@ def _dict_body(items, ctx: Ctx, optional: bool = False) -> DictV:
     return d
 
 
+def _unexpected_key(body: DictV, key: str, known, ctx: Ctx) -> AttrError:
+    """Triton's 'unexpected key' error, at the key itself, with the closest known key for a typo."""
+    import difflib
+    close = difflib.get_close_matches(key, known, 1)
+    hint = f"did you mean '{close[0]}'?" if close else "expected one of " + ", ".join(known)
+    return ctx.err(f"unexpected key: {key} ({hint})", body.key_pos(key))
+
+
 def _struct_params(items, allowed, ctx: Ctx, body_pos: int) -> dict:
     """MLIR struct syntax `name = value, ...` (no braces): each parameter once, known names only."""
     if not items:
@@ -271,7 +279,8 @@ def _struct_params(items, allowed, ctx: Ctx, body_pos: int) -> dict:
 def _build_blocked(items, ctx: Ctx):
     spt = tpw = wpc = order = ()
     cga_v, legacy = None, {}
-    for key, v in _dict_body(items, ctx).sorted_items():
+    body = _dict_body(items, ctx)
+    for key, v in body.sorted_items():
         if key == "sizePerThread":
             spt = read_uint_array(v, "number of elements per thread", ctx)
         elif key == "threadsPerWarp":
@@ -285,7 +294,7 @@ def _build_blocked(items, ctx: Ctx):
         elif key in LEGACY_CTA_KEYS:
             legacy[key] = v
         else:
-            raise ctx.err(f"unexpected key: {key}")
+            raise _unexpected_key(body, key, ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout"), ctx)
     cga = _cga(cga_v, legacy, len(spt), ctx)
     _verify(ctx, V.verify_blocked, spt, tpw, wpc, order, len(spt))
     return BlockedEncoding(spt, tpw, wpc, order, cga)
@@ -471,7 +480,8 @@ def _read_swizzle_keys(items, ctx: Ctx, extra=()):
     vec = per_phase = max_phase = 0
     order = ()
     cga_v, legacy, other = None, {}, {}
-    for key, v in _dict_body(items, ctx).sorted_items():
+    body = _dict_body(items, ctx)
+    for key, v in body.sorted_items():
         if key == "vec":
             vec = read_uint(v, "vec", ctx)
         elif key == "perPhase":
@@ -487,7 +497,7 @@ def _read_swizzle_keys(items, ctx: Ctx, extra=()):
         elif key in extra:
             other[key] = v
         else:
-            raise ctx.err(f"unexpected key: {key}")
+            raise _unexpected_key(body, key, ("vec", "perPhase", "maxPhase", "order", "CGALayout", *extra), ctx)
     return vec, per_phase, max_phase, order, cga_v, legacy, other
 
 
@@ -532,7 +542,8 @@ def _build_nvmma_shared(items, ctx: Ctx):
     swizzle = ebw = rank = None
     transposed = fp4 = False
     cga_v, legacy = None, {}
-    for key, v in _dict_body(items, ctx).sorted_items():
+    body = _dict_body(items, ctx)
+    for key, v in body.sorted_items():
         if key == "swizzlingByteWidth":
             swizzle = read_uint(v, "swizzlingByteWidth", ctx)
         elif key == "transposed":
@@ -548,7 +559,7 @@ def _build_nvmma_shared(items, ctx: Ctx):
         elif key in LEGACY_CTA_KEYS:
             legacy[key] = v
         else:
-            raise ctx.err(f"unexpected key: {key}")
+            raise _unexpected_key(body, key, ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"), ctx)
     if rank is None:
         if isinstance(cga_v, ArrayV) and cga_v.items and isinstance(cga_v.items[0], ArrayV):
             rank = len(cga_v.items[0].items)
@@ -644,7 +655,8 @@ def _build_padded_shared(items, ctx: Ctx):
 def _build_partitioned(items, ctx: Ctx):
     nparts = ngroups = pdim = 0
     layout = None
-    for key, v in _dict_body(items, ctx).sorted_items():
+    body = _dict_body(items, ctx)
+    for key, v in body.sorted_items():
         if key == "numPartitions":
             nparts = read_uint(v, "numPartitions", ctx)
         elif key == "numGroups":
@@ -654,7 +666,7 @@ def _build_partitioned(items, ctx: Ctx):
         elif key == "partitionLayout":
             layout = v
         else:
-            raise ctx.err(f"unexpected key: {key}")
+            raise _unexpected_key(body, key, ("numPartitions", "numGroups", "partitionDim", "partitionLayout"), ctx)
     if layout is None:
         raise ctx.err("missing partitionLayout")
     if not isinstance(layout, SHARED):

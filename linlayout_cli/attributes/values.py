@@ -104,6 +104,9 @@ class DictV:
         items.sort(key=lambda kv: kv[0].encode("utf-8"))
         return items
 
+    def key_pos(self, key):
+        return next((p for k, p, _v, _s in self.entries if k == key), self.pos)
+
     def get(self, key):
         for k, p, v, _s in self.entries:
             if k == key:

@@ -25,10 +25,13 @@ with Triton's wording where Triton has a message.
 from __future__ import annotations
 
 import operator
-from typing import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..errors import LayoutError
 from . import gf2
+
+if TYPE_CHECKING:                 # numpy is imported only by the methods that build arrays
+    import numpy as np
 
 __all__ = ["LinearLayout", "divide_left", "lstsq"]
 

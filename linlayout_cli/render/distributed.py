@@ -7,7 +7,7 @@ import numpy as np
 from .apply import images, span_table, split_coords
 from .chars import (blank, coord_cells, digits, join_cells, num_digits, number_table, put_char,
                     put_number)
-from .preimage import solve
+from ..engine.gf2 import null_space, solve as gf2_solve
 
 HW_DIMS = ("register", "lane", "warp", "block")
 CHUNK = 1 << 16          # entries formatted per numpy batch
@@ -94,7 +94,9 @@ def tensor_view(layout, write) -> None:
     row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
     fb = row_major.flat_bases()
     n = int(np.prod(sizes))
-    pre, kernel = solve(fb, n.bit_length() - 1)
+    columns = [int(b) for b in fb]
+    pre = gf2_solve(columns, [1 << j for j in range(n.bit_length() - 1)])
+    kernel = null_space(columns)
     entry_text = EntryText(R, T, W, B)
     row_len = sizes[-1]
     nrows = n // row_len

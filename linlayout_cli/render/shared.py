@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from .apply import images, split_coords
-from .chars import coord_cells, put_number
-from .distributed import CHUNK, _emit_rows, _with_newlines
+from .chars import coord_cells, fixed_digits
+from .distributed import CHUNK, _emit_rows
 
 
 def _setup(layout):
@@ -52,12 +52,14 @@ def hardware_view(layout, write) -> None:
         hw = (o[None, :] + offsets * b[:, None]).reshape(-1)
         cells = coord_cells(split_coords(images(fb, hw), sizes), sizes, ",")
         width = len(str(int(o[0])))
-        buf = np.empty((len(hw), 8 + width + 4 + cells.shape[1]), dtype=np.uint8)
-        buf[:, :8] = np.frombuffer(b"Offset: ", dtype=np.uint8)
-        put_number(buf, 8 + width, np.tile(o, len(b)))
-        buf[:, 8 + width:12 + width] = np.frombuffer(b" -> ", dtype=np.uint8)
-        buf[:, 12 + width:] = cells
-        return _with_newlines(buf)
+        buf = np.empty((len(b), len(o), 8 + width + 4 + cells.shape[1] + 1), dtype=np.uint8)
+        buf[..., :8] = np.frombuffer(b"Offset: ", dtype=np.uint8)
+        fixed_digits(buf[0, :, 8:8 + width], o)
+        buf[1:, :, 8:8 + width] = buf[0, :, 8:8 + width]
+        buf[..., 8 + width:12 + width] = np.frombuffer(b" -> ", dtype=np.uint8)
+        buf[..., 12 + width:-1] = cells.reshape(len(b), len(o), -1)
+        buf[..., -1] = ord("\n")
+        return buf.tobytes()
 
     if block_size > CHUNK:
         for b in range(blocks):

@@ -1,0 +1,128 @@
+"""The four views for small layouts in plain Python, byte-identical to the numpy renderers.
+
+A 16x16 tile is printed faster than numpy can be imported, so the CLI starts in well under a tenth of a second;
+the numpy renderers take over above SMALL_LIMIT entries (see ``render_layout``)."""
+from __future__ import annotations
+
+HW_DIMS = ("register", "lane", "warp", "block")
+
+
+def _span(flat_bases) -> list[int]:
+    """Image of every input 0 .. 2^len-1: bit j of the input selects flat_bases[j]."""
+    table = [0]
+    for b in flat_bases:
+        table += [t ^ b for t in table]
+    return table
+
+
+def _coords(value: int, sizes, sep: str) -> str:
+    """'(c0<sep>c1...)' with component i right-aligned to the digit count of sizes[i] (first size lowest bits)."""
+    parts = []
+    for s in sizes:
+        parts.append(str(value & (s - 1)).rjust(len(str(s))))
+        value >>= s.bit_length() - 1
+    return "(" + sep.join(parts) + ")"
+
+
+def _rows(sizes, cells, sep: str, write) -> None:
+    """Row-major cells framed as Triton frames them: row q opens 1 + (#leading dims at index 0) brackets."""
+    rank, row_len = len(sizes), sizes[-1]
+    nrows = len(cells) // row_len
+    strides, s = [], 1
+    for size in reversed(sizes[:-1]):
+        s *= size
+        strides.append(s)
+
+    def brackets(q):
+        q %= nrows
+        return 1 + sum(1 for st in strides if q % st == 0)
+
+    lines = []
+    for q in range(nrows):
+        o = brackets(q)
+        lines.append("[" * o + " " * (rank - o) + sep.join(cells[q * row_len:(q + 1) * row_len])
+                     + "]" * brackets(q + 1) + "\n")
+    write("".join(lines).encode())
+
+
+def _hw(layout):
+    layout = layout.transpose_ins([d for d in HW_DIMS if layout.has_in_dim(d)])
+    R, T, W, B = (layout.get_in_dim_size(d) if layout.has_in_dim(d) else 1 for d in HW_DIMS)
+    return layout, R, T, W, B
+
+
+def _sizes(layout):
+    return [layout.get_out_dim_size(d) for d in layout.out_dims]
+
+
+def distributed_tensor_view(layout, write) -> None:
+    layout, R, T, W, B = _hw(layout)
+    sizes = _sizes(layout)
+    row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
+    n = 1
+    for s in sizes:
+        n *= s
+    width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
+    reg_bits, threads = R.bit_length() - 1, T * W
+    held: list[list[str]] = [[] for _ in range(n)]
+    for x, elem in enumerate(_span(row_major._flat_cols())):
+        who = x >> reg_bits
+        text = f"T{who % threads}:{x & (R - 1)}"
+        if B > 1:
+            text = f"B{who // threads}:" + text
+        held[elem].append(text.rjust(width))
+    _rows(sizes, ["|".join(h) for h in held], ", ", write)
+
+
+def distributed_hardware_view(layout, write) -> None:
+    layout, R, T, W, B = _hw(layout)
+    sizes = _sizes(layout)
+    cells = [_coords(v, sizes, ",") for v in _span(layout._flat_cols())]
+    out = []
+    for g in range(B * W):
+        b, w = divmod(g, W)
+        out.append(f"Block{b}:\nWarp{w}:\n" if B > 1 and w == 0 else f"Warp{w}:\n")
+        base = g * T * R
+        for k in range(R):
+            out.append(", ".join(cells[base + k:base + T * R:R]) + "\n")
+    write("".join(out).encode())
+
+
+def _shared(layout):
+    layout = layout.transpose_ins([d for d in ("offset", "block") if layout.has_in_dim(d)])
+    sizes = _sizes(layout)
+    offsets = layout.get_in_dim_size("offset") if layout.has_in_dim("offset") else 1
+    blocks = layout.get_in_dim_size("block") if layout.has_in_dim("block") else 1
+    n = 1
+    for s in sizes:
+        n *= s
+    return layout, sizes, offsets, blocks, n, n // blocks
+
+
+def shared_tensor_view(layout, write) -> None:
+    layout, sizes, offsets, blocks, n, block_size = _shared(layout)
+    if block_size == 0:
+        # more blocks than elements: Triton's blockSize = N / B is 0 and no cell is ever written
+        cells = [""] * n
+    else:
+        image = _span(layout._flat_cols())
+        cells = [_coords(image[e % block_size + offsets * (e // block_size)], sizes, ":") for e in range(n)]
+    _rows(sizes, cells, ",", write)
+
+
+def shared_hardware_view(layout, write) -> None:
+    layout, sizes, offsets, blocks, n, block_size = _shared(layout)
+    image = _span(layout._flat_cols())
+    out = []
+    for b in range(blocks):
+        out.append(f"Block: {b}:\n")
+        out.extend(f"Offset: {o} -> {_coords(image[o + offsets * b], sizes, ',')}\n" for o in range(block_size))
+    write("".join(out).encode())
+
+
+def entries(layout) -> int:
+    """How many hardware indices and tensor elements a view of `layout` touches (the cost of this module)."""
+    n = 1
+    for d in layout.out_dims:
+        n *= layout.get_out_dim_size(d)
+    return max(n, 1 << layout.get_total_in_dim_size_log2())
