@@ -832,14 +832,16 @@ def _scan_value_end(s: str, i: int) -> int:
 _OP_SPECIAL = re.compile(r'["/()\[\]{}\n]')    # at depth 0: a newline ends the operation
 _OP_NESTED = re.compile(r'["/()\[\]{}]')       # inside brackets newlines do not matter
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
+_OP_RUNS = {c: re.compile(re.escape(c) + "+") for c in "()[]{}"}
 
 
 def _skip_op(s: str, i: int) -> int:
     """Skip one top-level operation (e.g. `module attributes {...} {...} loc(#loc)`): text up to a
     newline at bracket depth 0 of (), [], {}; strings and comments are skipped, '<' '>' are not
     counted (they appear unbalanced in `->`). Unbalanced brackets are a ParseError. The scan jumps
-    from one special character to the next, so multi-megabyte dumps are skipped quickly."""
-    stack = []
+    from one special character to the next and takes runs of one bracket at once (the stack holds
+    [bracket, position of the run, run length]), so multi-megabyte dumps are skipped quickly."""
+    stack: list[list] = []
     n = len(s)
     top, nested = _OP_SPECIAL.search, _OP_NESTED.search
     while True:
@@ -865,18 +867,27 @@ def _skip_op(s: str, i: int) -> int:
         if c == "\n":
             if not stack:
                 return i
-        elif c in "([{":
-            stack.append((c, i))
-        else:
+            i += 1
+            continue
+        run = _OP_RUNS[c].match(s, i).end() - i
+        if c in "([{":
+            stack.append([c, i, run])
+            i += run
+            continue
+        while run:
             if not stack or stack[-1][0] != _OP_PAIRS[c]:
                 line, col = _line_col(s, i)
                 raise ParseError(f"line {line}, column {col}: unexpected '{c}'", line, col)
-            stack.pop()
-        i += 1
+            take = min(run, stack[-1][2])
+            stack[-1][2] -= take
+            if not stack[-1][2]:
+                stack.pop()
+            run -= take
+            i += take
     if stack:
-        line, col = _line_col(s, stack[-1][1])
-        raise ParseError(f"line {line}, column {col}: '{stack[-1][0]}' is never closed (unexpected end of file)",
-                         line, col)
+        c, start, count = stack[-1]
+        line, col = _line_col(s, start + count - 1)
+        raise ParseError(f"line {line}, column {col}: '{c}' is never closed (unexpected end of file)", line, col)
     return n
 
 
