@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,7 @@ try:
 except ImportError:  # tests/ used as a package
     from tests.helpers import random_blocked
 
+ROOT = Path(__file__).resolve().parent.parent
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
 S = "#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>"
 NVMMA128 = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
@@ -378,3 +380,28 @@ def test_analyze_on_prebuilt_layouts():
     reg_ll, smem_ll = layouts(COL16, S.format(1, 1, 16, [1, 0]), [16, 32])
     assert analyze(reg_ll, smem_ll, 32, "sm90").conflicts == 1
     assert bank.conflicts_of_layouts(reg_ll, smem_ll, 32) == 1
+
+
+# ----------------------------------------------------------------------------------------- hardware
+
+
+def test_h100_wavefronts_measured_by_nsight_compute():
+    """tests/data/ncu_h100_bank.csv: Nsight Compute on an H100 (Triton 3.6 Gluon kernels, one store to and one
+    load from shared memory per case, scripts/ncu_bank_check.py). Every ld/st.shared instruction takes the
+    wavefronts ttlayout predicts, except where the hardware ran something the model does not describe: Triton
+    lowered the copy to stmatrix/ldmatrix, or LLVM forwarded part of a load from the thread's own store."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ncu_bank_check", ROOT / "scripts" / "ncu_bank_check.py")
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    result = check.compare(ROOT / "tests" / "data" / "ncu_h100_bank.csv")
+    assert result["cases"] == 48
+    for row in result["rows"]:
+        if row["matrix_instructions"]:
+            continue
+        assert row["st"]["measured"] == row["st"]["predicted"], row
+        load_inst, load_wavefronts = row["ld"]["measured"]
+        if load_inst == row["ld"]["predicted"][0]:
+            assert load_wavefronts == row["ld"]["predicted"][1], row
+    assert result["wavefronts_per_instruction_agree"] == 43
+    assert sum(bool(r["matrix_instructions"]) for r in result["rows"]) == 4
