@@ -8,6 +8,7 @@ from .apply import images, span_table, split_coords
 from .chars import (blank, coord_cells, digits, join_cells, num_digits, number_table, put_char,
                     put_number)
 from ..engine.gf2 import null_space, solve as gf2_solve
+from .small import row_brackets
 
 HW_DIMS = ("register", "lane", "warp", "block")
 CHUNK = 1 << 16          # entries formatted per numpy batch
@@ -143,11 +144,7 @@ def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, 
     low_bits = CHUNK.bit_length() - 1
     low = span_table(np.array(basis[:low_bits], dtype=np.int64))
     high = [int(x) for x in span_table(np.array(basis[low_bits:], dtype=np.int64))]
-    strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]
-
-    def brackets(q):
-        q = q % nrows
-        return 1 + sum(1 for s in strides if q % s == 0)
+    brackets = row_brackets(sizes)
 
     def write_cell(elem):
         x0 = 0
@@ -172,14 +169,10 @@ def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, 
 
 
 def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
-    """Write every last-dim row as '[..[  cells  ]..]\\n' with Triton's bracket rule, in bounded batches."""
+    """Write every last-dim row as '[..[  cells  ]..]\\n' with Triton's bracket rule, in bounded batches; cell_text(elems)
+    gives each cell's text as one row of a (len(elems), width) byte matrix."""
     strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]   # rows per block of each leading dim
-
-    def brackets(q):
-        # 1 + number of trailing zero indices among the leading dims of row q (rank when q wraps to 0)
-        q = q % nrows
-        return 1 + sum(1 for s in strides if q % s == 0)
-
+    brackets = row_brackets(sizes)
     cells_per_batch = max(1, CHUNK // per_cell)
     if row_len <= cells_per_batch:
         rows_per_batch = max(1, cells_per_batch // row_len)
@@ -236,14 +229,12 @@ def _tensor_view_partial(layout, fb, pre, coset, write):
         entries = entry_text(hw.reshape(-1)).reshape(len(elems), len(coset), -1)
         return [b"|".join(e.tobytes() for e in cell) if ok else b"" for cell, ok in zip(entries, hit)]
 
-    strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]
-    nrows = n // row_len
+    brackets = row_brackets(sizes)
     rank = len(sizes)
-    for q in range(nrows):
-        o = 1 + sum(1 for s in strides if q % s == 0)
-        c = 1 + sum(1 for s in strides if (q + 1) % nrows % s == 0)
+    for q in range(n // row_len):
+        o = brackets(q)
         cells = cell_text(np.arange(q * row_len, (q + 1) * row_len, dtype=np.int64))
-        write(b"[" * o + b" " * (rank - o) + b", ".join(cells) + b"]" * c + b"\n")
+        write(b"[" * o + b" " * (rank - o) + b", ".join(cells) + b"]" * brackets(q + 1) + b"\n")
 
 
 def hardware_view(layout, write) -> None:

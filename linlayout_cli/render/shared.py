@@ -5,7 +5,8 @@ import numpy as np
 
 from .apply import images, split_coords
 from .chars import coord_cells, fixed_digits
-from .distributed import CHUNK, _emit_rows
+from . import distributed
+from .distributed import _emit_rows
 
 
 def _setup(layout):
@@ -30,8 +31,8 @@ def tensor_view(layout, write) -> None:
     def cell_text(elems):
         if block_size == 0:
             # more blocks than elements: Triton's blockSize = N / B is 0 and no cell is ever written
-            return np.empty((len(elems), 1, 0), dtype=np.uint8)
-        return coord_cells(split_coords(images(fb, _hw_index(elems, offsets, block_size)), sizes), sizes, ":")[:, None, :]
+            return np.empty((len(elems), 0), dtype=np.uint8)
+        return coord_cells(split_coords(images(fb, _hw_index(elems, offsets, block_size)), sizes), sizes, ":")
 
     _emit_rows(sizes, len(sizes), int(np.prod(sizes)) // sizes[-1], sizes[-1], 1, cell_text, b",", write)
 
@@ -61,19 +62,19 @@ def hardware_view(layout, write) -> None:
         buf[..., -1] = ord("\n")
         return buf.tobytes()
 
-    if block_size > CHUNK:
+    if block_size > distributed.CHUNK:
         for b in range(blocks):
             write(f"Block: {b}:\n".encode())
             for lo, hi in groups:
-                for o0 in range(lo, hi, CHUNK):
-                    write(lines(np.arange(o0, min(hi, o0 + CHUNK), dtype=np.int64), np.array([b], dtype=np.int64)))
+                for o0 in range(lo, hi, distributed.CHUNK):
+                    write(lines(np.arange(o0, min(hi, o0 + distributed.CHUNK), dtype=np.int64), np.array([b], dtype=np.int64)))
         return
     if block_size == 0:
         # more blocks than elements: Triton's blockSize = N / B is 0, so each block prints no offset
         write(b"".join(f"Block: {b}:\n".encode() for b in range(blocks)))
         return
     # small blocks: many blocks per numpy batch
-    blocks_per_batch = max(1, CHUNK // block_size)
+    blocks_per_batch = max(1, distributed.CHUNK // block_size)
     for b0 in range(0, blocks, blocks_per_batch):
         b1 = min(blocks, b0 + blocks_per_batch)
         bs = np.arange(b0, b1, dtype=np.int64)

@@ -24,21 +24,27 @@ def _coords(value: int, sizes, sep: str) -> str:
     return "(" + sep.join(parts) + ")"
 
 
-def _rows(sizes, cells, sep: str, write) -> None:
-    """Row-major cells framed as Triton frames them: row q opens 1 + (#leading dims at index 0) brackets."""
-    rank, row_len = len(sizes), sizes[-1]
-    nrows = len(cells) // row_len
-    strides, s = [], 1
+def row_brackets(sizes):
+    """Triton's framing of the tensor view: row q (a run of the last dimension) opens brackets(q) brackets and
+    closes brackets(q + 1); brackets(q) = 1 + the number of leading dimensions whose index wraps to 0 at row q."""
+    nrows, strides, s = 1, [], 1
     for size in reversed(sizes[:-1]):
         s *= size
         strides.append(s)
+        nrows *= size
 
     def brackets(q):
         q %= nrows
         return 1 + sum(1 for st in strides if q % st == 0)
+    return brackets
 
+
+def _rows(sizes, cells, sep: str, write) -> None:
+    """Row-major cells framed into Triton's tensor-view lines."""
+    rank, row_len = len(sizes), sizes[-1]
+    brackets = row_brackets(sizes)
     lines = []
-    for q in range(nrows):
+    for q in range(len(cells) // row_len):
         o = brackets(q)
         lines.append("[" * o + " " * (rank - o) + sep.join(cells[q * row_len:(q + 1) * row_len])
                      + "]" * brackets(q + 1) + "\n")
