@@ -51,6 +51,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 
 ERROR_PREFIX = "ttlayout: error: "
+INTERNAL_ERROR = "internal error"
 
 
 def printable(text: str) -> str:
@@ -319,6 +320,11 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         return 1
     except MemoryError:
         stderr.write(one_line("out of memory (try a smaller tensor or --max-elements)") + "\n")
+        return 1
+    except BrokenPipeError:
+        raise                                    # main() ends quietly
+    except Exception as e:                       # a bug in ttlayout: still one line, never a traceback
+        stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
 
 

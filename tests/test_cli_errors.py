@@ -36,6 +36,7 @@ def clean_error(argv, stdin=None):
     assert err.endswith("\n") and "\n" not in err[:-1], repr(err[:600])
     line = err[:-1]
     assert line.startswith("ttlayout: error: ") and len(line) <= 300 and "Traceback" not in line, line
+    assert "internal error" not in line, line
     return line[len("ttlayout: error: "):]
 
 
@@ -261,3 +262,16 @@ def test_no_traceback_for_every_golden_error_case_in_a_real_process():
 @pytest.fixture(autouse=True)
 def _repo_root(monkeypatch):
     monkeypatch.chdir(ROOT)
+
+
+def test_a_bug_is_still_one_line(monkeypatch):
+    """An unexpected exception inside ttlayout (a bug) is reported on one line, never as a traceback."""
+    from linlayout_cli import render
+    def broken(*args):
+        raise IndexError("list index out of range")
+    monkeypatch.setattr(render, "render_layout", broken)
+    code, out, err = run(["-l", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], "
+                                "order = [0]}>", "-t", "tensor<32xf16>"])
+    assert code == 1 and out.startswith("Print layout attribute: ")   # stdout is streamed; -o files are not
+    assert err == ("ttlayout: error: internal error (IndexError: list index out of range); please report this "
+                   "command line\n")

@@ -178,6 +178,7 @@ def mutated_file(draw):
 def assert_clean(argv, code, out, err):
     shown = repr(argv)[:400]
     assert "Traceback" not in err, f"traceback for {shown}:\n{err[-2000:]}"
+    assert "internal error" not in err, f"ttlayout bug for {shown}: {err}"
     if code == 0:
         assert not err, f"exit 0 with stderr for {shown}: {err[:500]!r}"
         if not any(a in ("--help", "-h", "--version") for a in argv):

@@ -88,7 +88,7 @@ def test_numpy_batches_match_triton(chunk, monkeypatch):
 
 
 def test_partial_layout_leaves_cells_empty():
-    """A layout that does not reach every element (Triton's conversions never build one; the Python API can):
+    """A layout that does not reach every element (an amd_wmma with non-power-of-two warp bases is one):
     register 1 -> (0, 1), lane 1 -> (0, 0), so row 1 is never held. Worked out by hand."""
     from linlayout_cli.engine import LinearLayout
     layout = LinearLayout({"register": [[0, 1]], "lane": [[0, 0]]}, [("dim0", 2), ("dim1", 2)],

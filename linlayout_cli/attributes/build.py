@@ -16,7 +16,8 @@ Legacy spellings (Triton < 3.9) are accepted and converted to the Triton 3.9 can
   log2(CTAsPerCGA[d] / CTASplitNum[d]) zero bases (broadcast CTAs). All ones -> no bases. Missing
   fields default to CTAsPerCGA = ones, CTASplitNum = CTAsPerCGA, CTAOrder = [r-1, ..., 0].
   (Triton 3.9 itself rejects these keys for blocked/swizzled/nvmma with `unexpected key: CTAOrder`
-  and silently ignores them for nvidia_mma/amd_mfma; we convert instead.)
+  and silently ignores them for nvidia_mma/amd_mfma/amd_wmma, printing a one-CTA layout; we convert
+  instead, to the layout the old dump meant.) When `CGALayout` is given too, it wins.
 * `#ttg.shared<{vec, perPhase, maxPhase, order, hasLeadingOffset}>` (the pre-3.3 shared layout):
   `hasLeadingOffset = false` (default) -> `#ttg.swizzled_shared` with the same fields.
   `hasLeadingOffset = true` (the old Hopper/TMA layout) -> `#ttg.nvmma_shared`, inverting the old
@@ -178,9 +179,9 @@ def legacy_cga(fields: dict, rank: int, ctx: Ctx) -> tuple[tuple[int, ...], ...]
 
 
 def _cga(cga_v, legacy: dict, rank: int, ctx: Ctx):
-    if legacy:
-        if cga_v is not None:
-            raise ctx.err("CGALayout cannot be combined with the legacy CTAsPerCGA/CTASplitNum/CTAOrder keys")
+    """CGALayout, else the legacy CTA keys converted; with both, CGALayout wins (as in Triton, which ignores the
+    legacy keys of the MMA layouts)."""
+    if legacy and cga_v is None:
         return legacy_cga(legacy, rank, ctx)
     return parse_cga(cga_v, rank, ctx)
 

@@ -1,9 +1,25 @@
 """Layout attribute + tensor shape -> LinearLayout, dispatched on the attribute's class."""
 from __future__ import annotations
 
+import importlib
+
 from ..attributes import encodings as enc
 from ..errors import ShapeError, UnsupportedError
 from .common import is_pow2
+
+# class -> (module, function); modules load on first use, so a blocked layout never imports the MMA code
+_CONVERTERS = {
+    enc.BlockedEncoding: ("blocked", "blocked_to_ll"),
+    enc.SliceEncoding: ("slice", "slice_to_ll"),
+    enc.LinearEncoding: ("linear", "linear_to_ll"),                      # and GenericLinearEncoding
+    enc.SwizzledSharedEncoding: ("shared", "swizzled_to_ll"),            # and AMDRotatingSharedEncoding
+    enc.SharedLinearEncoding: ("shared", "shared_linear_to_ll"),
+    enc.NvidiaMmaEncoding: ("nvidia_mma", "nvidia_mma_to_ll"),
+    enc.DotOperandEncoding: ("dot_operand", "dot_operand_to_ll"),
+    enc.AMDMfmaEncoding: ("amd_mfma", "mfma_to_ll"),
+    enc.AMDWmmaEncoding: ("amd_wmma", "wmma_to_ll"),
+    enc.NVMMASharedEncoding: ("nvmma_shared", "nvmma_shared_to_ll"),
+}
 
 
 def to_linear_layout(attr, shape):
@@ -16,36 +32,12 @@ def to_linear_layout(attr, shape):
 
 
 def _convert(attr, shape):
-    from . import blocked, linear, shared, slice as slice_
-    if isinstance(attr, enc.BlockedEncoding):
-        return blocked.blocked_to_ll(attr, shape)
-    if isinstance(attr, enc.SliceEncoding):
-        return slice_.slice_to_ll(attr, shape, _convert)
-    if isinstance(attr, enc.LinearEncoding):
-        return linear.linear_to_ll(attr, shape)
-    if isinstance(attr, enc.SwizzledSharedEncoding):
-        return shared.swizzled_to_ll(attr, shape)
-    if isinstance(attr, enc.SharedLinearEncoding):
-        return shared.shared_linear_to_ll(attr, shape)
-    extra = _extra_converter(attr)
-    if extra is not None:
-        return extra(attr, shape, _convert)
     if isinstance(attr, (enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding)):
-        raise UnsupportedError(f"{_name(attr)} has no linear layout in Triton 3.9 (triton-tensor-layout aborts on it)")
-    if getattr(attr, "kind", None) not in ("distributed", "shared"):
+        raise UnsupportedError(f"{str(attr).split('<', 1)[0]} has no linear layout in Triton 3.9 "
+                               "(triton-tensor-layout aborts on it)")
+    target = next((_CONVERTERS[c] for c in type(attr).__mro__ if c in _CONVERTERS), None)
+    if target is None:
         raise UnsupportedError(f"Unsupported tensor layout attribute: {attr}")
-    raise UnsupportedError(f"{_name(attr)} is not yet supported")
-
-
-def _extra_converter(attr):
-    """Converters for the MMA family and nvmma_shared, when present."""
-    try:
-        from . import mma
-    except ImportError:
-        return None
-    return mma.CONVERTERS.get(type(attr))
-
-
-def _name(attr) -> str:
-    text = str(attr)
-    return text.split("<", 1)[0]
+    module, name = target
+    convert = getattr(importlib.import_module(f".{module}", __name__), name)
+    return convert(attr, shape, _convert) if module == "slice" else convert(attr, shape)

@@ -54,7 +54,7 @@ def _instr_tile(attr: AMDMfmaEncoding, m: int, n: int, dim_m: str, dim_n: str) -
     return tile.transpose_outs([dim_n, dim_m])
 
 
-def mfma_to_ll(attr: AMDMfmaEncoding, shape, convert=None) -> LinearLayout:
+def mfma_to_ll(attr: AMDMfmaEncoding, shape) -> LinearLayout:
     """MFMA accumulator: tiles N-contiguous over the whole N extent of the tensor before stepping along M."""
     _check(attr)
     rank = attr.rank
@@ -92,6 +92,8 @@ def mfma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     _check(mfma)
     rank = mfma.rank
     check_layout_rank(rank, shape, "dot_op", mfma.cga)
+    if rank < 2:
+        raise VerifyError(f"ttg.dot_op of an amd_mfma layout needs rank 2 or 3, got rank {rank}")
     if attr.k_width == 0:
         raise VerifyError("ttg.dot_op kWidth parameter is mandatory for MFMA parent")
     m, n = _instr_mn(mfma)

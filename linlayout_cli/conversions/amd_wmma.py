@@ -13,12 +13,13 @@ INSTR_SHAPES = {1: ((16, 16, 16),), 2: ((16, 16, 16), (16, 16, 32)),
                 3: ((16, 16, 4), (16, 16, 32), (16, 16, 64), (16, 16, 128), (32, 16, 64), (32, 16, 128))}
 
 
-def _check(attr: AMDWmmaEncoding) -> None:
+def _check(attr: AMDWmmaEncoding, max_rank: int | None = 3) -> None:
+    """Version, instruction shape and rank (the accumulator has rank 2 or 3; its dot operands any rank >= 2)."""
     if attr.version not in INSTR_SHAPES:
         raise VerifyError("WMMA version must be in the [1, 3] range")
     if tuple(attr.instr_shape) not in INSTR_SHAPES[attr.version]:
         raise VerifyError(f"invalid WMMA v{attr.version} instruction shape")
-    if not 2 <= attr.rank <= 3:
+    if attr.rank < 2 or (max_rank is not None and attr.rank > max_rank):
         raise VerifyError(f"amd_wmma layouts have rank 2 or 3, got rank {attr.rank}")
 
 
@@ -52,7 +53,7 @@ def tile_layout(attr: AMDWmmaEncoding) -> LinearLayout:
     return tile.transpose_outs(standard_out_dims(rank))
 
 
-def wmma_to_ll(attr: AMDWmmaEncoding, shape, convert=None) -> LinearLayout:
+def wmma_to_ll(attr: AMDWmmaEncoding, shape) -> LinearLayout:
     """Instruction tile times the ctaLayout (register repeats, then warps), then the CGA."""
     _check(attr)
     rank = attr.rank
@@ -87,7 +88,7 @@ def wmma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     """WMMA operand: kWidth K registers, 16 lanes along M/N, the two half-warps along K (v1 duplicates),
     then the parent's ctaLayout with its K component removed."""
     wmma = attr.parent
-    _check(wmma)
+    _check(wmma, max_rank=None)
     rank = wmma.rank
     check_layout_rank(rank, shape, "dot_op", wmma.cga)
     _check_k_width(attr, wmma.version)

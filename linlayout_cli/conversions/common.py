@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..engine import LinearLayout
-from ..errors import ShapeError, VerifyError
+from ..errors import ShapeError
 
 
 def standard_out_dims(rank: int) -> list[str]:
@@ -17,10 +17,6 @@ def standard_out_dims(rank: int) -> list[str]:
 
 def is_pow2(x: int) -> bool:
     return x > 0 and x & (x - 1) == 0
-
-
-def log2(x: int) -> int:
-    return x.bit_length() - 1
 
 
 def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:
@@ -112,8 +108,3 @@ def combine(cta: LinearLayout, cga: LinearLayout, shape: Sequence[int], broadcas
 def check_rank(attr_rank: int, shape: Sequence[int], what: str) -> None:
     if attr_rank != len(shape):
         raise ShapeError(f"tensor rank {len(shape)} does not match the rank {attr_rank} of the {what} layout")
-
-
-def require_positive(value: int, name: str) -> None:
-    if value <= 0:
-        raise VerifyError(f"{name} must be positive, got {value}")

@@ -8,7 +8,7 @@ from .common import combine, identity_nd, standard_out_dims
 from .mma_util import broadcast_along_k, check_layout_rank, dot_cga, k_dim_of, require_pow2_all
 
 
-def dot_operand_to_ll(attr: DotOperandEncoding, shape, convert=None):
+def dot_operand_to_ll(attr: DotOperandEncoding, shape):
     """The operand layout of the dot whose result has layout `attr.parent`."""
     from .amd_mfma import mfma_dot_to_ll
     from .amd_wmma import wmma_dot_to_ll
@@ -33,6 +33,8 @@ def fma_dot_to_ll(attr: DotOperandEncoding, shape):
     blocked = attr.parent
     rank = blocked.rank
     check_layout_rank(rank, shape, "dot_op", blocked.cga)
+    if attr.op_idx == 1 and rank < 2:
+        raise VerifyError("ttg.dot_op with opIdx = 1 needs a parent of rank 2 or more (K is dim rank - 2)")
     if attr.k_width != 0:
         raise VerifyError("ttg.dot_op kWidth parameter is not supported when the parent is a blocked layout")
     require_pow2_all(blocked.size_per_thread, "every sizePerThread entry")

@@ -44,7 +44,7 @@ def _warp_order(attr: NvidiaMmaEncoding, rank: int) -> list[int]:
     return matrix_order(rank, row_major=(attr.version_major == 2))
 
 
-def nvidia_mma_to_ll(attr: NvidiaMmaEncoding, shape, convert=None) -> LinearLayout:
+def nvidia_mma_to_ll(attr: NvidiaMmaEncoding, shape) -> LinearLayout:
     """The accumulator layout: one m16n8 (v2) or instrShape[0:2] (v3) tile per warp, warps tiled on top."""
     _check_version(attr)
     rank = attr.rank

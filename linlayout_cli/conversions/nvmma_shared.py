@@ -111,7 +111,7 @@ def _unswizzled(attr: NVMMASharedEncoding, box: list[int]) -> LinearLayout:
     return _untranspose(layout, rank) if attr.transposed else layout
 
 
-def nvmma_shared_to_ll(attr: NVMMASharedEncoding, shape, convert=None) -> LinearLayout:
+def nvmma_shared_to_ll(attr: NVMMASharedEncoding, shape) -> LinearLayout:
     """Offsets of one TMA box, repeated (extra offset bits) over the per-CTA shape, then the CTAs."""
     _check(attr, shape)
     rank = attr.rank

@@ -214,7 +214,7 @@ def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int
 
 
 def _tensor_view_partial(layout, fb, pre, coset, write):
-    """Layouts that do not reach every element (never produced by Triton's conversions): cells may be empty."""
+    """Layouts that do not reach every element (e.g. amd_wmma with warp bases [[0, 2], [0, 3]]): empty cells."""
     R, T, W, B = hw_sizes(layout)
     sizes = out_sizes(layout)
     pre_fb = np.array([p or 0 for p in pre], dtype=np.int64)
