@@ -105,11 +105,6 @@ def test_triton_reference(reg, shared, shape, bw, want):
         assert a.wavefronts == a.phases * (want + 1)
 
 
-def test_nvidia_targets_agree():
-    for name in ("sm80", "sm90", "sm100"):
-        assert analyze_attrs(COL16, S.format(1, 1, 16, [1, 0]), [16, 32], 32, name).conflicts == 1
-
-
 # ----------------------------------------------------------------------------------------- Triton's aborts
 
 

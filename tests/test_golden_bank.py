@@ -1,8 +1,7 @@
 """ttlayout's bank-conflict analysis vs. Triton 3.9.0 (``GluonOpBuilder.get_shared_bank_conflicts``).
 
 Golden data: ``golden/bank/cases.jsonl`` (``scripts/make_golden.py --suite bank``).  Where Triton
-aborted (``exit`` != 0, ``conflicts`` null) ttlayout must raise instead of returning a number.
-Skipped while ``linlayout_cli.analysis.bank`` does not exist.
+aborted (``exit`` != 0, ``conflicts`` null) ttlayout must raise its own clean error instead of returning a number.
 """
 from __future__ import annotations
 
@@ -14,6 +13,7 @@ except ImportError:  # tests/ used as a package
     from tests.golden_cases import case_id, load_suite
 
 from linlayout_cli.analysis import bank
+from linlayout_cli.errors import TTLayoutError
 
 CASES = load_suite("bank")
 
@@ -22,7 +22,7 @@ CASES = load_suite("bank")
 def test_bank_conflicts(case):
     args = (case["reg"], case["shared"], list(case["shape"]), case["bitwidth"])
     if case["exit"] != 0:
-        with pytest.raises(Exception):
+        with pytest.raises(TTLayoutError):
             bank.bank_conflicts(*args)
         return
     got = bank.bank_conflicts(*args)

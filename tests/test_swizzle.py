@@ -288,9 +288,11 @@ BRUTE_CASES = [  # (shape, bitwidth, seed)
 @pytest.mark.parametrize("shape,bw,seed", BRUTE_CASES)
 def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
     """Every #ttg.swizzled_shared (vec, perPhase, maxPhase up to twice the dims, every order), built by the real
-    converter and scored by the bank analysis, has at least as many conflicts as the suggestion."""
+    converter and scored by the bank analysis, has at least as many conflicts as the suggestion and ranks no
+    better."""
     rng = random.Random(seed)
     rank = len(shape)
+    target = get_target("sm90")
     for _ in range(3):
         w_text, r_text = random_blocked(rng, shape, warps=1), random_blocked(rng, shape, warps=1)
         w, r = ll(w_text, shape), ll(r_text, shape)
@@ -305,6 +307,9 @@ def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
                     for mx in [1 << i for i in range(rows.bit_length() + 1)]:
                         smem = ll(S.format(vec, per, mx, list(order)), shape)
                         assert pair_conflicts(w, r, smem, bw) >= best, (w_text, r_text, vec, per, mx, order)
+                        # and none ranks better on the whole key (conflicts, then wavefronts, instructions)
+                        key = score(flat_in_dim(smem, "offset"), Side.of(w), Side.of(r), bw, target).key
+                        assert key >= s.score.key, (w_text, r_text, vec, per, mx, order)
                         checked += 1
         assert checked >= 100
 
@@ -396,3 +401,14 @@ def test_cli_swizzle_amd_target():
     assert code == 0, err
     obj = json.loads(out)
     assert obj["target"] == "gfx942" and obj["conflicts"] == 0
+
+
+def test_a_better_swizzled_shared_beats_a_bit_identical_one():
+    """The generic result can be bit-identical to a swizzled_shared that another one beats: here order [0, 1]
+    matches it, but order [1, 0] lets the reader load 4 i8 at once (2 wavefronts per warp instead of 5)."""
+    w = B.format([1, 1], [4, 8], [2, 2], [1, 0])
+    r = B.format([1, 4], [8, 4], [2, 1], [1, 0])
+    s = suggest(ll(w, [8, 16]), ll(r, [8, 16]), 8)
+    assert s.attr_text == S.format(1, 1, 1, [1, 0])
+    assert (s.score.read_vec, s.score.conflicts) == (4, 0)
+    assert s.score.key <= s.baseline.key

@@ -138,6 +138,10 @@ def bank(reg, shared, alias_names, tensor_type, input_file, target, bitwidth, as
     from .bank import analyze_attrs
     from .targets import get_target
     tgt = get_target(target)
+    if alias_names and input_file is None:
+        raise TTLayoutError("--alias-names needs -i FILE")
+    if alias_names and reg is not None and shared is not None:
+        raise TTLayoutError("give the layouts either with -r and -s or with --alias-names, not both")
     table = _alias_table(input_file)
     reg_attr = _resolve(reg, table, "register", "distributed")
     shared_attr = _resolve(shared, table, "shared", "shared")
@@ -146,8 +150,6 @@ def bank(reg, shared, alias_names, tensor_type, input_file, target, bitwidth, as
         if picked is None:
             picked = _auto_pick(table, reg_attr, shared_attr)
         reg_attr, shared_attr = reg_attr or picked[0], shared_attr or picked[1]   # -r / -s win
-    elif alias_names and table is None:
-        raise TTLayoutError("--alias-names needs -i FILE")
     if reg_attr is None or shared_attr is None:
         missing = "-r REG_ATTR" if reg_attr is None else "-s SHARED_ATTR"
         raise TTLayoutError(f"missing {missing}; see 'ttlayout bank --help'")
@@ -201,6 +203,10 @@ def swizzle(write, read, alias_names, no_search, tensor_type, input_file, target
     from .targets import get_target
     from ..conversions import to_linear_layout
     tgt = get_target(target)
+    if alias_names and input_file is None:
+        raise TTLayoutError("--alias-names needs -i FILE")
+    if alias_names and write is not None:
+        raise TTLayoutError("give the layouts either with -r/--read or with --alias-names, not both")
     table = _alias_table(input_file)
     w = _resolve(write, table, "write", "distributed")
     r = _resolve(read, table, "read", "distributed")
@@ -216,9 +222,7 @@ def swizzle(write, read, alias_names, no_search, tensor_type, input_file, target
                 raise TTLayoutError(f"the file has {len(dist)} distributed layouts ({', '.join(dist[:6])}); "
                                     "say which with --alias-names write,read")
             picked = [table[dist[0]], table[dist[-1]]]
-        w, r = picked
-    elif alias_names and table is None:
-        raise TTLayoutError("--alias-names needs -i FILE")
+        w, r = picked[0], r or picked[1]                  # --read wins
     if w is None:
         raise TTLayoutError("missing -r WRITE_ATTR; see 'ttlayout swizzle --help'")
     if r is None:

@@ -480,7 +480,8 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
 
     Candidates: Triton's generic swizzling, the same with a shorter shared vector, and (``search``) every
     ``#ttg.swizzled_shared`` of the shape.  The best by ``Score.key`` wins; ties go to Triton's full result, and a
-    swizzled_shared that is bit-identical to the winner (or, failing that, just as good) is what gets printed."""
+    swizzled_shared that is bit-identical to the winner (or, failing that, just as good) is what gets printed;
+    a swizzled_shared strictly better than every generic result is printed instead."""
     target = target if isinstance(target, Target) else get_target(target)
     shape = [size for _, size in write_ll.get_out_dims()]
     src, dst = Side.of(write_ll), Side.of(read_ll)
@@ -523,11 +524,13 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
                           f"{best.write_instructions + best.read_instructions}")
     if not search:
         return sugg
+    # every candidate is scored: one strictly better than the generic result wins even when another candidate is
+    # bit-identical to that result; otherwise the bit-identical one, then an equally good one, is printed
     exact, equal, better = None, None, None
     for params, offs in swizzled_candidates(shape):
         if offs == offsets:
-            exact = params
-            break
+            exact = exact or params
+            continue
         try:
             sc = score(offs, src, dst, bitwidth, target)
         except (ShapeError, UnsupportedError):
@@ -536,9 +539,7 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
             equal = (params, offs, sc)
         elif sc.key < best.key and (better is None or sc.key < better[2].key):
             better = (params, offs, sc)
-    if exact is not None:
-        sugg.attr_text, sugg.kind = _swizzled_text(*exact), "swizzled_shared"
-    elif better is not None:
+    if better is not None:
         params, offs, sc = better
         sugg.attr_text, sugg.kind, sugg.exact, sugg.source = _swizzled_text(*params), "swizzled_shared", True, \
             "swizzled_shared search"
@@ -548,6 +549,8 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
                           f"wavefronts and {best.write_instructions + best.read_instructions} instructions per "
                           f"warp, against {sc.conflicts}, {sc.write_wavefronts + sc.read_wavefronts} and "
                           f"{sc.write_instructions + sc.read_instructions})")
+    elif exact is not None:
+        sugg.attr_text, sugg.kind = _swizzled_text(*exact), "swizzled_shared"
     elif equal is not None:
         params, offs, sc = equal
         sugg.attr_text, sugg.kind, sugg.exact = _swizzled_text(*params), "swizzled_shared", False

@@ -74,13 +74,13 @@ class Target:
 
     def phase_name(self, access_bits: int, op: str) -> str:
         width = max(access_bits, 8)
-        if self.vendor == "nvidia":
+        if self.vendor == "nvidia":                # PTX: st.shared.v4.b32, ld.shared.b16
             kind = "st.shared" if op == WRITE else "ld.shared"
             vec = {64: ".v2", 128: ".v4"}.get(access_bits, "")
-            base = ".b32" if access_bits >= 32 else f".b{width}"
-            return f"{kind}{base}{vec}" if access_bits >= 32 else f"{kind}{base}"
-        kind = "ds_write" if op == WRITE else "ds_read"
-        return f"{kind}_b{width}"
+            return f"{kind}{vec}.b32" if access_bits >= 32 else f"{kind}.b{width}"
+        if op == READ and width < 32:                # sub-dword LDS reads zero-extend: ds_read_u8 / ds_read_u16
+            return f"ds_read_u{width}"
+        return f"{'ds_write' if op == WRITE else 'ds_read'}_b{width}"
 
 
 def _nvidia_rule(access_bits: int, op: str, lane_bits: int) -> tuple[int, ...]:
