@@ -27,7 +27,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ..engine import LinearLayout
-from ..engine.gf2 import XorBasis
+from ..engine.gf2 import XorBasis, rref
 from ..errors import ShapeError, UnsupportedError
 from .bank import check_bitwidth, flat_in_dim, intersection_dim, _shifts
 from .targets import READ, WRITE, Target, get_target
@@ -35,38 +35,17 @@ from .targets import READ, WRITE, Target, get_target
 # ----------------------------------------------------------------------------------------- GF(2) helpers
 
 
-def _rref(rows: list[int], ncols: int) -> list[int]:
-    """Reduced row echelon form, pivots at the lowest set bit (f2reduce's convention); non-zero rows only."""
-    m = [r for r in rows]
-    out: list[int] = []
-    for c in range(ncols):
-        bit = 1 << c
-        p = next((i for i, r in enumerate(m) if r & bit), None)
-        if p is None:
-            continue
-        piv = m.pop(p)
-        m = [r ^ piv if r & bit else r for r in m]
-        out = [r ^ piv if r & bit else r for r in out]
-        out.append(piv)
-    return out
-
-
-def _pivot(r: int) -> int:
-    return (r & -r).bit_length() - 1
-
-
 def nullspace_basis(vectors: list[int], dim: int) -> list[int]:
     """Basis of {x : <v, x> = 0 for every v}, one vector per free column, ascending (Triton's nullspaceBasis)."""
-    rows = _rref(vectors, dim)
-    pivots = {_pivot(r) for r in rows}
+    rows, pivots = rref(vectors, dim)
     basis = []
     for free in range(dim):
         if free in pivots:
             continue
         vec = 1 << free
-        for r in rows:
+        for r, p in zip(rows, pivots):
             if r >> free & 1:
-                vec ^= 1 << _pivot(r)
+                vec ^= 1 << p
         basis.append(vec)
     return basis
 
@@ -81,7 +60,7 @@ def intersection_basis(b1: list[int], b2: list[int], dim: int) -> list[int]:
 
 def complement_basis(basis: list[int], dim: int) -> list[int]:
     """Unit vectors completing ``basis`` to the whole space (the non-pivot columns, ascending)."""
-    pivots = {_pivot(r) for r in _rref(basis, dim)}
+    pivots = set(rref(basis, dim)[1])
     return [1 << i for i in range(dim) if i not in pivots]
 
 
@@ -196,19 +175,10 @@ def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, length:
 def _independent(fixed: list[int], vectors: list[int]) -> list[int]:
     """``vectors`` without those in the span of ``fixed`` and of the ones kept before them.  Triton asserts
     instead; it can only happen with broadcast (zero) or repeated lanes, where pairing directions repeats one."""
-    rows: dict[int, int] = {}
-
-    def insert(v: int) -> bool:
-        while v:
-            lead = v.bit_length() - 1
-            if lead not in rows:
-                rows[lead] = v
-                return True
-            v ^= rows[lead]
-        return False
+    basis = XorBasis()
     for f in fixed:
-        insert(f)
-    return [v for v in vectors if insert(v)]
+        basis.insert(f)
+    return [v for v in vectors if basis.insert(v)]
 
 
 def _prefix_len(regs: list[int], vbasis: list[int]) -> int:
