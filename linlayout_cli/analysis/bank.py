@@ -279,14 +279,14 @@ def _split(p: _Prepared, bitwidth: int, target: Target) -> tuple[int, int]:
     return bank, segment
 
 
-def _lane_tile(lanes: list[int], masks: tuple[int, ...]) -> list[int]:
+def lane_tile(lanes: list[int], masks) -> list[int]:
+    """The tensor directions a phase spans: for each lane-id mask, the XOR of the lane bases it selects."""
     tile = []
     for m in masks:
-        acc, j = 0, 0
-        while m >> j:
-            if m >> j & 1 and j < len(lanes):
-                acc ^= lanes[j]
-            j += 1
+        acc = 0
+        for j, lane in enumerate(lanes):
+            if m >> j & 1:
+                acc ^= lane
         tile.append(acc)
     return tile
 
@@ -297,7 +297,7 @@ def _access_k(p: _Prepared, bitwidth: int, target: Target, op: str) -> tuple[int
     segment = p.smem_flat[log_v + log_bank:]
     lanes = flat_in_dim(p.reg, "lane")
     masks = target.phase_masks(p.v * bitwidth, op, len(lanes))
-    return intersection_dim(segment, _lane_tile(lanes, masks)), masks
+    return intersection_dim(segment, lane_tile(lanes, masks)), masks
 
 
 def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,

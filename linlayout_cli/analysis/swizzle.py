@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis, rref
 from ..errors import ShapeError, UnsupportedError
-from .bank import check_bitwidth, flat_in_dim, intersection_dim, _shifts
+from .bank import check_bitwidth, flat_in_dim, intersection_dim, lane_tile, _shifts
 from .targets import READ, WRITE, Target, get_target
 
 # ----------------------------------------------------------------------------------------- GF(2) helpers
@@ -92,15 +92,7 @@ class Side:
         return len(self.lanes)
 
     def tile(self, target: Target, access_bits: int, op: str) -> list[int]:
-        masks = target.phase_masks(access_bits, op, self.lane_bits)
-        out = []
-        for m in masks:
-            acc = 0
-            for j, lane in enumerate(self.lanes):
-                if m >> j & 1:
-                    acc ^= lane
-            out.append(acc)
-        return out
+        return lane_tile(self.lanes, target.phase_masks(access_bits, op, self.lane_bits))
 
 
 # ----------------------------------------------------------------------------------------- Triton's algorithm
