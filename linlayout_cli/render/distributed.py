@@ -8,23 +8,10 @@ from .apply import images, span_table, split_coords
 from .chars import (blank, coord_cells, digits, join_cells, num_digits, number_table, put_char,
                     put_number)
 from ..engine.gf2 import null_space, solve as gf2_solve
-from .small import row_brackets
+from .small import hardware_dims, out_sizes, row_brackets
 
-HW_DIMS = ("register", "lane", "warp", "block")
 CHUNK = 1 << 16          # entries formatted per numpy batch
 TABLE_LIMIT = 1 << 20    # largest thread / register count formatted as a look-up table
-
-
-def hw_sizes(layout):
-    return [layout.get_in_dim_size(d) if layout.has_in_dim(d) else 1 for d in HW_DIMS]
-
-
-def hw_ordered(layout):
-    return layout.transpose_ins([d for d in HW_DIMS if layout.has_in_dim(d)])
-
-
-def out_sizes(layout):
-    return [layout.get_out_dim_size(d) for d in layout.out_dims]
 
 
 class EntryText:
@@ -88,8 +75,7 @@ def thread_table(threads: int, blocks: int, width: int) -> np.ndarray:
 
 
 def tensor_view(layout, write) -> None:
-    layout = hw_ordered(layout)
-    R, T, W, B = hw_sizes(layout)
+    layout, R, T, W, B = hardware_dims(layout)
     sizes = out_sizes(layout)
     rank = len(sizes)
     row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
@@ -215,7 +201,7 @@ def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int
 
 def _tensor_view_partial(layout, fb, pre, coset, write):
     """Layouts that do not reach every element (e.g. amd_wmma with warp bases [[0, 2], [0, 3]]): empty cells."""
-    R, T, W, B = hw_sizes(layout)
+    layout, R, T, W, B = hardware_dims(layout)
     sizes = out_sizes(layout)
     pre_fb = np.array([p or 0 for p in pre], dtype=np.int64)
     entry_text = EntryText(R, T, W, B)
@@ -238,8 +224,7 @@ def _tensor_view_partial(layout, fb, pre, coset, write):
 
 
 def hardware_view(layout, write) -> None:
-    layout = hw_ordered(layout)
-    R, T, W, B = hw_sizes(layout)
+    layout, R, T, W, B = hardware_dims(layout)
     sizes = out_sizes(layout)
     fb = layout.flat_bases()
     grid = (np.arange(T, dtype=np.int64) * R)[None, :]

@@ -7,15 +7,7 @@ from .apply import images, split_coords
 from .chars import coord_cells, fixed_digits
 from . import distributed
 from .distributed import _emit_rows
-
-
-def _setup(layout):
-    layout = layout.transpose_ins([d for d in ("offset", "block") if layout.has_in_dim(d)])
-    sizes = [layout.get_out_dim_size(d) for d in layout.out_dims]
-    offsets = layout.get_in_dim_size("offset") if layout.has_in_dim("offset") else 1
-    blocks = layout.get_in_dim_size("block") if layout.has_in_dim("block") else 1
-    n = int(np.prod(sizes))
-    return layout, sizes, offsets, blocks, n // blocks
+from .small import shared_dims
 
 
 def _hw_index(elems, offsets, block_size):
@@ -25,7 +17,7 @@ def _hw_index(elems, offsets, block_size):
 
 
 def tensor_view(layout, write) -> None:
-    layout, sizes, offsets, blocks, block_size = _setup(layout)
+    layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     fb = layout.flat_bases()
 
     def cell_text(elems):
@@ -34,11 +26,11 @@ def tensor_view(layout, write) -> None:
             return np.empty((len(elems), 0), dtype=np.uint8)
         return coord_cells(split_coords(images(fb, _hw_index(elems, offsets, block_size)), sizes), sizes, ":")
 
-    _emit_rows(sizes, len(sizes), int(np.prod(sizes)) // sizes[-1], sizes[-1], 1, cell_text, b",", write)
+    _emit_rows(sizes, len(sizes), n // sizes[-1], sizes[-1], 1, cell_text, b",", write)
 
 
 def hardware_view(layout, write) -> None:
-    layout, sizes, offsets, blocks, block_size = _setup(layout)
+    layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     fb = layout.flat_bases()
     # offsets grouped by their number of digits, so that every line of a group has the same width
     groups = []

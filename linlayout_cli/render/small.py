@@ -51,19 +51,20 @@ def _rows(sizes, cells, sep: str, write) -> None:
     write("".join(lines).encode())
 
 
-def _hw(layout):
+def hardware_dims(layout):
+    """(layout with in dims in register, lane, warp, block order, and the sizes R, T, W, B; 1 where absent)."""
     layout = layout.transpose_ins([d for d in HW_DIMS if layout.has_in_dim(d)])
     R, T, W, B = (layout.get_in_dim_size(d) if layout.has_in_dim(d) else 1 for d in HW_DIMS)
     return layout, R, T, W, B
 
 
-def _sizes(layout):
+def out_sizes(layout):
     return [layout.get_out_dim_size(d) for d in layout.out_dims]
 
 
 def distributed_tensor_view(layout, write) -> None:
-    layout, R, T, W, B = _hw(layout)
-    sizes = _sizes(layout)
+    layout, R, T, W, B = hardware_dims(layout)
+    sizes = out_sizes(layout)
     row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
     n = 1
     for s in sizes:
@@ -81,8 +82,8 @@ def distributed_tensor_view(layout, write) -> None:
 
 
 def distributed_hardware_view(layout, write) -> None:
-    layout, R, T, W, B = _hw(layout)
-    sizes = _sizes(layout)
+    layout, R, T, W, B = hardware_dims(layout)
+    sizes = out_sizes(layout)
     cells = [_coords(v, sizes, ",") for v in _span(layout._flat_cols())]
     out = []
     for g in range(B * W):
@@ -94,9 +95,10 @@ def distributed_hardware_view(layout, write) -> None:
     write("".join(out).encode())
 
 
-def _shared(layout):
+def shared_dims(layout):
+    """(layout with in dims offset, block; tensor sizes; offsets; blocks; elements; elements per block)."""
     layout = layout.transpose_ins([d for d in ("offset", "block") if layout.has_in_dim(d)])
-    sizes = _sizes(layout)
+    sizes = out_sizes(layout)
     offsets = layout.get_in_dim_size("offset") if layout.has_in_dim("offset") else 1
     blocks = layout.get_in_dim_size("block") if layout.has_in_dim("block") else 1
     n = 1
@@ -106,7 +108,7 @@ def _shared(layout):
 
 
 def shared_tensor_view(layout, write) -> None:
-    layout, sizes, offsets, blocks, n, block_size = _shared(layout)
+    layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     if block_size == 0:
         # more blocks than elements: Triton's blockSize = N / B is 0 and no cell is ever written
         cells = [""] * n
@@ -117,7 +119,7 @@ def shared_tensor_view(layout, write) -> None:
 
 
 def shared_hardware_view(layout, write) -> None:
-    layout, sizes, offsets, blocks, n, block_size = _shared(layout)
+    layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     image = _span(layout._flat_cols())
     out = []
     for b in range(blocks):
