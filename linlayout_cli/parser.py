@@ -324,6 +324,13 @@ _OTHER_DIALECTS = frozenset({
 })
 
 
+def _int_literal(tok) -> int:
+    """A decimal or 0x-hex integer token; a literal too long for any integer type is out of range."""
+    if len(tok.text) > MAX_INT_DIGITS:
+        raise AttrError("integer constant out of range for attribute", tok.pos)
+    return int(tok.text, 16) if tok.text.startswith("0x") else int(tok.text)
+
+
 class _Splice(list):
     """Items collected by a `(...)*` helper rule, owned by the reduction that built them."""
 
@@ -372,9 +379,7 @@ class _Builder:
         lit = toks[0]
         start = ch[0].pos
         text = lit.text
-        if len(text) > MAX_INT_DIGITS:
-            raise AttrError("integer constant out of range for attribute", lit.pos)
-        value = int(text, 16) if text.startswith("0x") else int(text)
+        value = _int_literal(lit)
         if neg:
             value = -value
         typ, typed = "i64", False
@@ -436,11 +441,7 @@ class _Builder:
         return IdentV(t.text, t.pos)
 
     def r_interval(self, ch):
-        for tok in (ch[0], ch[3]):
-            if len(tok.text) > MAX_INT_DIGITS:
-                raise AttrError("integer constant out of range for attribute", tok.pos)
-        return IntervalV(int(ch[0].text, 0) if ch[0].text.startswith("0x") else int(ch[0].text),
-                         int(ch[3].text, 0) if ch[3].text.startswith("0x") else int(ch[3].text), ch[0].pos)
+        return IntervalV(_int_literal(ch[0]), _int_literal(ch[3]), ch[0].pos)
 
     def r_builtin_array(self, ch):
         head = ch[0]
@@ -796,43 +797,51 @@ def _skip_ws_comments(s: str, i: int) -> int:
     return _WS.match(s, i).end()
 
 
+# string literals and plain characters on one line: nothing in such a run opens, closes or ends a value
+_STRING_RUN = re.compile(r'(?:"(?:[^"\\\n]|\\.)*"?|[^"/<>()\[\]{}\n])+')
+_CHAR_RUNS = {c: re.compile(re.escape(c) + "+") for c in "<>()[]{}"}
+
+
 def _scan_value_end(s: str, i: int) -> int:
     """End of an attribute value starting at s[i]: runs to a newline at bracket depth 0 (strings and
-    comments skipped, `->` is not a bracket); a line ending in ',', ':' or '=' continues."""
+    comments skipped, `->` is not a bracket); a line ending in ',', ':' or '=' continues. Plain text and
+    strings are taken a run at a time by a regex, and so are runs of one bracket, so that a megabyte-long
+    value is scanned quickly."""
     depth = 0
     n = len(s)
-    last_sig = i
+    last_sig = i                         # just after the last character that is neither space nor comment
     while i < n:
         c = s[i]
-        if c == '"':
-            i = _skip_string(s, i)
-            last_sig = i
-            continue
-        if c == "/" and s.startswith("//", i):
+        if c in "<([{" or c in ">)]}":
+            if c == ">" and i > 0 and s[i - 1] == "-":
+                run = 1
+            else:
+                run = _CHAR_RUNS[c].match(s, i).end() - i if s.startswith(c, i + 1) else 1
+                depth = depth + run if c in "<([{" else max(0, depth - run)
+            i = last_sig = i + run
+        elif c == "\n":
+            if depth == 0:
+                prev = s[last_sig - 1] if last_sig > 0 else ""
+                if prev not in ",:=":
+                    nxt = _skip_ws_comments(s, i)
+                    if not s.startswith(":", nxt):
+                        return last_sig
+            i += 1
+        elif c == "/" and s.startswith("//", i):
             nl = s.find("\n", i)
             i = n if nl < 0 else nl
-            continue
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            if not (c == ">" and i > 0 and s[i - 1] == "-"):
-                depth = max(0, depth - 1)
-        elif c == "\n" and depth == 0:
-            prev = s[last_sig - 1] if last_sig > 0 else ""
-            if prev not in ",:=":
-                nxt = _skip_ws_comments(s, i)
-                if not s.startswith(":", nxt):
-                    return last_sig
-        if not c.isspace():
-            last_sig = i + 1
-        i += 1
+        else:
+            end = _STRING_RUN.match(s, i).end() if c != "/" else i + 1
+            plain = s[i:end].rstrip()
+            if plain:
+                last_sig = i + len(plain)
+            i = end
     return last_sig
 
 
 _OP_SPECIAL = re.compile(r'["/()\[\]{}\n]')    # at depth 0: a newline ends the operation
 _OP_NESTED = re.compile(r'["/()\[\]{}]')       # inside brackets newlines do not matter
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
-_OP_RUNS = {c: re.compile(re.escape(c) + "+") for c in "()[]{}"}
 
 
 def _skip_op(s: str, i: int) -> int:
@@ -869,7 +878,7 @@ def _skip_op(s: str, i: int) -> int:
                 return i
             i += 1
             continue
-        run = _OP_RUNS[c].match(s, i).end() - i
+        run = _CHAR_RUNS[c].match(s, i).end() - i
         if c in "([{":
             stack.append([c, i, run])
             i += run
@@ -978,27 +987,17 @@ def _parse_file_value(value_text: str, table, base: int, whole: str):
     return OtherAttribute(_normalise_ws(value_text))
 
 
+_WS_STRINGS_COMMENTS = re.compile(r'((?:"(?:[^"\\\n]|\\.)*"?)+)(\s*)|//[^\n]*|\s+')
+
+
 def _normalise_ws(s: str) -> str:
-    out, i, n = [], 0, len(s)
-    while i < n:
-        c = s[i]
-        if c == '"':
-            j = _skip_string(s, i)
-            out.append(s[i:j])
-            i = j
-            continue
-        if c == "/" and s.startswith("//", i):
-            nl = s.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if c.isspace():
-            out.append(" ")
-            while i < n and s[i].isspace():
-                i += 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out).strip()
+    """Whitespace runs become one space and `//` comments go, string literals are kept as they are."""
+    def keep(m):
+        strings, space = m.group(1, 2)
+        if strings is not None:
+            return strings + (" " if space else "")
+        return "" if m.group()[0] == "/" else " "
+    return _WS_STRINGS_COMMENTS.sub(keep, s).strip()
 
 
 if __name__ == "__main__":  # pragma: no cover

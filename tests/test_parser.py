@@ -810,3 +810,17 @@ def test_import_does_not_load_lark():
     env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                          env.get("PYTHONPATH", "")])
     subprocess.run([sys.executable, "-c", code], check=True, env=env)
+
+
+def test_value_text_normalisation_and_end():
+    """Values kept as text: whitespace runs become one space, `//` comments go, strings stay as written (even
+    with `//` or spaces inside); a value ends at a newline at depth 0 unless its line ends in ',', ':' or '='."""
+    from linlayout_cli.parser import _normalise_ws, _scan_value_end
+    # (the space before a comment and the line break after it stay two spaces)
+    assert _normalise_ws('  a   b // note\n\t c "x  //  y"   "z""w"  ') == 'a b  c "x  //  y" "z""w"'
+    assert _normalise_ws('f(1)  /  2') == 'f(1) / 2'
+    assert _normalise_ws('"open  string') == '"open  string'
+    text = 'foo<[1, 2]  // c\n  , 3> "s//t"  \nnext'
+    assert text[:_scan_value_end(text, 0)] == 'foo<[1, 2]  // c\n  , 3> "s//t"'
+    text = 'a = b,  // more\n  c -> d  \n#x'
+    assert text[:_scan_value_end(text, 0)] == 'a = b,  // more\n  c -> d'
