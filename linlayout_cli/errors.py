@@ -28,3 +28,19 @@ class ShapeError(TTLayoutError):
 
 class LayoutError(TTLayoutError):
     """An impossible linear-layout operation (non-surjective bases, mismatched dims, no solution)."""
+
+
+def printable(text: str) -> str:
+    """Whitespace runs (newlines included) become one space; other unprintable characters (NUL, ESC, lone
+    surrogates from non-UTF-8 argv bytes) are shown escaped, so an echoed input can neither break the one-line
+    rule nor drive the terminal."""
+    text = " ".join(str(text).split())
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def abbreviate(text: str, limit: int = 80) -> str:
+    """`text` made printable and cut to `limit` characters (with '...'), for quoting user input in a message."""
+    text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from linlayout_cli.analysis import bank, report
-from linlayout_cli.analysis.bank import analyze, analyze_attrs, bank_conflicts, element_bitwidth, layouts
+from linlayout_cli.analysis.bank import analyze, analyze_attrs, bank_conflicts, layouts
+from linlayout_cli.inputs import element_bitwidth
+from linlayout_cli.render.report import to_rich, to_text
 from linlayout_cli.analysis.targets import READ, TARGETS, WRITE, get_target
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
@@ -176,7 +178,7 @@ def test_sub_word_difference_is_reported():
     rep = analyze_attrs(reg, shared, [64, 64], 8)
     assert rep.conflicts == 0 == bank_conflicts(reg, shared, [64, 64], 8)
     assert rep.accesses[READ].sim_conflicts == 1
-    text = report.bank_text(rep, reg, shared, "i8")
+    text = to_text(report.bank_doc(rep, reg, shared, "i8"))
     assert "lane-by-lane simulation: 1 conflict(s)" in text
 
 
@@ -218,11 +220,11 @@ def test_gfx942_ds_read_b128_lane_groups():
     assert rep.vector_width == 8
     assert (w.instruction, w.conflicts, w.phases, w.wavefronts) == ("ds_write_b128", 0, 8, 8)
     assert (r.instruction, r.conflicts, r.phases, r.wavefronts) == ("ds_read_b128", 1, 8, 16)
-    assert r.worst["phase_lanes"] == [0, 1, 2, 3, 20, 21, 22, 23]
-    assert sorted(e for x in r.worst["words"] for e in x["lanes"]) in ([0, 20], [1, 21], [2, 22], [3, 23])
+    assert list(r.worst.lanes) == [0, 1, 2, 3, 20, 21, 22, 23]
+    assert sorted(e for x in r.worst.words for e in x.lanes) in ([0, 20], [1, 21], [2, 22], [3, 23])
     assert rep.conflicts == 1
     assert analyze_attrs(reg, ODD_SWIZZLE, [64, 64], 16, "sm90").conflicts == 0
-    text = report.bank_text(rep, reg, ODD_SWIZZLE, "f16")
+    text = to_text(report.bank_doc(rep, reg, ODD_SWIZZLE, "f16"))
     assert "write (ds_write_b128): 0 conflict(s)" in text and "read (ds_read_b128): 1 conflict(s)" in text
 
 
@@ -285,14 +287,14 @@ def test_report_explains_the_transpose_conflict():
     a = rep.accesses[READ]
     assert (rep.vector_width, a.phases, a.wavefronts, a.conflicts) == (1, 1, 2, 1)
     w = a.worst
-    assert w["distinct_words"] == 2 and w["banks_at_max"] == 16
+    assert w.distinct_words == 2 and w.banks_at_max == 16
     # the two words of the worst bank: element (r, c) lives at word 32 * r + (c ^ r)
-    for x in w["words"]:
-        for (r, c), lane in zip(x["elements"], x["lanes"]):
-            assert x["word"] == 32 * r + (c ^ r)
-            assert x["word"] % 32 == w["bank"]
+    for x in w.words:
+        for (r, c), lane in zip(x.elements, x.lanes):
+            assert x.word == 32 * r + (c ^ r)
+            assert x.word % 32 == w.bank
             assert lane == r + 16 * (c % 2)            # tpw [16, 2], order [0, 1]
-    text = report.bank_text(rep, COL16, shared, "f32")
+    text = to_text(report.bank_doc(rep, COL16, shared, "f32"))
     assert text.startswith("bank conflicts: 1 ")
     assert "offset 1 (element (0, 1)) is held by lane 16" in text
     assert "2 per instruction, ideal 1" in text
@@ -300,7 +302,7 @@ def test_report_explains_the_transpose_conflict():
 
 def test_rich_report_renders():
     rep = analyze_attrs(COL16, S.format(1, 1, 16, [1, 0]), [16, 32], 32)
-    out = report.bank_rich(rep, COL16, "shared", "f32", width=100)
+    out = to_rich(report.bank_doc(rep, COL16, "shared", "f32"), width=100)
     assert "bank conflicts" in out and "byte addr" in out
 
 

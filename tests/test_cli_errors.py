@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from linlayout_cli.cli import DEFAULT_MAX_ELEMENTS, HARD_MAX_ELEMENTS, run
+from linlayout_cli.cli import run
+from linlayout_cli.inputs import DEFAULT_MAX_ELEMENTS, HARD_MAX_ELEMENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 

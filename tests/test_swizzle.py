@@ -13,9 +13,9 @@ import random
 import pytest
 
 from linlayout_cli.analysis import swizzle as sw
-from linlayout_cli.analysis.bank import analyze, bank_conflicts, conflicts_of_layouts, flat_in_dim
-from linlayout_cli.analysis.swizzle import (Side, complement_basis, intersection_basis, nullspace_basis,
-                                            optimal_swizzle, score, suggest, swizzled_candidates,
+from linlayout_cli.analysis.access import Threads, flat_in_dim
+from linlayout_cli.analysis.bank import analyze, bank_conflicts, conflicts_of_layouts
+from linlayout_cli.analysis.swizzle import (complement_basis, intersection_basis, nullspace_basis, optimal_swizzle, score, suggest, swizzled_candidates,
                                             swizzled_offsets)
 from linlayout_cli.analysis.targets import READ, WRITE, get_target
 from linlayout_cli.cli import run
@@ -121,12 +121,12 @@ def test_fast_evaluation_matches_the_bank_analysis():
         for name in ("sm90", "gfx942", "gfx950"):
             target = get_target(name)
             try:
-                rep = analyze(reg_ll, smem_ll, bw, target, simulate=False)
+                rep = analyze(reg_ll, smem_ll, bw, target, simulate_lanes=False)
             except TTLayoutError:
                 continue
             offs = flat_in_dim(smem_ll, "offset")
             for op in (WRITE, READ):
-                v, c, phases = sw.evaluate_side(offs, Side.of(reg_ll), bw, target, op)
+                v, c, phases = sw.evaluate_side(offs, Threads.of(reg_ll), bw, target, op)
                 a = rep.accesses[op]
                 assert (v, c, phases) == (rep.vector_width, a.conflicts, a.phases), (name, reg, shared, bw)
                 done += 1
@@ -179,11 +179,11 @@ def test_suggestions_checked_by_triton(w, r, shape, bw, want, tw, tr):
     assert bank_conflicts(r, s.attr_text, shape, bw) == tr
     # the printed attribute is the layout the scores describe
     printed = flat_in_dim(ll(s.attr_text, shape), "offset")
-    assert printed == s.offsets
-    assert score(printed, Side.of(ll(w, shape)), Side.of(ll(r, shape)), bw, get_target("sm90")) == s.score
+    assert tuple(printed) == s.offsets
+    assert score(printed, Threads.of(ll(w, shape)), Threads.of(ll(r, shape)), bw, get_target("sm90")) == s.score
     if not s.exact:                     # an equivalent swizzled_shared: the generic result ranks the same
         generic = flat_in_dim(ll(s.shared_linear_text, shape), "offset")
-        assert score(generic, Side.of(ll(w, shape)), Side.of(ll(r, shape)), bw, get_target("sm90")).key == \
+        assert score(generic, Threads.of(ll(w, shape)), Threads.of(ll(r, shape)), bw, get_target("sm90")).key == \
             s.score.key
 
 
@@ -214,7 +214,7 @@ def test_permuted_register_vectors():
     assert "permuted-register" in s.source
     plain = optimal_swizzle(ll(ROW8, [256, 256]), ll(COL8, [256, 256]), 16)
     offs = flat_in_dim(plain.layout, "offset")
-    assert score(offs, Side.of(ll(ROW8, [256, 256])), Side.of(ll(COL8, [256, 256])), 16,
+    assert score(offs, Threads.of(ll(ROW8, [256, 256])), Threads.of(ll(COL8, [256, 256])), 16,
                  get_target("sm90")).conflicts == 10
 
 
@@ -246,7 +246,7 @@ def test_generic_result_structure():
     w, r = ll(ROW4, [16, 32]), ll(COL16, [16, 32])
     res = optimal_swizzle(w, r, 32)
     # common registers: none; the writer's column-1 register is a reader lane, so it vectorises the store
-    assert res.vector == [1 << 4]                                    # (row 0, col 1), dim0 has 4 bits
+    assert res.vector == (1 << 4,)                                   # (row 0, col 1), dim0 has 4 bits
     assert res.layout.is_injective() and res.layout.is_surjective()
     assert len(res.vector) + len(res.bank) + len(res.segment) + len(res.reps) == 9
 
@@ -308,7 +308,7 @@ def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
                         smem = ll(S.format(vec, per, mx, list(order)), shape)
                         assert pair_conflicts(w, r, smem, bw) >= best, (w_text, r_text, vec, per, mx, order)
                         # and none ranks better on the whole key (conflicts, then wavefronts, instructions)
-                        key = score(flat_in_dim(smem, "offset"), Side.of(w), Side.of(r), bw, target).key
+                        key = score(flat_in_dim(smem, "offset"), Threads.of(w), Threads.of(r), bw, target).key
                         assert key >= s.score.key, (w_text, r_text, vec, per, mx, order)
                         checked += 1
         assert checked >= 100
@@ -327,10 +327,10 @@ def test_no_shared_layout_with_the_same_vectors_has_fewer_conflicts(shape, bw, s
         w, r = ll(random_blocked(rng, shape, warps=1), shape), ll(random_blocked(rng, shape, warps=1), shape)
         s = suggest(w, r, bw)
         vmax = max(s.score.write_vec, s.score.read_vec)
-        prefix = s.offsets[:vmax.bit_length() - 1]
+        prefix = list(s.offsets[:vmax.bit_length() - 1])
         len_bank = min((target.bank_bits // (vmax * bw)).bit_length() - 1, dim - len(prefix))
         seg_dim = dim - len(prefix) - len_bank
-        src, dst = Side.of(w), Side.of(r)
+        src, dst = Threads.of(w), Threads.of(r)
         same = 0
         for seg in _subspaces(dim, seg_dim):
             if _rank(prefix + seg) != len(prefix) + seg_dim:

@@ -24,12 +24,14 @@ as good (same vector widths, same conflicts) when the search over all of them fi
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 
+from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis, rref
 from ..errors import ShapeError, UnsupportedError
-from .bank import check_bitwidth, flat_in_dim, intersection_dim, lane_tile, _shifts
+from .access import Threads, flat_in_dim, largest_vectorisation, unflatten, wavefronts
+from .bank import check_bitwidth
 from .targets import READ, WRITE, Target, get_target
 
 # ----------------------------------------------------------------------------------------- GF(2) helpers
@@ -68,37 +70,10 @@ def _unique(xs):
     return list(dict.fromkeys(xs))
 
 
-# ----------------------------------------------------------------------------------------- flattened sides
-
-
-@dataclass
-class Side:
-    """One register layout, flattened: register bases (broadcast ones removed), lanes, warps."""
-    regs: list[int]
-    lanes: list[int]
-    warps: list[int]
-    blocks: list[int]
-    n_regs: int
-
-    @staticmethod
-    def of(ll: LinearLayout) -> "Side":
-        reg = ll.remove_zero_bases_along_dim("register")
-        regs = flat_in_dim(reg, "register")
-        return Side(regs, flat_in_dim(reg, "lane"), flat_in_dim(reg, "warp"), flat_in_dim(reg, "block"),
-                    1 << len(regs))
-
-    @property
-    def lane_bits(self) -> int:
-        return len(self.lanes)
-
-    def tile(self, target: Target, access_bits: int, op: str) -> list[int]:
-        return lane_tile(self.lanes, target.phase_masks(access_bits, op, self.lane_bits))
-
-
 # ----------------------------------------------------------------------------------------- Triton's algorithm
 
 
-def _vbasis(src: Side, dst: Side, bitwidth: int, dim: int) -> list[int]:
+def _vbasis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> list[int]:
     """Triton's ``getVbasis``."""
     reg_src, reg_dst = list(src.regs), list(dst.regs)
     vbasis = intersection_basis(reg_src, reg_dst, dim)
@@ -180,15 +155,15 @@ def _prefix_len(regs: list[int], vbasis: list[int]) -> int:
     return n
 
 
-@dataclass
+@dataclass(frozen=True)
 class SwizzleResult:
     layout: LinearLayout            # offset (+ empty block) -> dim0..
-    vector: list[int]
-    bank: list[int]
-    segment: list[int]
-    reps: list[int]
-    tile_write: list[int]
-    tile_read: list[int]
+    vector: tuple[int, ...]
+    bank: tuple[int, ...]
+    segment: tuple[int, ...]
+    reps: tuple[int, ...]
+    tile_write: tuple[int, ...]
+    tile_read: tuple[int, ...]
 
 
 def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
@@ -206,7 +181,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     for ll in (write_ll, read_ll):
         if ll.has_in_dim("block") and ll.get_in_dim_size("block") > 1:
             raise UnsupportedError("swizzle handles single-CTA layouts only (the register layout has a CGALayout)")
-    src, dst = Side.of(write_ll), Side.of(read_ll)
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
     dim = write_ll.get_total_out_dim_size_log2()
     if dim == 0:
         raise ShapeError("a one-element tensor has nothing to swizzle")
@@ -214,7 +189,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     if max_vector_bases is not None:
         vbasis = vbasis[:max_vector_bases]
 
-    def tile(side: Side, op: str) -> list[int]:
+    def tile(side: Threads, op: str) -> list[int]:
         if permuted_vectors:
             regs, n = set(side.regs), 0
             while n < len(vbasis) and vbasis[n] in regs and (2 << n) * bitwidth <= 128:
@@ -241,12 +216,11 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
         (reps if s in regs_src and s in regs_dst else segment).append(s)
     offsets = vbasis + bbasis + segment + reps
     outs = write_ll.get_out_dims()
-    shifts = _shifts(write_ll)
-    bases = [tuple((x >> s) & (size - 1) for s, (_, size) in zip(shifts, outs)) for x in offsets]
-    layout = LinearLayout({"offset": bases, "block": []}, outs)
+    sizes = [size for _, size in outs]
+    layout = LinearLayout({"offset": [tuple(unflatten(x, sizes)) for x in offsets], "block": []}, outs)
     if not layout.is_surjective() or not layout.is_injective():
         raise UnsupportedError("internal error: the swizzled layout is not a bijection")
-    return SwizzleResult(layout, vbasis, bbasis, segment, reps, tile_src, tile_dst)
+    return SwizzleResult(layout, *(tuple(x) for x in (vbasis, bbasis, segment, reps, tile_src, tile_dst)))
 
 
 # ----------------------------------------------------------------------------------------- fast evaluation
@@ -264,44 +238,20 @@ def _solver(offsets: list[int]):
     return coords
 
 
-def evaluate_side(offsets: list[int], side: Side, bitwidth: int, target: Target, op: str) -> tuple[int, int, int]:
+def evaluate_side(offsets: list[int], side: Threads, bitwidth: int, target: Target, op: str) -> tuple[int, int, int]:
     """(vector width, conflicts in Triton's unit, ideal wavefronts per instruction) of one register layout on a
-    single-CTA shared layout given by its flattened offset bases.  Same numbers as ``bank.analyze`` (checked in
-    tests), without building layouts."""
+    single-CTA shared layout given by its flattened offset bases: the `bank` model, without building layouts."""
     coords = _solver(offsets)
     reg_c = [coords(r) for r in side.regs]
     other_c = [coords(x) for x in side.lanes + side.warps + side.blocks]
     if any(c is None for c in reg_c + other_c):
         raise UnsupportedError("the shared layout does not hold every element of the register layout")
-    v = 128 // bitwidth
-    while v >= 1:
-        log = v.bit_length() - 1
-        chosen = []
-        for i in range(log):
-            pos = next((p for p, c in enumerate(reg_c) if c == 1 << i and p not in chosen), None)
-            if pos is None:
-                break
-            chosen.append(pos)
-        if len(chosen) == log:
-            mask = v - 1
-            if all(reg_c[p] & mask == 0 for p in range(len(reg_c)) if p not in chosen) and \
-                    all(c & mask == 0 for c in other_c):
-                break
-        v //= 2
-    if v < 1:
-        raise UnsupportedError("no vectorisation possible")
-    total = 1 << len(offsets)
-    bank = min(target.bank_bits // (v * bitwidth), total)
-    if total // (bank * v) < 1:
-        raise ShapeError("the tensor is too small for a bank analysis")
-    segment = offsets[(v.bit_length() - 1) + (bank.bit_length() - 1):]
-    masks = target.phase_masks(v * bitwidth, op, side.lane_bits)
-    tile = side.tile(target, v * bitwidth, op)
-    k = intersection_dim(segment, tile)
-    return v, (1 << k) - 1, 1 << (side.lane_bits - len(masks))
+    v, _ = largest_vectorisation(reg_c, other_c, 128 // bitwidth)
+    w = wavefronts(offsets, v, bitwidth, list(side.lanes), target, op)
+    return v, w.conflicts, w.phases
 
 
-@dataclass
+@dataclass(frozen=True)
 class Score:
     """How a shared layout serves the write side and the read side (per warp, Triton's units)."""
     write_vec: int
@@ -327,7 +277,7 @@ class Score:
                 self.write_instructions + self.read_instructions)
 
 
-def score(offsets: list[int], src: Side, dst: Side, bitwidth: int, target: Target) -> Score:
+def score(offsets: list[int], src: Threads, dst: Threads, bitwidth: int, target: Target) -> Score:
     wv, wc, wp = evaluate_side(offsets, src, bitwidth, target, WRITE)
     rv, rc, rp = evaluate_side(offsets, dst, bitwidth, target, READ)
     wi, ri = max(1, src.n_regs // wv), max(1, dst.n_regs // rv)
@@ -339,7 +289,8 @@ def score(offsets: list[int], src: Side, dst: Side, bitwidth: int, target: Targe
 
 def swizzled_offsets(shape: list[int], vec: int, per_phase: int, max_phase: int, order: list[int]) -> list[int]:
     """Flattened offset bases of ``#ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>`` on a single CTA
-    (spec 4.8); equal to conversions.shared.swizzled_to_ll (checked in tests)."""
+    (row r of the two fastest dims has its columns XORed with vec * ((r / perPhase) % maxPhase)); equal to
+    conversions.shared.swizzled_to_ll (checked in tests)."""
     rank = len(shape)
     shifts, s = [], 0
     for size in shape:
@@ -403,13 +354,13 @@ def layout_order(ll: LinearLayout) -> list[int]:
     return order
 
 
-@dataclass
+@dataclass(frozen=True)
 class Suggestion:
     target: Target
     bitwidth: int
-    shape: list[int]
+    shape: tuple[int, ...]
     result: SwizzleResult
-    offsets: list[int]                       # flattened offset bases of the printed layout (attr_text)
+    offsets: tuple[int, ...]                 # flattened offset bases of the printed layout (attr_text)
     attr_text: str                           # what to paste
     kind: str                                # "swizzled_shared" or "shared_linear"
     exact: bool                              # attr describes Triton's layout exactly
@@ -418,35 +369,36 @@ class Suggestion:
     score: Score                             # of the printed layout
     baseline_text: str
     baseline: Score
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
 
 
-def _shared_linear_text(offsets: list[int], shape: list[int], alignment: int = 16) -> str:
-    shifts, s = [], 0
-    for size in shape:
-        shifts.append(s)
-        s += size.bit_length() - 1
-    bases = ", ".join("[" + ", ".join(str((x >> sh) & (size - 1)) for sh, size in zip(shifts, shape)) + "]"
-                      for x in offsets)
-    return f"#ttg.shared_linear<{{offset = [{bases}]}}, alignment = {alignment}>"
+def shared_linear_text(offsets: list[int], shape: list[int], alignment: int = 16) -> str:
+    """The paste-ready `#ttg.shared_linear` of a single-CTA layout given by flattened offset bases."""
+    bases = tuple(tuple(unflatten(x, shape)) for x in offsets)
+    return str(SharedLinearEncoding(bases, (), alignment))
 
 
-def _swizzled_text(vec, per_phase, max_phase, order) -> str:
-    return (f"#ttg.swizzled_shared<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, "
-            f"order = [{', '.join(map(str, order))}]}}>")
+def swizzled_text(vec, per_phase, max_phase, order) -> str:
+    return str(SwizzledSharedEncoding(vec, per_phase, max_phase, tuple(order)))
+
+
+def _work_of(s: Score) -> str:
+    """'1 conflict(s), 48 wavefronts and 12 instructions per warp' as the notes compare them."""
+    return (f"{s.conflicts} conflict(s), {s.write_wavefronts + s.read_wavefronts} wavefronts and "
+            f"{s.write_instructions + s.read_instructions} instructions per warp")
 
 
 def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
             target: Target | str | None = None, search: bool = True) -> Suggestion:
-    """The shared layout to use for writing with ``write_ll`` and reading with ``read_ll``.
+    """The shared layout to use for writing with `write_ll` and reading with `read_ll`.
 
-    Candidates: Triton's generic swizzling, the same with a shorter shared vector, and (``search``) every
-    ``#ttg.swizzled_shared`` of the shape.  The best by ``Score.key`` wins; ties go to Triton's full result, and a
+    Candidates: Triton's generic swizzling, the same with a shorter shared vector, and (`search`) every
+    `#ttg.swizzled_shared` of the shape.  The best by `Score.key` wins; ties go to Triton's full result, and a
     swizzled_shared that is bit-identical to the winner (or, failing that, just as good) is what gets printed;
     a swizzled_shared strictly better than every generic result is printed instead."""
     target = target if isinstance(target, Target) else get_target(target)
     shape = [size for _, size in write_ll.get_out_dims()]
-    src, dst = Side.of(write_ll), Side.of(read_ll)
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
     full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
     generic = []
     for permuted in (False, True):
@@ -468,22 +420,19 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     result, offsets, best, n_vec, permuted = min(generic, key=lambda g: g[2].key)
     order = layout_order(write_ll)
     baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
-    linear_text = _shared_linear_text(offsets, shape)
+    linear_text = shared_linear_text(offsets, shape)
     source = "generic swizzling"
     if n_vec != len(full.vector):
         source += f" with a {1 << n_vec}-element shared vector"
     if permuted:
         source += (" and phases sized for permuted-register vectors" if n_vec != len(full.vector)
                    else " with phases sized for permuted-register vectors")
-    sugg = Suggestion(target, bitwidth, shape, result, offsets, linear_text, "shared_linear", True, source,
-                      linear_text, best, _swizzled_text(1, 1, 1, order), baseline)
+    notes = []
     if generic[0][0] is not result:
-        f = generic[0][2]
-        sugg.notes.append(f"plain generic swizzling (a {1 << len(full.vector)}-element shared vector) would see "
-                          f"{f.conflicts} conflict(s), {f.write_wavefronts + f.read_wavefronts} wavefronts and "
-                          f"{f.write_instructions + f.read_instructions} instructions per warp; this one "
-                          f"{best.conflicts}, {best.write_wavefronts + best.read_wavefronts} and "
-                          f"{best.write_instructions + best.read_instructions}")
+        notes.append(f"plain generic swizzling (a {1 << len(full.vector)}-element shared vector) would see "
+                     f"{_work_of(generic[0][2])}; this one {_work_of(best)}")
+    sugg = Suggestion(target, bitwidth, tuple(shape), result, tuple(offsets), linear_text, "shared_linear", True,
+                      source, linear_text, best, swizzled_text(1, 1, 1, order), baseline, tuple(notes))
     if not search:
         return sugg
     # every candidate is scored: one strictly better than the generic result wins even when another candidate is
@@ -503,21 +452,20 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
             better = (params, offs, sc)
     if better is not None:
         params, offs, sc = better
-        sugg.attr_text, sugg.kind, sugg.exact, sugg.source = _swizzled_text(*params), "swizzled_shared", True, \
-            "swizzled_shared search"
-        sugg.offsets, sugg.score, sugg.shared_linear_text = offs, sc, _shared_linear_text(offs, shape)
-        sugg.notes.append(f"this swizzled_shared layout beats the generic swizzling result "
-                          f"({best.conflicts} conflict(s), {best.write_wavefronts + best.read_wavefronts} "
-                          f"wavefronts and {best.write_instructions + best.read_instructions} instructions per "
-                          f"warp, against {sc.conflicts}, {sc.write_wavefronts + sc.read_wavefronts} and "
-                          f"{sc.write_instructions + sc.read_instructions})")
-    elif exact is not None:
-        sugg.attr_text, sugg.kind = _swizzled_text(*exact), "swizzled_shared"
-    elif equal is not None:
+        return replace(sugg, attr_text=swizzled_text(*params), kind="swizzled_shared", exact=True,
+                       source="swizzled_shared search", offsets=tuple(offs), score=sc,
+                       shared_linear_text=shared_linear_text(offs, shape),
+                       notes=sugg.notes + (f"this swizzled_shared layout beats the generic swizzling result "
+                                           f"({_work_of(best)}, against {sc.conflicts}, "
+                                           f"{sc.write_wavefronts + sc.read_wavefronts} and "
+                                           f"{sc.write_instructions + sc.read_instructions})",))
+    if exact is not None:
+        return replace(sugg, attr_text=swizzled_text(*exact), kind="swizzled_shared")
+    if equal is not None:
         params, offs, sc = equal
-        sugg.attr_text, sugg.kind, sugg.exact = _swizzled_text(*params), "swizzled_shared", False
-        sugg.offsets, sugg.score = offs, sc
-        sugg.notes.append("this swizzled_shared layout ranks equal to the generic swizzling result (same "
-                          "conflicts, wavefronts and instructions per warp) but is not bit-identical to it; "
-                          "that one is printed as shared_linear")
+        return replace(sugg, attr_text=swizzled_text(*params), kind="swizzled_shared", exact=False,
+                       offsets=tuple(offs), score=sc,
+                       notes=sugg.notes + ("this swizzled_shared layout ranks equal to the generic swizzling result "
+                                           "(same conflicts, wavefronts and instructions per warp) but is not "
+                                           "bit-identical to it; that one is printed as shared_linear",))
     return sugg

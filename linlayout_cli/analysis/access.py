@@ -1,0 +1,168 @@
+"""The one model of a warp's shared-memory access: how wide each lane's vector is, and how many wavefronts one
+instruction needs. `bank`, `swizzle` and `convert` all ask it.
+
+Everything works on *flattened* GF(2) vectors: a tensor coordinate becomes one integer, dim0 in the lowest
+bits (a 16x32 tensor: bits 0-3 are dim0, bits 4-8 dim1), and a shared-memory address (offset, then block)
+likewise. A layout's bases are then lists of ints and XOR is vector addition.
+
+Triton's model, in three steps (Triton 3.9, lib/Analysis/Utility.cpp and GenericSwizzling.cpp):
+1. vector width `v` (`largestVectorisation`): the largest power of two <= 128 bits / element bits such that
+   addresses 1, 2, ..., v/2 are reached by register bases of one thread and no other basis touches an address
+   bit below `v`;
+2. the shared memory's address bits are split into vector (v elements), bank (the rest of one wavefront:
+   banks * 32 bits / (v * element bits) vectors) and segment (everything above: same bank, another word);
+3. the lanes served together in one wavefront span the tensor directions `T` (the XORs of their lane bases);
+   with `k = dim(span(segment) ∩ T)` every bank touched sees `2^k` words: `2^k - 1` conflicts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import LinearLayout, gf2
+from ..errors import ShapeError, UnsupportedError
+from .targets import Target
+
+# ----------------------------------------------------------------------------------------- flattening
+
+
+def out_shifts(ll: LinearLayout) -> list[int]:
+    """Bit position of each output dim in a flattened coordinate: [0, log2(size0), log2(size0 * size1), ...]."""
+    out, s = [], 0
+    for _, size in ll.get_out_dims():
+        out.append(s)
+        s += size.bit_length() - 1
+    return out
+
+
+def flatten(vectors, shifts) -> list[int]:
+    """Per-dim coordinates -> flattened ints: with shifts [0, 4], (3, 1) -> 3 | 1 << 4 = 19."""
+    return [sum(c << s for c, s in zip(v, shifts)) for v in vectors]
+
+
+def flat_in_dim(ll: LinearLayout, dim: str) -> list[int]:
+    """Bases of one input dim as flattened ints (first out dim least significant); [] if the dim is absent."""
+    if not ll.has_in_dim(dim):
+        return []
+    return flatten(ll.get_in_dim_bases(dim), out_shifts(ll))
+
+
+def unflatten(x: int, sizes) -> list[int]:
+    """Flattened int -> per-dim coordinates: with sizes [16, 32], 19 -> [3, 1]."""
+    coords = []
+    for size in sizes:
+        coords.append(x & (size - 1))
+        x >>= size.bit_length() - 1
+    return coords
+
+
+def _is_pow2(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def intersection_dim(b1: list[int], b2: list[int]) -> int:
+    """dim(span(b1) ∩ span(b2)), computed the way Triton 3.9's `intersectionBasis` does: when every vector is
+    a power of two it counts the non-zero vectors of b1 present in b2, otherwise the true dimension."""
+    if all(_is_pow2(b) for b in b1) and all(_is_pow2(b) for b in b2):
+        s2 = set(b2)
+        return sum(1 for b in b1 if b in s2)
+    return gf2.rank(b1) + gf2.rank(b2) - gf2.rank(list(b1) + list(b2))
+
+
+def lane_tile(lanes: list[int], masks) -> list[int]:
+    """The tensor directions a phase spans: for each lane-id mask, the XOR of the lane bases it selects.
+    Lanes [1, 2, 4] (flattened) and mask 0b101 give 1 ^ 4 = 5."""
+    tile = []
+    for m in masks:
+        acc = 0
+        for j, lane in enumerate(lanes):
+            if m >> j & 1:
+                acc ^= lane
+        tile.append(acc)
+    return tile
+
+
+@dataclass(frozen=True)
+class Threads:
+    """A register layout flattened: register bases (broadcast ones removed), lanes, warps and blocks."""
+    regs: tuple[int, ...]
+    lanes: tuple[int, ...]
+    warps: tuple[int, ...]
+    blocks: tuple[int, ...]
+
+    @staticmethod
+    def of(ll: LinearLayout) -> "Threads":
+        reg = ll.remove_zero_bases_along_dim("register")
+        return Threads(*(tuple(flat_in_dim(reg, d)) for d in ("register", "lane", "warp", "block")))
+
+    @property
+    def n_regs(self) -> int:
+        return 1 << len(self.regs)
+
+    @property
+    def lane_bits(self) -> int:
+        return len(self.lanes)
+
+    def tile(self, target: Target, access_bits: int, op: str) -> list[int]:
+        """Tensor directions spanned by the lanes one wavefront serves for this access."""
+        return lane_tile(list(self.lanes), target.phase_masks(access_bits, op, self.lane_bits))
+
+
+# ----------------------------------------------------------------------------------------- the model
+
+
+def largest_vectorisation(reg_addrs: list[int], other_addrs: list[int], max_elems: int) -> tuple[int, list[int]]:
+    """Triton's `largestVectorisation`: (v, register order putting the vector's bases first).
+
+    `reg_addrs[i]` is the shared address register basis i reaches, `other_addrs` those of lane, warp and block
+    bases. Registers reaching addresses 1 and 2, with every other basis a multiple of 4, give v = 4."""
+    v = max_elems
+    while v >= 1:
+        chosen: list[int] = []
+        for i in range(v.bit_length() - 1):
+            pos = next((p for p, a in enumerate(reg_addrs) if a == 1 << i and p not in chosen), None)
+            if pos is None:
+                break
+            chosen.append(pos)
+        if len(chosen) == v.bit_length() - 1:
+            rest = [p for p in range(len(reg_addrs)) if p not in chosen]
+            mask = v - 1
+            if all(reg_addrs[p] & mask == 0 for p in rest) and all(a & mask == 0 for a in other_addrs):
+                return v, chosen + rest
+        v //= 2
+    raise UnsupportedError("no vectorisation possible (Triton aborts here)")
+
+
+def wavefront_split(total: int, v: int, bitwidth: int, target: Target) -> tuple[int, int]:
+    """(vectors in one wavefront's worth of banks, segment count) for `total` shared elements, exactly as Triton
+    reshapes the shared layout's inputs into vector x bank x segment."""
+    bank = min(target.bank_bits // (v * bitwidth), total)
+    segment = total // (bank * v) if bank * v else 0
+    if segment < 1 or not _is_pow2(segment) or not _is_pow2(bank):
+        raise ShapeError(f"the tensor is too small for a bank analysis: {total} shared elements of "
+                         f"{bitwidth} bits with {v}-element vectors do not fill one {target.num_banks}-bank "
+                         "wavefront (Triton aborts here)")
+    return bank, segment
+
+
+@dataclass(frozen=True)
+class Wavefronts:
+    """One access kind (read or write) of one warp: Triton's conflict count and what it rests on."""
+    k: int                          # dim(span(segment) ∩ lane tile)
+    masks: tuple[int, ...]          # lane-id masks spanning the lanes of one phase
+    phases: int                     # ideal wavefronts per instruction
+
+    @property
+    def conflicts(self) -> int:
+        """Extra wavefronts per wavefront, Triton's unit: 2^k - 1."""
+        return (1 << self.k) - 1
+
+
+def wavefronts(smem_bases: list[int], v: int, bitwidth: int, lanes: list[int], target: Target,
+               op: str) -> Wavefronts:
+    """Wavefronts of one instruction: `smem_bases` are the tensor coordinates (flattened) of each shared address
+    bit (offset bits, then block bits), `lanes` the flattened lane bases of the accessing register layout."""
+    bank, _ = wavefront_split(1 << len(smem_bases), v, bitwidth, target)
+    segment = smem_bases[(v.bit_length() - 1) + (bank.bit_length() - 1):]
+    masks = target.phase_masks(v * bitwidth, op, len(lanes))
+    k = intersection_dim(segment, lane_tile(lanes, masks))
+    return Wavefronts(k, masks, 1 << (len(lanes) - len(masks)))

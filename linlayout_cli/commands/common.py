@@ -1,0 +1,121 @@
+"""What the analysis commands share: their common options, how they pick layouts from `-i` aliases, and where
+their report goes (plain text when piped, rich in a terminal, JSON on request)."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import click
+
+from .. import inputs
+from ..analysis.targets import DEFAULT_TARGET, TARGETS
+from ..errors import TTLayoutError
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+TARGET_HELP = ("Bank model: " + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET}; "
+               "NVIDIA targets reproduce Triton 3.9, AMD ones follow docs/bank_model.md).")
+
+
+class Subcommand(click.Command):
+    """Usage lines read 'ttlayout bank ...' although cli.execute passes prog_name='ttlayout'."""
+
+    def main(self, *args, prog_name=None, **kwargs):
+        return super().main(*args, prog_name=f"{prog_name or 'ttlayout'} {self.name}", **kwargs)
+
+
+COMMON = [
+    click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); "
+                 "the element type gives the bit width."),
+    click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the "
+                 "layouts may name ('-' = stdin)."),
+    click.option("--target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
+    click.option("--bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type)."),
+    click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report."),
+]
+
+
+def common_options(f):
+    for opt in reversed(COMMON):
+        f = opt(f)
+    return f
+
+
+# ----------------------------------------------------------------------------------------- inputs
+
+
+def alias_table(input_file: str | None):
+    """The `-i` file's aliases (name -> AliasDef), or None without -i."""
+    if not input_file:
+        return None
+    return inputs.alias_table(input_file, click.get_current_context().obj["stdin"])
+
+
+def resolve(text: str | None, table, role: str, kind: str):
+    """A layout given on the command line (text, or '#alias' / 'alias' of the -i file), checked to be a `kind`
+    layout; None when not given."""
+    if text is None:
+        return None
+    if table is not None:
+        name = text[1:] if text.startswith("#") else text
+        if name in table:
+            return inputs.require_kind(table[name].attr, kind, role, name)
+    return inputs.require_kind(inputs.attribute(text, table), kind, role)
+
+
+def from_alias_names(table, names: list[str], roles):
+    """The layouts named by --alias-names, one per (role, kind) of `roles`."""
+    if len(names) != len(roles):
+        raise TTLayoutError(f"--alias-names needs {len(roles)} names ({', '.join(r for r, _ in roles)}), "
+                            f"got {len(names)}")
+    return [inputs.require_kind(inputs.named(table, name), kind, role, name)
+            for name, (role, kind) in zip(names, roles)]
+
+
+def aliases_of_kind(table, kind: str) -> list[str]:
+    return [n for n, d in table.items() if getattr(d.attr, "kind", None) == kind]
+
+
+def check_alias_usage(alias_names, input_file, given_all: bool, flags: str) -> None:
+    if alias_names and input_file is None:
+        raise TTLayoutError("--alias-names needs -i FILE")
+    if alias_names and given_all:
+        raise TTLayoutError(f"give the layouts either with {flags} or with --alias-names, not both")
+
+
+def tensor_and_bits(tensor_type: str | None, bitwidth: int | None, example: str = "tensor<64x64xf16>"):
+    """The checked tensor and the element bit width (--bitwidth overrides the element type)."""
+    from ..analysis.bank import check_bitwidth
+    t = inputs.tensor(tensor_type, example=example)
+    return t, check_bitwidth(bitwidth if bitwidth is not None else t.element_bits)
+
+
+# ----------------------------------------------------------------------------------------- output
+
+
+def emit(text: str) -> None:
+    click.get_current_context().obj["stdout"](text.encode("utf-8"))
+
+
+def use_rich(as_json: bool) -> bool:
+    if as_json or os.environ.get("TTLAYOUT_PLAIN"):
+        return False
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def width() -> int:
+    return max(60, min(160, shutil.get_terminal_size((120, 24)).columns))
+
+
+def emit_report(doc, as_json: bool, json_text) -> None:
+    """One report three ways: `json_text()` with --json, rich in a terminal, plain text otherwise."""
+    from ..render import report as fmt
+    if as_json:
+        emit(json_text())
+    elif use_rich(as_json):
+        emit(fmt.to_rich(doc, width()))
+    else:
+        emit(fmt.to_text(doc))

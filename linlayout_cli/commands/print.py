@@ -1,0 +1,82 @@
+"""`ttlayout -l ATTR -t TYPE` / `ttlayout -i FILE -t TYPE`: the tensor or hardware view, byte-identical to Triton's
+triton-tensor-layout, including its LLVM-style option spellings."""
+from __future__ import annotations
+
+import re
+
+import click
+
+from .. import __version__, inputs
+from ..errors import TTLayoutError
+
+_VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
+               "max-elements": "--max-elements"}
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """Accept triton-tensor-layout's LLVM spellings: -use-hw-view[=bool], -alias-names=a,b, -t=X, --t X."""
+    from ..errors import abbreviate
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        m = re.fullmatch(r"--?use-hw-view(?:=(.*))?", arg, re.S)
+        if m:
+            value = (m.group(1) or "true").lower()
+            if value not in ("true", "false", "1", "0"):
+                raise click.UsageError(f"invalid value '{abbreviate(m.group(1))}' for -use-hw-view (expected true or false)")
+            out += ["--use-hw-view"] if value in ("true", "1") else []
+            continue
+        m = re.fullmatch(r"--?(t|l|i|o|alias-names|max-elements)(?:=(.*))?", arg, re.S)
+        if not m:
+            out.append(arg)
+            continue
+        out.append(_VALUE_OPTS[m.group(1)])
+        if m.group(2) is not None:
+            out.append(m.group(2))
+        else:
+            nxt = next(args, None)
+            out += [nxt] if nxt is not None else []
+    return out
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>'.")
+@click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin).")
+@click.option("-o", "output", metavar="FILE", help="Write the output to FILE (atomically) instead of stdout.")
+@click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
+              help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
+@click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
+@click.option("--max-elements", type=click.IntRange(min=1), default=inputs.DEFAULT_MAX_ELEMENTS, show_default=True,
+              help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
+                   "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
+                   "layouts.")
+@click.version_option(__version__, "--version", prog_name="ttlayout")
+def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, max_elements):
+    """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
+    triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
+
+    Subcommands: 'ttlayout bank --help', 'ttlayout swizzle --help'."""
+    obj = click.get_current_context().obj
+    if not tensor_type and not layout and not input_file:
+        raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
+    shape = inputs.tensor(tensor_type, max_elements).shape
+    jobs = []                                    # (header, layout, trailing blank line)
+    if input_file:
+        table = inputs.alias_table(input_file, obj["stdin"])
+        names = inputs.split_names(alias_names)
+        if names:
+            jobs += [(f"#{name} = ", inputs.named(table, name, strip_hash=False), True) for name in names]
+        else:
+            jobs += [(f"#{d.name} = ", d.attr, False) for d in table.values() if getattr(d.attr, "kind", None)]
+    if layout:
+        jobs.append(("", inputs.attribute(layout), False))
+    converted = [(head + str(attr), inputs.linear_layout(attr, shape, max_elements), blank)
+                 for head, attr, blank in jobs]
+    with obj["sink"](output) as write:
+        from ..render import render_layout
+        for header, linear, blank in converted:
+            write(f"Print layout attribute: {header}\n".encode())
+            render_layout(linear, use_hw_view, write)
+            if blank:
+                write(b"\n")

@@ -1,0 +1,59 @@
+"""`ttlayout swizzle`: the shared layout to write one register layout with and read another back, by Triton's
+generic swizzling plus a search over every swizzled_shared layout."""
+from __future__ import annotations
+
+import click
+
+from .. import inputs
+from ..errors import TTLayoutError
+from . import common
+
+ROLES = [("write", "distributed"), ("read", "distributed")]
+
+
+@click.command("swizzle", cls=common.Subcommand, context_settings=common.CONTEXT)
+@click.option("-r", "--write", "write", metavar="ATTR", help="Register layout that writes (stores) the tensor.")
+@click.option("--read", "read", metavar="ATTR", help="Register layout that reads it back (default: the same).")
+@click.option("--alias-names", "alias_names", multiple=True, metavar="WRITE,READ",
+              help="With -i: the aliases of the writing and the reading layout.")
+@click.option("--no-search", is_flag=True, help="Skip the search over swizzled_shared layouts; print Triton's "
+              "generic swizzling result as it is.")
+@common.common_options
+def command(write, read, alias_names, no_search, tensor_type, input_file, target, bitwidth, as_json):
+    """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
+    register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
+
+    Prints a ready-to-paste #ttg.swizzled_shared<...> when one is as good, else #ttg.shared_linear<...>, with
+    the conflicts of the unswizzled layout and of the suggestion.
+
+    \b
+    ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
+    """
+    from ..analysis import report
+    from ..analysis.swizzle import suggest
+    from ..analysis.targets import get_target
+    tgt = get_target(target)
+    common.check_alias_usage(alias_names, input_file, write is not None, "-r/--read")
+    table = common.alias_table(input_file)
+    w = common.resolve(write, table, "write", "distributed")
+    r = common.resolve(read, table, "read", "distributed")
+    if table is not None and w is None:
+        names = inputs.split_names(alias_names)
+        if len(names) == 1:
+            names.append(names[0])
+        if names:
+            picked = common.from_alias_names(table, names, ROLES)
+        else:
+            dist = common.aliases_of_kind(table, "distributed")
+            if len(dist) not in (1, 2):
+                raise TTLayoutError(f"the file has {len(dist)} distributed layouts ({', '.join(dist[:6])}); "
+                                    "say which with --alias-names write,read")
+            picked = [table[dist[0]].attr, table[dist[-1]].attr]
+        w, r = picked[0], r or picked[1]                  # --read wins
+    if w is None:
+        raise TTLayoutError("missing -r WRITE_ATTR; see 'ttlayout swizzle --help'")
+    r = r or w
+    t, bits = common.tensor_and_bits(tensor_type, bitwidth)
+    s = suggest(inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape), bits, tgt, search=not no_search)
+    common.emit_report(report.swizzle_doc(s, str(w), str(r), t.element), as_json,
+                       lambda: report.swizzle_json(s, str(w), str(r), t.element))

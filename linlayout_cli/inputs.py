@@ -1,0 +1,183 @@
+"""The one path from what a user types to layouts: read a file or stdin within the limits, parse a tensor type
+into a checked shape, load an attribute from `-l` or from an `-i` file's aliases, check that its kind suits the
+command, and convert it to a `LinearLayout`. Every command goes through here; none repeats a step of it.
+
+Each step raises a `TTLayoutError` whose message is the one line the user sees.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ShapeError, TTLayoutError, UnsupportedError, abbreviate
+
+DEFAULT_MAX_ELEMENTS = 1 << 26        # about 1 GB of tensor-view text at ~16 bytes per element
+HARD_MAX_ELEMENTS = 1 << 31
+MAX_RANK = 32                         # every cell prints one number per dimension; real layouts have rank <= 5
+LAYOUT_KINDS = ("distributed", "shared")
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A checked `-t` tensor type: a non-empty power-of-two shape and its element type (e.g. `f16`)."""
+    shape: tuple[int, ...]
+    element: str
+
+    @property
+    def element_bits(self) -> int:
+        return element_bitwidth(self.element)
+
+
+# ----------------------------------------------------------------------------------------- reading
+
+
+def read_text(path: str, stdin) -> str:
+    """The `-i` file (or stdin for '-') as text; at most the parser's file limit + 1 bytes are read, so
+    `-i /dev/zero` ends with an error instead of filling the memory."""
+    from .parser import MAX_FILE_CHARS
+    limit = MAX_FILE_CHARS
+    shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
+    if path == "-":
+        if stdin is None:
+            raise TTLayoutError("cannot read standard input: it is closed")
+        try:
+            data = stdin.read(limit + 1)
+        except OSError as e:
+            raise TTLayoutError(f"cannot read standard input: {e.strerror or e}")
+        if isinstance(data, str):
+            if len(data) > limit:
+                raise TTLayoutError(f"standard input is too large (the limit is {limit} characters)")
+            return data
+    else:
+        if "\x00" in path:
+            raise TTLayoutError(f"cannot read {shown}: the file name contains a NUL character")
+        try:
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+        except IsADirectoryError:
+            raise TTLayoutError(f"cannot read {shown}: it is a directory")
+        except OSError as e:
+            raise TTLayoutError(f"cannot read {shown}: {e.strerror or e}")
+    if len(data) > limit:
+        raise TTLayoutError(f"{shown} is too large (the limit is {limit} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TTLayoutError(f"{shown} is not UTF-8 text (invalid byte 0x{data[e.start]:02x} at offset {e.start})")
+
+
+# ----------------------------------------------------------------------------------------- tensor types
+
+
+def tensor(text: str | None, max_elements: int = DEFAULT_MAX_ELEMENTS, example: str = "tensor<16x16xf16>") -> Tensor:
+    """`-t TYPE` parsed and checked: ranked, every dimension a known power of two, within the size limit."""
+    if not text:
+        raise TTLayoutError(f"missing -t: specify the tensor type, e.g. -t '{example}'")
+    from .parser import parse_tensor_type
+    ttype = parse_tensor_type(text)
+    return Tensor(tuple(checked_shape(ttype.shape, text, max_elements)), ttype.element)
+
+
+def checked_shape(shape, text: str, max_elements: int) -> list[int]:
+    if shape is None:
+        raise ShapeError(f"unranked tensor type {abbreviate(text)} has no shape to lay out; give e.g. tensor<16x16xf16>")
+    if not shape:
+        raise ShapeError(f"rank-0 tensor type {abbreviate(text)} has no dimension to lay out")
+    if len(shape) > MAX_RANK:
+        raise ShapeError(f"tensor rank {len(shape)} is above ttlayout's limit of {MAX_RANK} dimensions")
+    for s in shape:
+        if s < 0:
+            raise ShapeError(f"dynamic dimension '?' in {abbreviate(text)}: every dimension must be a known power of two")
+        if s == 0 or s & (s - 1):
+            raise ShapeError(f"dimension {s} of {abbreviate(text)} is not a power of two; Triton layouts need power-of-two shapes")
+    total = 1
+    for s in shape:
+        total *= s
+    check_size(total, "tensor", max_elements)
+    return list(shape)
+
+
+def check_size(count: int, what: str, max_elements: int) -> None:
+    limit = min(max_elements, HARD_MAX_ELEMENTS)
+    if count > limit:
+        hint = (" (raise it with --max-elements N)" if limit < HARD_MAX_ELEMENTS
+                else " (the hard limit is 2^31)")
+        shown = str(count) if count.bit_length() <= 64 else f"about 2^{count.bit_length() - 1}"
+        raise ShapeError(f"{what} has {shown} elements, more than the limit of {limit}{hint}")
+
+
+def element_bitwidth(element: str) -> int:
+    """Bits one element of an MLIR element type takes in memory.
+
+    f16/bf16 -> 16; f32/tf32/i32 -> 32; f64/i64 -> 64; f8* -> 8; f6*/f4* -> 6/4; iN -> N except i1 -> 8 (Triton
+    keeps booleans as one byte each); index and pointers (!tt.ptr<...>) -> 64."""
+    import re
+    e = element.strip()
+    if e.startswith("!tt.ptr") or e == "index":
+        return 64
+    if e == "tf32":
+        return 32
+    if e == "bf16":
+        return 16
+    m = re.fullmatch(r"[su]?i(\d+)", e)
+    if m:
+        bits = int(m.group(1))
+        return 8 if bits == 1 else bits
+    m = re.fullmatch(r"f(\d+)(?:E\d+M\d+\w*)?", e)
+    if m:
+        return int(m.group(1))
+    if re.fullmatch(r"vector<(?:\d+x)+(.+)>", e):
+        raise UnsupportedError(f"vector element type {e} is not supported; give the scalar element type")
+    raise UnsupportedError(f"cannot tell the bit width of element type '{e}'; use --bitwidth N")
+
+
+# ----------------------------------------------------------------------------------------- attributes
+
+
+def alias_table(path: str, stdin) -> dict:
+    """The `-i` file's top-level `#name = <attr>` definitions, name (no '#') -> AliasDef, in file order."""
+    from .parser import parse_mlir_file
+    return {d.name: d for d in parse_mlir_file(read_text(path, stdin))}
+
+
+def split_names(groups) -> list[str]:
+    """`--alias-names a,b --alias-names c` -> ['a', 'b', 'c']."""
+    return [n for group in groups for n in group.split(",") if n]
+
+
+def named(table: dict, name: str, strip_hash: bool = True):
+    """The attribute an alias name stands for, or the error that says it is not in the file."""
+    name = name.lstrip("#") if strip_hash else name
+    if name not in table:
+        raise TTLayoutError(f"Can't find the layout attribute: {name}")
+    return table[name].attr
+
+
+def attribute(text: str, table: dict | None = None):
+    """One attribute from the command line: its text, or (with an `-i` table) a `#name` / `name` of the file."""
+    if table is not None:
+        name = text[1:] if text.startswith("#") else text
+        if name in table:
+            return table[name].attr
+    from .parser import parse_attribute
+    aliases = {n: d.attr for n, d in table.items()} if table else None
+    return parse_attribute(text, aliases)
+
+
+def require_kind(attr, kind: str, role: str, name: str | None = None):
+    """`attr` if it is a `kind` ('distributed' or 'shared') layout, else the error naming the role it was for."""
+    if getattr(attr, "kind", None) == kind:
+        return attr
+    if name is not None:
+        raise TTLayoutError(f"#{name} is not a {kind} layout attribute (needed for the {role} layout)")
+    raise TTLayoutError(f"the {role} layout must be a {kind} layout attribute, got {abbreviate(str(attr))}")
+
+
+def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
+    """Triton's `toLinearLayout(shape, attr)` for a layout attribute, with its hardware index space checked
+    against the size limit (a broadcast layout can have far more slots than elements)."""
+    if getattr(attr, "kind", None) not in LAYOUT_KINDS:
+        raise UnsupportedError(f"Unsupported tensor layout attribute: {abbreviate(str(attr))}")
+    from .conversions import to_linear_layout
+    linear = to_linear_layout(attr, list(shape))
+    check_size(linear.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+    return linear

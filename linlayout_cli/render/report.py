@@ -1,0 +1,97 @@
+"""A report as a short list of blocks, built once by an analysis and written two ways: plain text (pipes,
+files, tests) and rich (a terminal). JSON is written from the analysis' own result objects instead.
+
+Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an aligned label column) and
+`Table` (columns with a header row). rich is imported only by `to_rich`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line: spans of (text, rich style); an empty tuple is a blank line."""
+    spans: tuple[tuple[str, str], ...] = ()
+    indent: str = ""
+
+    @property
+    def text(self) -> str:
+        return "".join(t for t, _ in self.spans)
+
+
+def line(text: str, style: str = "", indent: str = "") -> Line:
+    return Line(((text, style),) if text else (), indent)
+
+
+BLANK = Line()
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Label/value rows; plain text pads labels to `label_width` (a row with an empty label continues the one
+    above)."""
+    rows: tuple[tuple[str, str], ...]
+    label_width: int = 14
+    indent: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    indent: str = ""
+
+
+# ----------------------------------------------------------------------------------------- plain text
+
+
+def _table_lines(block: Table) -> list[str]:
+    rows = [block.columns] + list(block.rows)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(block.columns))]
+    return [block.indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def to_text(blocks) -> str:
+    out: list[str] = []
+    for block in blocks:
+        if isinstance(block, Line):
+            out.append(block.indent + block.text if block.spans else "")
+        elif isinstance(block, Fields):
+            out += [(block.indent + label.ljust(block.label_width) + value).rstrip() for label, value in block.rows]
+        else:
+            out += _table_lines(block)
+    return "\n".join(out) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- rich
+
+
+def to_rich(blocks, width: int | None = None) -> str:
+    """The same report with colour and tables drawn by rich (for a terminal)."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=width or 120, highlight=False, soft_wrap=True)
+    for block in blocks:
+        if isinstance(block, Line):
+            console.print(Text.assemble(block.indent, *block.spans) if block.spans else "")
+        elif isinstance(block, Fields):
+            grid = RichTable.grid(padding=(0, 2))
+            grid.add_column(style="bold cyan")
+            grid.add_column(overflow="fold")
+            for label, value in block.rows:
+                grid.add_row(label, value)
+            console.print(grid)
+        else:
+            table = RichTable(show_edge=False, header_style="bold")
+            for col in block.columns:
+                table.add_column(col)
+            for row in block.rows:
+                table.add_row(*row)
+            console.print(table)
+    return buf.getvalue()
