@@ -80,11 +80,22 @@ class _StreamSink:
             if st is not None and not stat.S_ISREG(st.st_mode):
                 self.file = open(target, "wb")          # device, FIFO, ...: no rename possible
                 return self._write
-            with _signals_held():                       # the temporary file exists only with self.tmp set
-                fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=os.path.dirname(target))
         except OSError as e:
             self._fail(e)
         self.target = target
+        try:
+            with _signals_held():                       # a signal lands after self.tmp is known
+                self._open_temporary(target, st)
+        except OSError as e:
+            self._discard()
+            self._fail(e)
+        except BaseException:                           # a signal held above, delivered on release
+            self._discard()
+            raise
+        return self._write
+
+    def _open_temporary(self, target: str, st) -> None:
+        fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=os.path.dirname(target))
         if st is not None:
             mode = stat.S_IMODE(st.st_mode)           # replacing a file keeps its permissions
         else:
@@ -93,7 +104,15 @@ class _StreamSink:
             mode = 0o666 & ~umask                     # mkstemp's 0600 would make new -o files private
         os.fchmod(fd, mode)
         self.file = os.fdopen(fd, "wb")
-        return self._write
+
+    def _discard(self) -> None:
+        if self.file is not None:
+            try:
+                self.file.close()
+            except OSError:
+                pass
+        if self.tmp is not None:
+            self._remove_tmp()
 
     def _write(self, data: bytes) -> None:
         try:

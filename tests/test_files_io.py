@@ -259,9 +259,10 @@ def test_input_and_output_the_same_file(tmp_path, mlir):
 # the real executable: stdin bytes, closed streams, Ctrl-C, closed pipes
 # ---------------------------------------------------------------------------------------------
 
-def ttlayout(*argv, **kwargs):
+def ttlayout(*argv, cwd=ROOT, **kwargs):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "linlayout_cli", *argv], capture_output=True, timeout=60,
-                          cwd=ROOT, **kwargs)
+                          cwd=cwd, env=env, **kwargs)
 
 
 def test_stdin_bytes():
@@ -293,6 +294,19 @@ def test_full_disk_on_stdout():
     assert proc.stderr.decode() == "ttlayout: error: cannot write to standard output: No space left on device\n"
 
 
+@pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"])
+def test_stop_signal_while_printing_to_stdout(signum, code):
+    got, out, err = _interrupt(BIG, lambda p: p.stdout.read(100_000), signum=signum)
+    assert got == code and err == b"", err[-2000:]
+    assert out.startswith(b"Print layout attribute: ")
+
+
+def test_dash_output_is_standard_output(tmp_path):
+    proc = ttlayout("-l", BLOCKED, *T16, "-o", "-", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.decode() == run(["-l", BLOCKED] + T16)[1]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_closed_pipe_ends_quietly():
     """`ttlayout ... | head -c 1000`: the reader leaves early."""
     proc = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *BIG], stdout=subprocess.PIPE,
@@ -304,11 +318,11 @@ def test_closed_pipe_ends_quietly():
     assert head.startswith(b"Print layout attribute: ") and err == b""
 
 
-def _interrupt(argv, ready, cwd=ROOT):
+def _interrupt(argv, ready, cwd=ROOT, signum=signal.SIGINT):
     proc = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, cwd=cwd)
     got = ready(proc)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     return proc.returncode, got + out, err
 
@@ -319,7 +333,10 @@ def test_ctrl_c_while_printing_to_stdout():
     assert out.startswith(b"Print layout attribute: ") and len(out) < 200_000_000
 
 
-def test_ctrl_c_while_writing_an_output_file(tmp_path):
+@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)],
+                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
+def test_signal_while_writing_an_output_file(tmp_path, signum, code):
+    """Ctrl-C, SIGTERM and SIGHUP all end quietly: the old file stays, the temporary file is gone."""
     target = tmp_path / "out.txt"
     target.write_text("old")
 
@@ -330,6 +347,6 @@ def test_ctrl_c_while_writing_an_output_file(tmp_path):
         assert leftovers(tmp_path), "the render ended before the temporary file was seen"
         return b""
 
-    code, out, err = _interrupt(BIG + ["-o", str(target)], wait_for_temp_file)
-    assert code == 130 and err == b"" and out == b""
+    got, out, err = _interrupt(BIG + ["-o", str(target)], wait_for_temp_file, signum=signum)
+    assert got == code and err == b"" and out == b""
     assert target.read_text() == "old" and leftovers(tmp_path) == []
