@@ -208,8 +208,20 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     except BrokenPipeError:
         raise                                    # main() ends quietly
     except Exception as e:                       # a bug in ttlayout: still one line, never a traceback
+        _reraise_interruption(e)
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
+
+
+def _reraise_interruption(e: BaseException) -> None:
+    """A signal that landed inside library code which wrapped it (an import turning KeyboardInterrupt into an
+    ImportError, say) still ends the run as that signal."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, (KeyboardInterrupt, Stopped)):
+            raise e
+        e = e.__cause__ or e.__context__
 
 
 def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:

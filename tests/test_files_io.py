@@ -348,5 +348,5 @@ def test_signal_while_writing_an_output_file(tmp_path, signum, code):
         return b""
 
     got, out, err = _interrupt(BIG + ["-o", str(target)], wait_for_temp_file, signum=signum)
-    assert got == code and err == b"" and out == b""
+    assert (got, err, out) == (code, b"", b"")
     assert target.read_text() == "old" and leftovers(tmp_path) == []
