@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from linlayout_cli.analysis import bank, report
+from linlayout_cli.analysis import bank
+from linlayout_cli.reports import bank as report
 from linlayout_cli.analysis.bank import analyze, analyze_attrs, bank_conflicts, layouts
 from linlayout_cli.inputs import element_bitwidth
-from linlayout_cli.render.report import to_rich, to_text
+from linlayout_cli.reports.blocks import to_rich, to_text
 from linlayout_cli.analysis.targets import READ, TARGETS, WRITE, get_target
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
@@ -178,7 +179,7 @@ def test_sub_word_difference_is_reported():
     rep = analyze_attrs(reg, shared, [64, 64], 8)
     assert rep.conflicts == 0 == bank_conflicts(reg, shared, [64, 64], 8)
     assert rep.accesses[READ].sim_conflicts == 1
-    text = to_text(report.bank_doc(rep, reg, shared, "i8"))
+    text = to_text(report.blocks(rep, reg, shared, "i8"))
     assert "lane-by-lane simulation: 1 conflict(s)" in text
 
 
@@ -224,7 +225,7 @@ def test_gfx942_ds_read_b128_lane_groups():
     assert sorted(e for x in r.worst.words for e in x.lanes) in ([0, 20], [1, 21], [2, 22], [3, 23])
     assert rep.conflicts == 1
     assert analyze_attrs(reg, ODD_SWIZZLE, [64, 64], 16, "sm90").conflicts == 0
-    text = to_text(report.bank_doc(rep, reg, ODD_SWIZZLE, "f16"))
+    text = to_text(report.blocks(rep, reg, ODD_SWIZZLE, "f16"))
     assert "write (ds_write_b128): 0 conflict(s)" in text and "read (ds_read_b128): 1 conflict(s)" in text
 
 
@@ -294,7 +295,7 @@ def test_report_explains_the_transpose_conflict():
             assert x.word == 32 * r + (c ^ r)
             assert x.word % 32 == w.bank
             assert lane == r + 16 * (c % 2)            # tpw [16, 2], order [0, 1]
-    text = to_text(report.bank_doc(rep, COL16, shared, "f32"))
+    text = to_text(report.blocks(rep, COL16, shared, "f32"))
     assert text.startswith("bank conflicts: 1 ")
     assert "offset 1 (element (0, 1)) is held by lane 16" in text
     assert "2 per instruction, ideal 1" in text
@@ -302,7 +303,7 @@ def test_report_explains_the_transpose_conflict():
 
 def test_rich_report_renders():
     rep = analyze_attrs(COL16, S.format(1, 1, 16, [1, 0]), [16, 32], 32)
-    out = to_rich(report.bank_doc(rep, COL16, "shared", "f32"), width=100)
+    out = to_rich(report.blocks(rep, COL16, "shared", "f32"), width=100)
     assert "bank conflicts" in out and "byte addr" in out
 
 

@@ -28,7 +28,7 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    from ..analysis import report
+    from ..reports import bank as report
     from ..analysis.bank import analyze
     from ..analysis.targets import get_target
     tgt = get_target(target)
@@ -46,8 +46,8 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
     t, bits = common.tensor_and_bits(tensor_type, bitwidth)
     result = analyze(inputs.linear_layout(reg_attr, t.shape), inputs.linear_layout(shared_attr, t.shape), bits, tgt)
     reg_text, shared_text = str(reg_attr), str(shared_attr)
-    common.emit_report(report.bank_doc(result, reg_text, shared_text, t.element), as_json,
-                       lambda: report.bank_json(result, reg_text, shared_text, t.element))
+    common.emit_report(report.blocks(result, reg_text, shared_text, t.element), as_json,
+                       lambda: report.json_text(result, reg_text, shared_text, t.element))
 
 
 def _auto_pick(table, reg_attr, shared_attr):

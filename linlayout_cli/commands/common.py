@@ -112,7 +112,7 @@ def width() -> int:
 
 def emit_report(doc, as_json: bool, json_text) -> None:
     """One report three ways: `json_text()` with --json, rich in a terminal, plain text otherwise."""
-    from ..render import report as fmt
+    from ..reports import blocks as fmt
     if as_json:
         emit(json_text())
     elif use_rich(as_json):

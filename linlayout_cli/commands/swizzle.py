@@ -29,7 +29,7 @@ def command(write, read, alias_names, no_search, tensor_type, input_file, target
     \b
     ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
-    from ..analysis import report
+    from ..reports import swizzle as report
     from ..analysis.swizzle import suggest
     from ..analysis.targets import get_target
     tgt = get_target(target)
@@ -55,5 +55,5 @@ def command(write, read, alias_names, no_search, tensor_type, input_file, target
     r = r or w
     t, bits = common.tensor_and_bits(tensor_type, bitwidth)
     s = suggest(inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape), bits, tgt, search=not no_search)
-    common.emit_report(report.swizzle_doc(s, str(w), str(r), t.element), as_json,
-                       lambda: report.swizzle_json(s, str(w), str(r), t.element))
+    common.emit_report(report.blocks(s, str(w), str(r), t.element), as_json,
+                       lambda: report.json_text(s, str(w), str(r), t.element))

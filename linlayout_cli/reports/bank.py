@@ -1,40 +1,12 @@
-"""The `bank` and `swizzle` reports: each built once as blocks (`render.report`: plain text or rich), and as
-JSON from the result objects."""
+"""The `bank` report: built once as blocks (text or rich) from a `BankReport`, and as JSON."""
 from __future__ import annotations
 
 import json
 
-from ..render.report import BLANK, Fields, Line, Table, line
-from .bank import Access, BankReport
-from .swizzle import Score, Suggestion
-from .targets import READ, WRITE
-
-# ----------------------------------------------------------------------------------------- small helpers
-
-
-def lane_ranges(lanes) -> str:
-    """[0, 1, 2, 3, 20] -> '0-3, 20'."""
-    lanes = sorted(int(x) for x in lanes)
-    parts, i = [], 0
-    while i < len(lanes):
-        j = i
-        while j + 1 < len(lanes) and lanes[j + 1] == lanes[j] + 1:
-            j += 1
-        parts.append(str(lanes[i]) if i == j else f"{lanes[i]}-{lanes[j]}")
-        i = j + 1
-    return ", ".join(parts)
-
-
-def _coord(c) -> str:
-    return "(" + ", ".join(str(x) for x in c) + ")"
-
-
-def _shape(shape) -> str:
-    return "x".join(str(s) for s in shape)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
+from ..analysis.bank import Access, BankReport
+from ..analysis.targets import READ, WRITE
+from .blocks import Fields, Line, Table, line
+from .common import coord, lane_ranges, plural, shape_text
 
 
 def vector_reason(report: BankReport) -> str:
@@ -53,11 +25,11 @@ def vector_reason(report: BankReport) -> str:
             if b[oi] == want and (bi is None or b[bi] == 0):
                 if dim == "register":
                     continue
-                return (f"offset {want} (element {_coord(prep.element_at(want))}) is held by {dim} {1 << j}, "
+                return (f"offset {want} (element {coord(prep.element_at(want))}) is held by {dim} {1 << j}, "
                         "not by a register of the same thread")
     regs = cvt.get_in_dim_bases("register")
     if not any(b[oi] == want and (bi is None or b[bi] == 0) for b in regs):
-        return f"no register step reaches offset {want} (element {_coord(prep.element_at(want))})"
+        return f"no register step reaches offset {want} (element {coord(prep.element_at(want))})"
     mask = 2 * v - 1
     for dim in cvt.in_dims:
         for j, b in enumerate(cvt.get_in_dim_bases(dim)):
@@ -104,7 +76,7 @@ def _access_json(a) -> dict:
     return d
 
 
-def bank_json(report: BankReport, reg_text: str, shared_text: str, element: str | None) -> str:
+def json_text(report: BankReport, reg_text: str, shared_text: str, element: str | None) -> str:
     p = _primary(report)
     t = report.target
     obj = {
@@ -142,19 +114,19 @@ def _worst_blocks(a: Access, indent: str) -> list:
     if w.distinct_words <= 1:
         return [line("conflict-free: in every wavefront each bank serves at most one 32-bit word", indent=indent)]
     head = (f"worst wavefront: instruction {w.instruction}, lanes {lane_ranges(w.lanes)}: "
-            f"bank {w.bank} serves {_plural(w.distinct_words, 'distinct 32-bit word')}")
+            f"bank {w.bank} serves {plural(w.distinct_words, 'distinct 32-bit word')}")
     if w.banks_at_max > 1:
         head += f" ({w.banks_at_max} banks do)"
     rows = []
     for x in w.words:
-        elems = ", ".join(_coord(e) for e in x.elements[:4]) + (", ..." if len(x.elements) > 4 else "")
+        elems = ", ".join(coord(e) for e in x.elements[:4]) + (", ..." if len(x.elements) > 4 else "")
         rows.append((str(x.word), f"0x{x.byte_address:04x}", lane_ranges(x.lanes), elems))
     return [line(head, "bold", indent), Table(("word", "byte addr", "lanes", "elements"), tuple(rows), indent + "  ")]
 
 
 def _access_blocks(a: Access, indent: str = "") -> list:
     rows = [("wavefronts", f"{a.wavefronts} per instruction, ideal {a.phases} "
-                           f"({_plural(a.phases, 'phase')} of {a.lanes_per_phase} lanes); "
+                           f"({plural(a.phases, 'phase')} of {a.lanes_per_phase} lanes); "
                            f"{a.conflicts} conflict(s), 2^{a.k} - 1")]
     if a.sim_conflicts != a.conflicts:
         rows.append(("", f"lane-by-lane simulation: {a.sim_conflicts} conflict(s); Triton's linear model cannot "
@@ -163,7 +135,7 @@ def _access_blocks(a: Access, indent: str = "") -> list:
     return blocks + (_worst_blocks(a, indent) if a.worst else [])
 
 
-def bank_doc(report: BankReport, reg_text: str, shared_text: str, element: str | None) -> list:
+def blocks(report: BankReport, reg_text: str, shared_text: str, element: str | None) -> list:
     """The `bank` report: the count, what was analysed, the vector width and why, and the worst wavefront."""
     t = report.target
     v, bw = report.vector_width, report.bitwidth
@@ -174,15 +146,15 @@ def bank_doc(report: BankReport, reg_text: str, shared_text: str, element: str |
     elem = f" ({element})" if element else ""
     rows = [("target", f"{t.name}: {t.arch}, {t.num_banks} banks x {t.bank_bytes} bytes, "
                        f"{t.warp_size}-lane {'warps' if t.vendor == 'nvidia' else 'wavefronts'}"),
-            ("tensor", f"{_shape(report.shape)}, {bw}-bit elements{elem}"),
+            ("tensor", f"{shape_text(report.shape)}, {bw}-bit elements{elem}"),
             ("register", reg_text),
             ("shared", shared_text)]
     if report.lanes != t.warp_size:
         rows.append(("note", f"the register layout has {report.lanes} lanes per warp, the target {t.warp_size}"))
     write, read = report.accesses[WRITE], report.accesses[READ]
     instr = write.instruction if write.instruction == read.instruction else f"{write.instruction} / {read.instruction}"
-    rows.append(("vector width", f"{_plural(v, 'element')} = {v * bw} bits per lane ({instr}); "
-                                 f"{_plural(report.instructions_per_warp, 'instruction')} per warp"))
+    rows.append(("vector width", f"{plural(v, 'element')} = {v * bw} bits per lane ({instr}); "
+                                 f"{plural(report.instructions_per_warp, 'instruction')} per warp"))
     reason = vector_reason(report)
     if reason:
         rows.append(("", f"limited by: {reason}"))
@@ -193,61 +165,3 @@ def bank_doc(report: BankReport, reg_text: str, shared_text: str, element: str |
         blocks.append(line(f"{a.op} ({a.instruction}): {a.conflicts} conflict(s)", "bold"))
         blocks += _access_blocks(a, "  ")
     return blocks
-
-
-# ----------------------------------------------------------------------------------------- swizzle
-
-
-def _score_json(s: Score) -> dict:
-    return {
-        "conflicts": s.conflicts,
-        "write": {"vector_width": s.write_vec, "conflicts": s.write_conflicts,
-                  "instructions_per_warp": s.write_instructions, "wavefronts_per_warp": s.write_wavefronts},
-        "read": {"vector_width": s.read_vec, "conflicts": s.read_conflicts,
-                 "instructions_per_warp": s.read_instructions, "wavefronts_per_warp": s.read_wavefronts},
-    }
-
-
-def swizzle_json(s: Suggestion, write_text: str, read_text: str, element: str | None) -> str:
-    obj = {
-        "suggestion": s.attr_text,
-        "kind": s.kind,
-        "exact": s.exact,
-        "source": s.source,
-        "shared_linear": s.shared_linear_text,
-        "conflicts": s.score.conflicts,
-        "unswizzled_conflicts": s.baseline.conflicts,
-        "target": s.target.name,
-        "element_bits": s.bitwidth,
-        "element_type": element,
-        "shape": list(s.shape),
-        "write_layout": write_text,
-        "read_layout": read_text,
-        "suggested": _score_json(s.score),
-        "unswizzled": dict(layout=s.baseline_text, **_score_json(s.baseline)),
-        "generic_swizzling": {"vector": list(s.result.vector), "bank": list(s.result.bank),
-                              "segment": list(s.result.segment), "reps": list(s.result.reps)},
-        "notes": list(s.notes),
-    }
-    return json.dumps(obj, indent=2) + "\n"
-
-
-def _score_row(name: str, s: Score, bw: int) -> tuple[str, ...]:
-    return (name, f"{s.write_vec} x {bw}-bit, {s.write_conflicts} conflict(s)",
-            f"{s.read_vec} x {bw}-bit, {s.read_conflicts} conflict(s)", str(s.conflicts),
-            str(s.write_wavefronts + s.read_wavefronts))
-
-
-def swizzle_doc(s: Suggestion, write_text: str, read_text: str, element: str | None) -> list:
-    """The `swizzle` report: the layout to paste, then how it compares with the unswizzled one."""
-    bw = s.bitwidth
-    elem = f" ({element})" if element else ""
-    blocks = [line(s.attr_text, "bold green"), BLANK,
-              line(f"target {s.target.name}, tensor {_shape(s.shape)}, {bw}-bit elements{elem}"),
-              Fields((("write", write_text), ("read", read_text)), label_width=8), BLANK,
-              Table(("", "write (vector, conflicts)", "read (vector, conflicts)", "total conflicts", "wavefronts/warp"),
-                    (_score_row("unswizzled", s.baseline, bw), _score_row("suggested", s.score, bw))),
-              BLANK, line(f"unswizzled = {s.baseline_text}"), line(f"found by   {s.source}")]
-    if s.kind != "shared_linear" and not s.exact:
-        blocks.append(line(f"exact generic-swizzling layout: {s.shared_linear_text}"))
-    return blocks + [line(f"note: {n}") for n in s.notes]

@@ -1,4 +1,4 @@
-"""A report as a short list of blocks, built once by an analysis and written two ways: plain text (pipes,
+"""Report blocks, built once by a report module and written two ways: plain text (pipes, files, tests) and rich
 files, tests) and rich (a terminal). JSON is written from the analysis' own result objects instead.
 
 Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an aligned label column) and

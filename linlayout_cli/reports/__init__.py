@@ -1,0 +1,1 @@
+"""Reports: each analysis result written as blocks (plain text or rich, see `blocks`) and as JSON."""

@@ -1,0 +1,27 @@
+"""Small text helpers every report uses: lane ranges, coordinates, shapes, plurals."""
+from __future__ import annotations
+
+
+def lane_ranges(lanes) -> str:
+    """[0, 1, 2, 3, 20] -> '0-3, 20'."""
+    lanes = sorted(int(x) for x in lanes)
+    parts, i = [], 0
+    while i < len(lanes):
+        j = i
+        while j + 1 < len(lanes) and lanes[j + 1] == lanes[j] + 1:
+            j += 1
+        parts.append(str(lanes[i]) if i == j else f"{lanes[i]}-{lanes[j]}")
+        i = j + 1
+    return ", ".join(parts)
+
+
+def coord(c) -> str:
+    return "(" + ", ".join(str(x) for x in c) + ")"
+
+
+def shape_text(shape) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -1,0 +1,63 @@
+"""The `swizzle` report: the layout to paste and how it compares with the unswizzled one; blocks and JSON."""
+from __future__ import annotations
+
+import json
+
+from ..analysis.swizzle import Score, Suggestion
+from .blocks import BLANK, Fields, Table, line
+from .common import shape_text
+
+
+def _score_json(s: Score) -> dict:
+    return {
+        "conflicts": s.conflicts,
+        "write": {"vector_width": s.write_vec, "conflicts": s.write_conflicts,
+                  "instructions_per_warp": s.write_instructions, "wavefronts_per_warp": s.write_wavefronts},
+        "read": {"vector_width": s.read_vec, "conflicts": s.read_conflicts,
+                 "instructions_per_warp": s.read_instructions, "wavefronts_per_warp": s.read_wavefronts},
+    }
+
+
+def json_text(s: Suggestion, write_text: str, read_text: str, element: str | None) -> str:
+    obj = {
+        "suggestion": s.attr_text,
+        "kind": s.kind,
+        "exact": s.exact,
+        "source": s.source,
+        "shared_linear": s.shared_linear_text,
+        "conflicts": s.score.conflicts,
+        "unswizzled_conflicts": s.baseline.conflicts,
+        "target": s.target.name,
+        "element_bits": s.bitwidth,
+        "element_type": element,
+        "shape": list(s.shape),
+        "write_layout": write_text,
+        "read_layout": read_text,
+        "suggested": _score_json(s.score),
+        "unswizzled": dict(layout=s.baseline_text, **_score_json(s.baseline)),
+        "generic_swizzling": {"vector": list(s.result.vector), "bank": list(s.result.bank),
+                              "segment": list(s.result.segment), "reps": list(s.result.reps)},
+        "notes": list(s.notes),
+    }
+    return json.dumps(obj, indent=2) + "\n"
+
+
+def _score_row(name: str, s: Score, bw: int) -> tuple[str, ...]:
+    return (name, f"{s.write_vec} x {bw}-bit, {s.write_conflicts} conflict(s)",
+            f"{s.read_vec} x {bw}-bit, {s.read_conflicts} conflict(s)", str(s.conflicts),
+            str(s.write_wavefronts + s.read_wavefronts))
+
+
+def blocks(s: Suggestion, write_text: str, read_text: str, element: str | None) -> list:
+    """The `swizzle` report: the layout to paste, then how it compares with the unswizzled one."""
+    bw = s.bitwidth
+    elem = f" ({element})" if element else ""
+    blocks = [line(s.attr_text, "bold green"), BLANK,
+              line(f"target {s.target.name}, tensor {shape_text(s.shape)}, {bw}-bit elements{elem}"),
+              Fields((("write", write_text), ("read", read_text)), label_width=8), BLANK,
+              Table(("", "write (vector, conflicts)", "read (vector, conflicts)", "total conflicts", "wavefronts/warp"),
+                    (_score_row("unswizzled", s.baseline, bw), _score_row("suggested", s.score, bw))),
+              BLANK, line(f"unswizzled = {s.baseline_text}"), line(f"found by   {s.source}")]
+    if s.kind != "shared_linear" and not s.exact:
+        blocks.append(line(f"exact generic-swizzling layout: {s.shared_linear_text}"))
+    return blocks + [line(f"note: {n}") for n in s.notes]
