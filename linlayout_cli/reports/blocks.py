@@ -1,5 +1,5 @@
 """Report blocks, built once by a report module and written two ways: plain text (pipes, files, tests) and rich
-files, tests) and rich (a terminal). JSON is written from the analysis' own result objects instead.
+(a terminal). JSON is written from the analysis' own result objects instead.
 
 Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an aligned label column) and
 `Table` (columns with a header row). rich is imported only by `to_rich`.
