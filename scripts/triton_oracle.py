@@ -34,17 +34,24 @@ Usage
                                          with the tool's exit code
   triton_oracle.py bank REG SHARED SHAPE BITWIDTH
                                          GluonOpBuilder.get_shared_bank_conflicts (SHAPE like 64x64)
-  triton_oracle.py --serve               JSON-lines server used by make_golden.py: each input line
+  triton_oracle.py --serve               JSON-lines server used by scripts/golden/: each input line
                                          {"op": "cli", "args": [...]} or {"op": "bank", "reg": ..,
                                          "shared": .., "shape": [..], "bitwidth": n}; each output
                                          line {"exit": rc, "stdout": str|null, "stderr": str,
-                                         ["conflicts": n]}
+                                         ["conflicts": n]}; or {"op": "linear", "attr": ..,
+                                         "shape": [..]}: Triton's toLinearLayout(shape, attr), answered
+                                         {"exit", "bases": {in dim: [[..]..]}, "out_dims": {dim: size},
+                                         "alignment": a shared layout's getAlignment() or null,
+                                         "gluon": GluonOpBuilder.to_linear_layout's bases (+ alignment
+                                         of a shared layout) or null, "stderr"}
+  triton_oracle.py linear ATTR SHAPE     the same, printed as JSON (SHAPE like 64x64)
 """
 from __future__ import annotations
 
 import ctypes
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -59,6 +66,17 @@ LAYOUT_MNEMONICS = {
     "generic_linear", "swizzled_shared", "amd_rotating_shared", "nvmma_shared",
     "shared_linear", "padded_shared", "partitioned_shared",
 }
+
+
+def mnemonic(attr_text: bytes):
+    """``#ttg.blocked<{..}>`` -> ``blocked``; None for anything not in the ttg dialect."""
+    if not attr_text.startswith(b"#ttg."):
+        return None
+    rest = attr_text[5:]
+    i = 0
+    while i < len(rest) and (rest[i:i + 1].isalnum() or rest[i:i + 1] == b"_"):
+        i += 1
+    return rest[:i].decode()
 
 
 class _Lib:
@@ -117,6 +135,18 @@ class _Lib:
         self.alias_defs = fn("_ZNK4mlir14AsmParserState21getAttributeAliasDefsEv", IterRange, vp)
         self.alias_def = fn("_ZNK4mlir14AsmParserState20getAttributeAliasDefEN4llvm9StringRefE", vp, vp, vp, sz)
         self.unknown_loc = fn("_ZN4mlir10UnknownLoc3getEPNS_11MLIRContextE", vp, vp)
+        # LinearLayout toLinearLayout(ArrayRef<int64_t>, Attribute) (sret first; ArrayRef as data, size)
+        self.to_linear_layout = fn("_ZN4mlir6triton3gpu14toLinearLayoutEN4llvm8ArrayRefIlEENS_9AttributeE", vp, vp, vp, sz, vp)
+        # std::string LinearLayout::toString() const (sret, this)
+        self.ll_to_string = fn("_ZNK4mlir6triton12LinearLayout8toStringB5cxx11Ev", vp, vp, vp)
+        # SharedEncodingTrait's getAlignment() of each shared class: Model<Class>::getAlignment(Concept*, Attribute)
+        self.shared_alignment = {
+            mnemonic: fn("_ZN4mlir6triton3gpu6detail34SharedEncodingTraitInterfaceTraits5ModelINS1_%d%sEE12getAlignmentEPKNS3_7ConceptENS_9AttributeE"
+                         % (len(cls), cls), ctypes.c_uint32, vp, vp)
+            for mnemonic, cls in (("swizzled_shared", "SwizzledSharedEncodingAttr"),
+                                  ("amd_rotating_shared", "AMDRotatingSharedEncodingAttr"),
+                                  ("nvmma_shared", "NVMMASharedEncodingAttr"),
+                                  ("shared_linear", "SharedLinearEncodingAttr"))}
         self._keep = []
 
     def buf(self, n):
@@ -187,14 +217,7 @@ class CliOracle:
 
     def _layout_print(self, rtt_ptr, attr_ptr, attr_text: bytes, hw: bool, out: list) -> bool:
         # isa<DistributedEncodingTrait, SharedEncodingTrait>(layout)
-        mn = None
-        if attr_text.startswith(b"#ttg."):
-            rest = attr_text[5:]
-            i = 0
-            while i < len(rest) and (rest[i:i + 1].isalnum() or rest[i:i + 1] == b"_"):
-                i += 1
-            mn = rest[:i].decode()
-        if mn in LAYOUT_MNEMONICS:
+        if mnemonic(attr_text) in LAYOUT_MNEMONICS:
             out.append(self._layout_str(rtt_ptr, hw))
             return True
         self._err(b"Unsupported tensor layout attribute: " + attr_text + b"\n")
@@ -449,6 +472,93 @@ class BankOracle:
         return 0, int(self.b.get_shared_bank_conflicts(ra, sa, list(shape), int(bitwidth)))
 
 
+class LinearOracle:
+    """Triton's own linear layout of an attribute at a tensor shape, two ways:
+
+    * ``text``: ``mlir::triton::gpu::toLinearLayout(shape, attr)`` printed by ``LinearLayout::toString()``,
+      the very conversion ``getLayoutStr`` prints from (exact bases and out-dim sizes);
+    * ``gluon``: ``GluonOpBuilder.to_linear_layout(attr, shape)``, the same conversion wrapped in a
+      ``#ttg.linear`` / ``#ttg.shared_linear`` attribute (it aborts where that attribute cannot hold the
+      layout), with a shared layout's alignment;
+    * ``alignment``: ``SharedEncodingTrait::getAlignment()`` of a shared layout, the alignment Gluon uses.
+
+    Every call parses the attribute in the Python binding's MLIRContext (the bank oracle's)."""
+
+    def __init__(self, bank: BankOracle):
+        self.bank = bank
+        self.L = bank.L
+        # the first Gluon conversion imports Gluon's Python layout classes: do it once here, not in every child
+        self.gluon("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>", [32])
+
+    def text(self, attr_text: str, shape) -> tuple[int, bytes | None]:
+        L = self.L
+        attr = L.parse_attr(*L.cstr(attr_text.encode()), self.bank.ctx_ptr, None, None, False)
+        if not attr:
+            os.write(2, b"Invalid layout attribute: " + attr_text.encode() + b"\n")
+            return 1, None
+        dims = (ctypes.c_int64 * max(1, len(shape)))(*shape)
+        ll = L.buf(4096)
+        L.to_linear_layout(ctypes.addressof(ll), ctypes.addressof(dims), len(shape), attr)
+        sret = L.buf(64)
+        L.ll_to_string(ctypes.addressof(sret), ctypes.addressof(ll))
+        data = ctypes.c_void_p.from_address(ctypes.addressof(sret)).value
+        size = ctypes.c_size_t.from_address(ctypes.addressof(sret) + 8).value
+        return 0, ctypes.string_at(data, size)
+
+    def alignment(self, attr_text: str):
+        """SharedEncodingTrait::getAlignment() of a shared layout; None for other attributes."""
+        get = self.L.shared_alignment.get(mnemonic(attr_text.encode()))
+        if get is None:
+            return None
+        attr = self.L.parse_attr(*self.L.cstr(attr_text.encode()), self.bank.ctx_ptr, None, None, False)
+        return int(get(None, attr)) if attr else None
+
+    def gluon(self, attr_text: str, shape) -> dict:
+        r = self.bank.b.to_linear_layout(self.bank.attr(attr_text), list(shape))
+        ints = lambda bs: [[int(x) for x in b] for b in bs]  # noqa: E731
+        if hasattr(r, "offset_bases"):
+            return {"bases": {"offset": ints(r.offset_bases), "block": ints(r.block_bases)},
+                    "alignment": int(r.alignment)}
+        return {"bases": {"register": ints(r.reg_bases), "lane": ints(r.lane_bases), "warp": ints(r.warp_bases),
+                          "block": ints(r.block_bases)},
+                "out_sizes": [int(x) for x in r.shape]}
+
+
+_LL_BASIS = re.compile(r"^ [ -] (\w+)=(\d+) -> \(([-\d, ]*)\)$")
+_LL_SIZE1 = re.compile(r"^ - (\w+) is a size 1 dimension$")
+_LL_OUTS = re.compile(r"(\w+) \(size (\d+)\)")
+
+
+def parse_ll_text(text: str):
+    """``LinearLayout::toString()`` -> (bases {in dim: [[..], ..]}, out dims {name: size}), both in Triton's order.
+
+    `` - register=1 -> (0, 1)`` / ``   register=2 -> (1, 0)`` / `` - block is a size 1 dimension`` /
+    ``where out dims are: [dim0 (size 4), dim1 (size 2)]``"""
+    bases, outs = {}, None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        m = _LL_BASIS.match(line)
+        if m:
+            dim, index, vec = m.group(1), int(m.group(2)), m.group(3)
+            got = bases.setdefault(dim, [])
+            if index != 1 << len(got):
+                raise ValueError("basis %s=%d out of order in %r" % (dim, index, text))
+            got.append([int(x) for x in vec.split(",")] if vec.strip() else [])
+            continue
+        m = _LL_SIZE1.match(line)
+        if m:
+            bases[m.group(1)] = []
+            continue
+        if line.startswith("where out dims are:"):
+            outs = {name: int(size) for name, size in _LL_OUTS.findall(line)}
+            continue
+        raise ValueError("unexpected LinearLayout text line %r" % line)
+    if outs is None:
+        raise ValueError("no out dims in %r" % text)
+    return bases, outs
+
+
 def _nb_inline_ptr(obj) -> int:
     """Address of the C++ object wrapped by a nanobind instance (nb_inst: PyObject header, int32 offset,
     then flags with bit 2 = `direct`: data inline at base+offset, else a pointer to it stored there)."""
@@ -518,6 +628,7 @@ def run_forked(fn, timeout=CASE_TIMEOUT_S, progname=None):
 
 _CLI = None
 _BANK = None
+_LINEAR = None
 
 
 def _cli():
@@ -532,6 +643,30 @@ def _bank():
     if _BANK is None:
         _BANK = BankOracle(_cli())
     return _BANK
+
+
+def _linear():
+    global _LINEAR
+    if _LINEAR is None:
+        _LINEAR = LinearOracle(_bank())
+    return _LINEAR
+
+
+def run_linear(attr: str, shape):
+    """Triton's linear layout of `attr` at `shape`: (exit, {"bases", "out_dims", "alignment", "gluon"}|None, stderr).
+
+    ``alignment`` is null for distributed layouts; ``gluon`` is the Gluon route's answer (null where it
+    aborted or raised), a cross-check."""
+    o = _linear()
+    rc, out, err = run_forked(lambda: o.text(attr, shape))
+    if rc != 0:
+        return rc, None, err
+    bases, outs = parse_ll_text(out.decode())
+    grc, gout, _ = run_forked(lambda: (0, json.dumps(o.gluon(attr, shape)).encode()))
+    gluon = json.loads(gout) if grc == 0 and gout else None
+    arc, aout, _ = run_forked(lambda: (0, json.dumps(o.alignment(attr)).encode()))
+    alignment = json.loads(aout) if arc == 0 and aout else None
+    return 0, {"bases": bases, "out_dims": outs, "alignment": alignment, "gluon": gluon}, err
 
 
 def run_cli(argv):
@@ -561,6 +696,9 @@ def serve():
             rc, out, err = run_cli(req["args"])
             resp = {"exit": rc, "stdout": None if out is None else out.decode("utf-8", "surrogateescape"),
                     "stderr": err.decode("utf-8", "replace")}
+        elif req["op"] == "linear":
+            rc, res, err = run_linear(req["attr"], req["shape"])
+            resp = {"exit": rc, "stdout": None, "stderr": err.decode("utf-8", "replace"), **(res or {})}
         elif req["op"] == "bank":
             rc, n, err = run_bank(req["reg"], req["shared"], req["shape"], req["bitwidth"])
             resp = {"exit": rc, "conflicts": n, "stdout": None, "stderr": err.decode("utf-8", "replace")}
@@ -574,6 +712,15 @@ def main(argv):
     if argv[:1] == ["--serve"]:
         serve()
         return 0
+    if argv[:1] == ["linear"]:
+        if len(argv) != 3:
+            print(__doc__, file=sys.stderr)
+            return 2
+        rc, res, err = run_linear(argv[1], [int(x) for x in argv[2].split("x")])
+        sys.stderr.buffer.write(err)
+        if rc == 0:
+            print(json.dumps(res))
+        return rc
     if argv[:1] == ["bank"]:
         if len(argv) != 5:
             print(__doc__, file=sys.stderr)

@@ -8,12 +8,19 @@ Layout of ``golden/<suite>/``:
   referenced relative to the repository root.
 * ``<id>.out`` - Triton's exact stdout.
 
+The core and mma success cases printing one ``-l`` layout also have Triton's own linear layout:
+``bases`` (``{"register": [[..], ..], "lane", "warp", "block"}`` or ``{"offset", "block"}``), ``out_dims``
+(``{"dim0": n, ..}``), ``linear_attr`` (Triton's canonical print of those bases as an attribute, or null),
+``linear_same_view`` and sometimes ``linear_rejected`` (see ``scripts/golden/linear.py``).
+
 The bank suite (``golden/bank/cases.jsonl``) has ``id, reg, shared, shape, bitwidth, conflicts, exit``.
+Ids are ``<section>-<nnn>``: stable across regenerations (``scripts/golden/suite.py``).
 """
 from __future__ import annotations
 
 import difflib
 import json
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,3 +57,37 @@ def short_diff(expected: str, actual: str, limit: int = 40) -> str:
         lines = lines[:limit] + ["... (%d more diff lines)\n" % (len(lines) - limit)]
     out = "".join(line if line.endswith("\n") else line + "\n" for line in lines)
     return out or "(no line difference; trailing newline or whitespace differs)\n"
+
+
+def option_values(args: list[str]) -> dict[str, str]:
+    """Values of the valued options of a golden argv, in any LLVM spelling (``-l X``, ``-l=X``, ``--l X``)."""
+    values, i = {}, 0
+    while i < len(args):
+        name, eq, value = args[i].lstrip("-").partition("=")
+        if name in ("l", "t", "i", "o", "alias-names") and args[i].startswith("-"):
+            if not eq:
+                i += 1
+                value = args[i]
+            values[name] = value
+        i += 1
+    return values
+
+
+def tensor_shape(tensor_type: str) -> list[int]:
+    """``tensor<16x8xf16>`` -> ``[16, 8]``"""
+    dims = re.match(r"tensor<((?:\d+x)*)", tensor_type).group(1)
+    return [int(x) for x in dims.split("x") if x]
+
+
+def replace_layout(args: list[str], attr: str) -> list[str]:
+    """The argv with its ``-l`` value replaced by `attr`, spelling kept."""
+    out, i = [], 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-l", "--l"):
+            out += [a, attr]
+            i += 2
+            continue
+        out.append(a.split("=", 1)[0] + "=" + attr if a.startswith(("-l=", "--l=")) else a)
+        i += 1
+    return out

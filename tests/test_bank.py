@@ -173,7 +173,7 @@ def test_linear_count_equals_simulation_for_word_sized_accesses():
 
 
 def test_sub_word_difference_is_reported():
-    # golden bank-025: Triton says 0, but lanes 0 and 2 (rows 0 and 2) sit in bank 0 at words 0 and 32
+    # golden bank/spec7-025: Triton says 0, but lanes 0 and 2 (rows 0 and 2) sit in bank 0 at words 0 and 32
     reg = B.format([1, 1], [32, 1], [4, 1], [0, 1])
     shared = S.format(1, 1, 32, [1, 0])
     rep = analyze_attrs(reg, shared, [64, 64], 8)

@@ -1,13 +1,14 @@
 """ttlayout vs. Triton 3.9.0: byte-for-byte comparison with the golden files.
 
-The golden files are produced by ``scripts/make_golden.py`` (Triton as an oracle; never needed here).
+The golden files are produced by ``scripts/make_golden.py`` (the package ``scripts/golden/``; Triton as an oracle,
+never needed here).
 Each case runs ttlayout in process through ``linlayout_cli.cli.run(argv) -> (exit, stdout, stderr)``.
 
 * success case (Triton exit 0): exit 0 and stdout identical to ``golden/<suite>/<id>.out``;
 * error case (Triton exit != 0, including its aborts 134/136): exit 1, empty stdout, and stderr is
   exactly one non-empty line (no traceback).
 
-* deliberate difference (the case's ``"ttlayout"`` field, see ``scripts/make_golden.py``):
+* deliberate difference (the case's ``"ttlayout"`` field, see ``scripts/golden/__init__.py``):
   ``same_as`` (a legacy spelling must print exactly Triton's output for the canonical twin case),
   ``error`` (Triton prints a meaningless result; ttlayout must fail cleanly), ``prints`` (Triton aborts on
   a well-defined layout; ttlayout must print it).

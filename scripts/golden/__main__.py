@@ -1,0 +1,60 @@
+"""Command line of the golden generator: ``python3 -m scripts.golden [--suite S] [--list] [-j N]``."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import Counter
+
+from . import __doc__ as DOC
+from . import bank, core, errors, files, mma
+from .oracle import OraclePool
+from .suite import Suite
+from .write import summarize, write_suite
+
+GENERATORS = {"core": core.generate, "files": files.generate, "errors": errors.generate, "mma": mma.generate,
+              "bank": bank.generate}
+SUITE_ORDER = list(GENERATORS)
+
+
+def build_suite(name):
+    s = Suite(name)
+    GENERATORS[name](s)
+    return s
+
+
+def listing(s):
+    kinds = Counter(c.get("kind", "bank") for c in s.cases)
+    sections = ", ".join("%s=%d" % (n, sec.count) for n, sec in s.sections.items())
+    return ["%-7s %4d cases: %s" % (s.name, len(s.cases), dict(sorted(kinds.items()))),
+            "        sections: " + sections]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m scripts.golden", description=DOC,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--suite", action="append", choices=SUITE_ORDER, help="suite(s) to regenerate (default: all)")
+    ap.add_argument("--list", action="store_true", help="only generate the cases and print counts")
+    ap.add_argument("-j", "--jobs", type=int, default=min(8, os.cpu_count() or 1), help="oracle worker processes")
+    a = ap.parse_args(argv)
+    suites = a.suite or SUITE_ORDER
+    built = [build_suite(n) for n in SUITE_ORDER if n in suites]
+    if a.list:
+        for s in built:
+            print("\n".join(listing(s)))
+        return 0
+    pool = OraclePool(a.jobs)
+    try:
+        for s in built:
+            t0 = time.monotonic()
+            lines, extra = write_suite(s, pool)
+            print("\n".join(summarize(s.name, lines) + ["        " + x for x in extra]
+                            + ["        %.0f s" % (time.monotonic() - t0)]), flush=True)
+    finally:
+        pool.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
