@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 
 PRINT = "print"
-SUBCOMMANDS = ("bank", "swizzle")
+SUBCOMMANDS = ("info", "lookup", "bank", "swizzle")
 
 
 def load(name: str):

@@ -119,3 +119,27 @@ def emit_report(doc, as_json: bool, json_text) -> None:
         emit(fmt.to_rich(doc, width()))
     else:
         emit(fmt.to_text(doc))
+
+
+def one_layout(layout: str | None, input_file: str | None, alias_names, command: str):
+    """The single layout of `info` / `lookup`: -l ATTR, or one alias of the -i file (named by --alias-names, or
+    the file's only layout)."""
+    names = inputs.split_names(alias_names)
+    if names and input_file is None:
+        raise TTLayoutError("--alias-names needs -i FILE")
+    if layout is not None and input_file is not None:
+        raise TTLayoutError("give the layout either with -l or with -i, not both")
+    if layout is not None:
+        return inputs.attribute(layout)
+    table = alias_table(input_file)
+    if table is None:
+        raise TTLayoutError(f"missing -l ATTR (or -i FILE --alias-names NAME); see 'ttlayout {command} --help'")
+    if len(names) > 1:
+        raise TTLayoutError(f"ttlayout {command} takes one layout, got {len(names)} alias names")
+    if names:
+        return inputs.named(table, names[0])
+    layouts = [n for n, d in table.items() if getattr(d.attr, "kind", None)]
+    if len(layouts) != 1:
+        raise TTLayoutError(f"the file has {len(layouts)} layouts ({', '.join(layouts[:6])}); "
+                            "say which with --alias-names NAME")
+    return table[layouts[0]].attr

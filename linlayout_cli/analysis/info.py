@@ -1,0 +1,288 @@
+"""What one layout is at one shape, on one screen: who holds what, how each tensor dimension is spread over
+registers, lanes, warps and blocks, what is replicated, how wide a thread's vector is, how shared memory is
+swizzled, and the same layout as a paste-ready `#ttg.linear` / `#ttg.shared_linear` and as Gluon code.
+
+Every number comes from the linear layout (Triton's `toLinearLayout(shape, attr)`), following the Triton 3.9
+function named in each docstring.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import gluon
+from ..attributes import encodings as enc
+from ..engine import LinearLayout
+from ..engine.gf2 import XorBasis
+from .access import flat_in_dim
+
+HARDWARE = ("register", "lane", "warp", "block")
+MAX_ROW_STARTS = 64
+
+
+def mnemonic(attr) -> str:
+    """'#ttg.blocked<{…}>' -> 'blocked'."""
+    return str(attr).split("<", 1)[0].split(".", 1)[-1]
+
+
+def bases_of(ll: LinearLayout) -> dict[str, list[list[int]]]:
+    """Triton's bases, in-dim name -> list of bases (one coordinate per tensor dim)."""
+    return {d: [list(b) for b in ll.get_in_dim_bases(d)] for d in ll.in_dims}
+
+
+# ----------------------------------------------------------------------------------------- distributed
+
+
+@dataclass(frozen=True)
+class Factor:
+    """A run of bases of one hardware dim stepping one tensor dim by consecutive powers of two."""
+    hardware: str                   # register, lane, warp, block
+    size: int                       # 2^(bases in the run)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How one tensor dim is covered, from its smallest stride up: 128 = register 4 · lane 8 · warp 4."""
+    dim: int
+    size: int
+    factors: tuple[Factor, ...]
+    mixed: tuple[str, ...]          # bases that move this dim together with another ('lane 4')
+
+
+@dataclass(frozen=True)
+class Distributed:
+    threads_per_warp: int
+    warps: int
+    ctas: int
+    elements_per_thread: int
+    spread: tuple[Spread, ...]
+    free: dict                      # hardware dim -> Triton's free-variable mask (bits that hold copies)
+    distinct: int                   # tensor elements held
+    slots: int                      # (register, lane, warp, block) combinations
+    order: tuple[int, ...]          # Triton's getOrder: dims by first appearance in the register bases
+    contig_per_thread: tuple[int, ...]
+    vector_elems: int
+    vector_bits: int
+    injective: bool
+    surjective: bool
+
+
+def layout_order(ll: LinearLayout, in_dim: str = "register") -> tuple[int, ...]:
+    """Triton's `LinearEncodingAttr::getOrder` / `orderPerDim`: dims in the order the bases of `in_dim` first move
+    them (zero bases skipped), then the missing dims from the last to the first."""
+    rank = ll.num_out_dims
+    order: list[int] = []
+    for b in ll.get_in_dim_bases(in_dim) if ll.has_in_dim(in_dim) else ():
+        first = next((j for j, c in enumerate(b) if c), None)
+        if first is not None and first not in order:
+            order.append(first)
+    return tuple(order + [d for d in range(rank - 1, -1, -1) if d not in order])
+
+
+def contig_per_thread(ll: LinearLayout) -> tuple[int, ...]:
+    """Triton's `getContigPerThread`: walking the register bases in order, each dim of `layout_order` gets 2^n
+    when the next n bases step it by 1, 2, 4, ... (spt [1, 4] on order [1, 0]: bases (0,1), (0,2) -> [1, 4])."""
+    rank = ll.num_out_dims
+    regs = list(ll.get_in_dim_bases("register")) if ll.has_in_dim("register") else []
+    contig = [1] * rank
+    i = 0
+    for dim in layout_order(ll):
+        while i < len(regs) and regs[i] == tuple(contig[dim] if j == dim else 0 for j in range(rank)):
+            contig[dim] *= 2
+            i += 1
+    return tuple(contig)
+
+
+def vector_width(ll: LinearLayout, element_bits: int) -> int:
+    """Elements one thread moves per global load or store with perfectly aligned pointers: Triton's
+    `getVectorSize` = min(128 bits / element bits, getContigPerThread()[order[0]])."""
+    return max(1, min(128 // element_bits, contig_per_thread(ll)[layout_order(ll)[0]]))
+
+
+def spread(ll: LinearLayout) -> tuple[Spread, ...]:
+    """For every tensor dim, the runs of hardware bases that step it, by increasing stride."""
+    out = []
+    for j, (name, size) in enumerate(ll.get_out_dims()):
+        steps, mixed = [], []
+        for hw in (d for d in HARDWARE if ll.has_in_dim(d)):
+            for i, b in enumerate(ll.get_in_dim_bases(hw)):
+                if not b[j]:
+                    continue
+                if any(c for k, c in enumerate(b) if k != j):
+                    mixed.append(f"{hw} {1 << i}")
+                elif b[j] & (b[j] - 1) == 0:
+                    steps.append((b[j], hw))
+        factors: list[Factor] = []
+        for _, hw in sorted(steps):
+            if factors and factors[-1].hardware == hw:
+                factors[-1] = Factor(hw, factors[-1].size * 2)
+            else:
+                factors.append(Factor(hw, 2))
+        out.append(Spread(j, size, tuple(factors), tuple(mixed)))
+    return tuple(out)
+
+
+def describe_distributed(ll: LinearLayout, element_bits: int) -> Distributed:
+    size = {d: (ll.get_in_dim_size(d) if ll.has_in_dim(d) else 1) for d in HARDWARE}
+    masks = ll.get_free_variable_masks()
+    v = vector_width(ll, element_bits)
+    return Distributed(size["lane"], size["warp"], size["block"], size["register"], spread(ll),
+                       {d: masks.get(d, 0) for d in HARDWARE}, 1 << ll.get_matrix_rank(),
+                       ll.get_total_in_dim_size(), layout_order(ll), contig_per_thread(ll), v, v * element_bits,
+                       ll.is_injective(), ll.is_surjective())
+
+
+# ----------------------------------------------------------------------------------------- shared
+
+
+@dataclass(frozen=True)
+class Shared:
+    offsets: int                    # offsets per block
+    blocks: int
+    swizzle: str                    # the swizzle in words
+    vec: int | None                 # the swizzle parameters where the kind has them
+    per_phase: int | None
+    max_phase: int | None
+    offset_bases: tuple[tuple[int, ...], ...]
+    mixed: tuple[int, ...]          # offset bits whose basis moves more than one tensor bit
+    row_dim: int | None             # the dim whose index is the "row" (second fastest), None for rank 1
+    row_banks: dict                 # number of banks -> bank of each row's first element
+    alignment: int
+    injective: bool
+    surjective: bool
+
+
+def alignment_of(attr) -> int:
+    """Triton's `getAlignment()` in bytes: 16 for swizzled shared layouts, 128 x maxPhase for nvmma_shared,
+    the attribute's own for shared_linear."""
+    if isinstance(attr, enc.NVMMASharedEncoding):
+        return 128 * max(1, attr.swizzling_byte_width // 16)
+    if isinstance(attr, enc.SharedLinearEncoding):
+        return attr.alignment
+    return 16
+
+
+def swizzle_params(attr) -> tuple[int, int, int] | None:
+    """(vec, perPhase, maxPhase) of swizzled and nvmma shared layouts (Triton's NVMMASharedEncodingAttr::getVec,
+    getPerPhase, getMaxPhase: 16-byte vectors, 128 / swizzle bytes rows per phase, swizzle bytes / 16 phases)."""
+    if isinstance(attr, enc.SwizzledSharedEncoding):
+        return attr.vec, attr.per_phase, attr.max_phase
+    if isinstance(attr, enc.NVMMASharedEncoding):
+        if attr.swizzling_byte_width == 0:
+            return 1, 1, 1
+        return 128 // attr.element_bit_width, 128 // attr.swizzling_byte_width, attr.swizzling_byte_width // 16
+    return None
+
+
+def swizzle_words(attr, params, mixed: tuple[int, ...]) -> str:
+    if isinstance(attr, enc.NVMMASharedEncoding) and attr.swizzling_byte_width:
+        vec, per_phase, max_phase = params
+        return (f"{attr.swizzling_byte_width}-byte swizzle: 16-byte chunks ({vec} elements) of each row are XORed "
+                f"with (row / {per_phase}) % {max_phase}")
+    if params is not None and params[2] > 1:
+        vec, per_phase, max_phase = params
+        return (f"vectors of {vec} element(s) in row r are XORed with (r / {per_phase}) % {max_phase}"
+                + (" and rotated every block of rows" if isinstance(attr, enc.AMDRotatingSharedEncoding) else ""))
+    if not mixed:
+        return "none: offsets walk the tensor in order"
+    return f"XOR: {len(mixed)} offset bit(s) move more than one tensor bit (see the offset bases)"
+
+
+def _row_dim(offset_bases) -> int | None:
+    """The second dim the offsets move (the first is the fastest): rows are indices along it."""
+    dims = []
+    for b in offset_bases:
+        first = next((j for j, c in enumerate(b) if c), None)
+        if first is not None and first not in dims:
+            dims.append(first)
+    return dims[1] if len(dims) > 1 else None
+
+
+def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: int) -> tuple[int, ...]:
+    """Bank of the first element of each row (offset x element bits / 32 bits, modulo the banks)."""
+    if row_dim is None:
+        return ()
+    offsets = flat_in_dim(ll, "offset")
+    basis = XorBasis()
+    for i, b in enumerate(offsets):
+        basis.insert(b, 1 << i)
+    shift = sum(size.bit_length() - 1 for _, size in ll.get_out_dims()[:row_dim])
+    rows = min(ll.get_out_dim_size(ll.out_dims[row_dim]), MAX_ROW_STARTS)
+    out = []
+    for r in range(rows):
+        residue, offset = basis.reduce(r << shift)
+        out.append(-1 if residue else (offset * element_bits // 32) % banks)
+    return tuple(out)
+
+
+def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
+    offsets = ll.get_in_dim_size("offset")
+    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
+    bases = tuple(tuple(b) for b in ll.get_in_dim_bases("offset"))
+    flat = flat_in_dim(ll, "offset")
+    mixed = tuple(i for i, x in enumerate(flat) if x & (x - 1))
+    params = swizzle_params(attr)
+    row_dim = _row_dim(bases)
+    return Shared(offsets, blocks, swizzle_words(attr, params, mixed), *(params or (None, None, None)), bases, mixed,
+                  row_dim, {n: row_banks(ll, row_dim, element_bits, n) for n in (32, 64)}, alignment_of(attr),
+                  ll.is_injective(), ll.is_surjective())
+
+
+# ----------------------------------------------------------------------------------------- the whole summary
+
+
+@dataclass(frozen=True)
+class LayoutInfo:
+    kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, ...
+    category: str                   # distributed or shared
+    attr: str                       # canonical attribute text
+    shape: tuple[int, ...]
+    element: str
+    element_bits: int
+    linear: LinearLayout
+    linear_attr: str | None         # the paste-ready #ttg.linear / #ttg.shared_linear (None: Triton takes none)
+    gluon: str                      # the Gluon class constructor, or the linear one where there is no class
+    gluon_linear: str
+    distributed: Distributed | None
+    shared: Shared | None
+
+    @property
+    def bases(self) -> dict:
+        return bases_of(self.linear)
+
+    @property
+    def out_dims(self) -> dict:
+        return dict(self.linear.get_out_dims())
+
+
+def linear_attr(attr, ll: LinearLayout) -> str | None:
+    """The layout as `#ttg.linear<{…}>` (distributed) or `#ttg.shared_linear<{…}, alignment = N>` (shared),
+    printed as Triton prints it. Where Triton refuses `#ttg.linear` (its bases, broadcast ones aside, are not a
+    permutation of unit vectors) the same bases are a `#ttg.generic_linear`; None where Triton takes neither."""
+    from ..errors import TTLayoutError
+    from ..parser import parse_attribute
+    b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
+    if ll.has_in_dim("offset"):
+        candidates = [enc.SharedLinearEncoding(b["offset"], b["block"], alignment_of(attr))]
+    else:
+        candidates = [cls(b["register"], b["lane"], b["warp"], b["block"])
+                      for cls in (enc.LinearEncoding, enc.GenericLinearEncoding)]
+    for candidate in candidates:
+        try:
+            return str(parse_attribute(str(candidate)))
+        except TTLayoutError:
+            continue
+    return None
+
+
+def describe(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
+    """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
+    shared = ll.has_in_dim("offset")
+    category = "shared" if shared else "distributed"
+    lin_gluon = gluon.linear_text(bases_of(ll), shape, alignment_of(attr) if shared else None)
+    return LayoutInfo(mnemonic(attr), category, str(attr), tuple(shape), element, element_bits, ll,
+                      linear_attr(attr, ll), gluon.class_text(attr) or lin_gluon, lin_gluon,
+                      None if shared else describe_distributed(ll, element_bits),
+                      describe_shared(attr, ll, element_bits) if shared else None)
+
+
+__all__ = ["LayoutInfo", "describe", "contig_per_thread", "vector_width", "layout_order", "linear_attr"]

@@ -1,0 +1,154 @@
+"""Point questions about one layout: who holds element (i, j), what thread T holds, what sits at offset N.
+
+A holder is one (block, warp, lane, register) index; the holders of an element are one solution of the layout's
+linear system plus every combination of its kernel (the broadcast bits), so a replicated element lists all its
+copies. Threads are named as the views name them: `T<lane + warp x lanes>:<register>`, `B<block>:` in front when
+the layout spans several CTAs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import LinearLayout, gf2
+from ..errors import TTLayoutError
+
+HARDWARE = ("register", "lane", "warp", "block")
+MAX_HOLDERS = 1 << 16              # a fully broadcast element of a huge layout is listed up to this many copies
+
+
+@dataclass(frozen=True)
+class Holder:
+    block: int
+    warp: int
+    lane: int
+    register: int
+    lanes_per_warp: int
+    blocks: int
+
+    @property
+    def thread(self) -> int:
+        return self.lane + self.warp * self.lanes_per_warp
+
+    @property
+    def name(self) -> str:
+        """'T37:5', or 'B1:T37:5' when the layout spans several CTAs."""
+        return (f"B{self.block}:" if self.blocks > 1 else "") + f"T{self.thread}:{self.register}"
+
+
+@dataclass(frozen=True)
+class Held:
+    """One element a thread holds: its block and register, and the element's coordinates."""
+    block: int
+    register: int
+    element: tuple[int, ...]
+
+
+def _sizes(ll: LinearLayout, dims) -> dict[str, int]:
+    return {d: (ll.get_in_dim_size(d) if ll.has_in_dim(d) else 1) for d in dims}
+
+
+def _flat_columns(ll: LinearLayout, dims) -> list[int]:
+    """Flattened images of every input bit, the in dims taken in `dims` order."""
+    shifts, s = [], 0
+    for _, size in ll.get_out_dims():
+        shifts.append(s)
+        s += size.bit_length() - 1
+    return [sum(c << sh for c, sh in zip(b, shifts)) for d in dims if ll.has_in_dim(d) for b in ll.get_in_dim_bases(d)]
+
+
+def check_element(ll: LinearLayout, element) -> int:
+    """The flattened index of an element, or the error naming the valid range."""
+    sizes = [size for _, size in ll.get_out_dims()]
+    if len(element) != len(sizes):
+        raise TTLayoutError(f"--element needs {len(sizes)} indices (the tensor is {'x'.join(map(str, sizes))}), "
+                            f"got {len(element)}")
+    flat, shift = 0, 0
+    for i, (e, size) in enumerate(zip(element, sizes)):
+        if not 0 <= e < size:
+            raise TTLayoutError(f"--element index {e} of dim {i} is out of range: valid 0..{size - 1}")
+        flat |= e << shift
+        shift += size.bit_length() - 1
+    return flat
+
+
+def copies(ll: LinearLayout, dims=HARDWARE) -> int:
+    """How many inputs hold each element the layout reaches: 2^(dimension of its kernel)."""
+    return 1 << len(gf2.null_space(_flat_columns(ll, dims)))
+
+
+def _coset(ll: LinearLayout, dims, element) -> list[int]:
+    """Flattened inputs (in `dims` order) that map to `element`, ascending; the first MAX_HOLDERS of a larger
+    coset (`copies` says how many there are)."""
+    columns = _flat_columns(ll, dims)
+    target = check_element(ll, element)
+    x0 = gf2.solve(columns, [target])[0]
+    if x0 is None:
+        return []
+    out = [x0]
+    for k in gf2.null_space(columns):
+        if len(out) >= MAX_HOLDERS:
+            break
+        out += [x ^ k for x in out]
+    return sorted(out)[:MAX_HOLDERS]
+
+
+def _split(x: int, sizes: dict[str, int]) -> dict[str, int]:
+    out = {}
+    for d, size in sizes.items():
+        out[d] = x & (size - 1)
+        x >>= size.bit_length() - 1
+    return out
+
+
+def holders(ll: LinearLayout, element) -> list[Holder]:
+    """Every (block, warp, lane, register) holding `element` of a distributed layout, in the order the tensor view
+    lists them (by block, then thread, then register)."""
+    sizes = _sizes(ll, HARDWARE)
+    found = [_split(x, sizes) for x in _coset(ll, HARDWARE, element)]
+    out = [Holder(h["block"], h["warp"], h["lane"], h["register"], sizes["lane"], sizes["block"]) for h in found]
+    return sorted(out, key=lambda h: (h.block, h.thread, h.register))
+
+
+def thread_elements(ll: LinearLayout, thread: int, block: int | None = None) -> list[Held]:
+    """Every element thread `thread` holds, register by register, for one block or (None) each block in turn."""
+    sizes = _sizes(ll, HARDWARE)
+    threads = sizes["lane"] * sizes["warp"]
+    if not 0 <= thread < threads:
+        raise TTLayoutError(f"--thread {thread} is out of range: valid 0..{threads - 1} "
+                            f"({sizes['warp']} warps of {sizes['lane']} lanes)")
+    if block is not None and not 0 <= block < sizes["block"]:
+        raise TTLayoutError(f"--block {block} is out of range: valid 0..{sizes['block'] - 1}")
+    lane, warp = thread % sizes["lane"], thread // sizes["lane"]
+    blocks = range(sizes["block"]) if block is None else [block]
+    out = []
+    for b in blocks:
+        for r in range(sizes["register"]):
+            ins = [(d, v) for d, v in (("register", r), ("lane", lane), ("warp", warp), ("block", b))
+                   if ll.has_in_dim(d)]
+            out.append(Held(b, r, tuple(v for _, v in ll.apply(ins))))
+    return out
+
+
+def shared_offsets(ll: LinearLayout, element) -> list[tuple[int, int]]:
+    """Every (block, offset) of a shared layout holding `element`."""
+    sizes = _sizes(ll, ("offset", "block"))
+    return sorted((h["block"], h["offset"]) for h in (_split(x, sizes) for x in _coset(ll, ("offset", "block"), element)))
+
+
+def element_at(ll: LinearLayout, offset: int, block: int = 0) -> tuple[int, ...]:
+    """The element stored at `offset` of `block` of a shared layout."""
+    sizes = _sizes(ll, ("offset", "block"))
+    if not 0 <= offset < sizes["offset"]:
+        raise TTLayoutError(f"--offset {offset} is out of range: valid 0..{sizes['offset'] - 1}")
+    if not 0 <= block < sizes["block"]:
+        raise TTLayoutError(f"--block {block} is out of range: valid 0..{sizes['block'] - 1}")
+    ins = [(d, v) for d, v in (("offset", offset), ("block", block)) if ll.has_in_dim(d)]
+    return tuple(v for _, v in ll.apply(ins))
+
+
+def bank_of(offset: int, element_bits: int, banks: int = 32) -> int:
+    """The 4-byte bank an element's first byte lives in, counting offsets in elements from a bank-0 start."""
+    return (offset * element_bits // 32) % banks
+
+
+__all__ = ["Holder", "Held", "holders", "thread_elements", "shared_offsets", "element_at", "bank_of", "copies"]

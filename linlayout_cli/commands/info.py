@@ -1,0 +1,30 @@
+"""`ttlayout info`: one layout at one shape on one screen: who holds what, spread, replication, vector width,
+swizzle, bases, and the same layout as a paste-ready `#ttg.linear` and as Gluon code."""
+from __future__ import annotations
+
+import click
+
+from .. import inputs
+from . import common
+
+
+@click.command("info", cls=common.Subcommand, context_settings=common.CONTEXT)
+@click.option("-l", "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor).")
+@click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
+@click.option("--alias-names", "alias_names", multiple=True, metavar="NAME", help="With -i: the alias to describe.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
+def command(layout, tensor_type, input_file, alias_names, as_json):
+    """Summarise one layout at one tensor shape.
+
+    \b
+    ttlayout info -l '#ttg.blocked<{...}>' -t 'tensor<128x256xf16>'
+    ttlayout info -i kernel.ttgir --alias-names mma -t 'tensor<128x256xf16>' --json
+    """
+    from ..analysis.info import describe
+    from ..reports import info as report
+    attr = common.one_layout(layout, input_file, alias_names, "info")
+    t = inputs.tensor(tensor_type)
+    ll = inputs.linear_layout(attr, t.shape)
+    result = describe(attr, ll, t.shape, t.element, t.element_bits)
+    common.emit_report(report.blocks(result), as_json, lambda: report.json_text(result))

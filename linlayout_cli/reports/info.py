@@ -1,0 +1,186 @@
+"""The `info` report (one layout at one shape, on one screen) and the `lookup` answers; blocks and JSON."""
+from __future__ import annotations
+
+import json
+
+from ..analysis.info import HARDWARE, LayoutInfo
+from ..analysis.lookup import Held, Holder, bank_of
+from .blocks import BLANK, Fields, Table, line
+from .common import coord, plural
+
+MAX_LISTED = 16                    # row starts, holders and elements shown in text; JSON has them all
+
+
+def _mask_bits(mask: int) -> list[int]:
+    return [1 << i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _bases_text(bases) -> str:
+    return "[" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in bases) + "]"
+
+
+def _replication(info: LayoutInfo) -> list[tuple[str, str]]:
+    d = info.distributed
+    copies = d.slots // d.distinct if d.distinct else 0
+    if copies <= 1:
+        return [("replication", f"none: {d.distinct} distinct elements in {d.slots} slots")]
+    rows = [("replication", f"{copies} copies of each element ({d.distinct} distinct elements in {d.slots} slots):")]
+    for hw, (what, var) in (("register", ("register", "r")), ("lane", ("lane", "l")), ("warp", ("warp", "w")),
+                            ("block", ("CTA", "b"))):
+        steps = _mask_bits(d.free[hw])
+        if steps:
+            others = ", ".join(f"{var} ^ {s}" for s in steps)
+            many = len(steps) > 1
+            rows.append(("", f"{what} {var} holds what {what}{'s' if many else ''} {others} hold{'' if many else 's'}"))
+    return rows
+
+
+def _distributed_rows(info: LayoutInfo) -> list[tuple[str, str]]:
+    d = info.distributed
+    threads = d.threads_per_warp * d.warps
+    rows = [("threads", f"{d.threads_per_warp} lanes x {plural(d.warps, 'warp')} = {threads} threads"
+                        + (f" per CTA, {d.ctas} CTAs" if d.ctas > 1 else "")),
+            ("registers", f"{d.elements_per_thread} elements per thread")]
+    for s in d.spread:
+        cover = " · ".join(f"{f.hardware} {f.size}" for f in s.factors) or "(not spread)"
+        if s.mixed:
+            cover += f"; mixed with another dim: {', '.join(s.mixed)}"
+        rows.append((f"dim{s.dim} {s.size}", cover))
+    rows += _replication(info)
+    contig = ", ".join(map(str, d.contig_per_thread))
+    rows.append(("contiguity", f"[{contig}] elements per thread along each dim; dim{d.order[0]} is fastest "
+                               f"(order [{', '.join(map(str, d.order))}])"))
+    rows.append(("vector", f"{d.vector_elems} x {info.element} = {d.vector_bits} bits per global load/store "
+                           "(aligned pointers)"))
+    rows.append(("mapping", ("injective" if d.injective else "not injective (copies)") + ", "
+                 + ("surjective" if d.surjective else "not surjective (some elements held by nobody)")))
+    return rows
+
+
+def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
+    s = info.shared
+    rows = [("memory", f"{s.offsets} offsets x {info.element_bits} bits = {s.offsets * info.element_bits // 8} bytes"
+                       + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "") + f"; alignment {s.alignment} bytes"),
+            ("swizzle", s.swizzle)]
+    if s.mixed:
+        rows.append(("mixed bits", ", ".join(f"offset {1 << i} -> {coord(s.offset_bases[i])}" for i in s.mixed[:8])
+                     + (", ..." if len(s.mixed) > 8 else "")))
+    if s.row_dim is not None:
+        for banks in (32, 64):
+            starts = s.row_banks[banks]
+            shown = " ".join(map(str, starts[:MAX_LISTED])) + (" ..." if len(starts) > MAX_LISTED else "")
+            rows.append((f"row starts/{banks}", f"banks {shown}  (first element of dim{s.row_dim} index 0, 1, ...)"))
+    rows.append(("mapping", ("injective" if s.injective else "not injective") + ", "
+                 + ("surjective" if s.surjective else "not surjective")))
+    return rows
+
+
+def blocks(info: LayoutInfo) -> list:
+    ll = info.linear
+    head = [line(info.attr, "bold"),
+            line(f"{info.kind} ({info.category}) at tensor<{'x'.join(map(str, info.shape))}x{info.element}>")]
+    rows = _distributed_rows(info) if info.distributed else _shared_rows(info)
+    basis_rows = [("bases" if i == 0 else "", f"{d} = {_bases_text(ll.get_in_dim_bases(d))}")
+                  for i, d in enumerate(ll.in_dims)]
+    tail = [("paste", info.linear_attr or "none: Triton accepts no linear attribute with these bases"),
+            ("gluon", info.gluon)]
+    if info.gluon != info.gluon_linear:
+        tail.append(("", info.gluon_linear))
+    return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,
+                   line("linear layout (Triton's LinearLayout::toString):", "bold")] + \
+        [line(text) for text in str(ll).strip("\n").split("\n")]
+
+
+def _distributed_json(info: LayoutInfo) -> dict:
+    d = info.distributed
+    return {
+        "threads_per_warp": d.threads_per_warp, "warps": d.warps, "ctas": d.ctas,
+        "spread": [{"dim": s.dim, "size": s.size, "factors": [[f.hardware, f.size] for f in s.factors],
+                    "mixed": list(s.mixed)} for s in d.spread],
+        "order": list(d.order), "contig_per_thread": list(d.contig_per_thread),
+        "vector_bits": d.vector_bits, "injective": d.injective, "surjective": d.surjective,
+    }
+
+
+def _shared_json(info: LayoutInfo) -> dict:
+    s = info.shared
+    return {
+        "offsets": s.offsets, "blocks": s.blocks, "alignment": s.alignment, "swizzle": s.swizzle,
+        "vec": s.vec, "per_phase": s.per_phase, "max_phase": s.max_phase, "mixed_offset_bits": list(s.mixed),
+        "row_dim": s.row_dim, "row_banks": {str(n): list(v) for n, v in s.row_banks.items()},
+        "injective": s.injective, "surjective": s.surjective,
+    }
+
+
+def json_text(info: LayoutInfo) -> str:
+    obj = {
+        "kind": info.kind, "category": info.category, "attr": info.attr, "shape": list(info.shape),
+        "element_type": info.element, "element_bits": info.element_bits,
+        "bases": info.bases, "out_dims": info.out_dims,
+        "linear_layout": str(info.linear).strip("\n"),
+        "linear_attr": info.linear_attr, "gluon": info.gluon, "gluon_linear": info.gluon_linear,
+    }
+    if info.distributed:
+        d = info.distributed
+        obj.update(elements_per_thread=d.elements_per_thread, vector_width=d.vector_elems,
+                   replication={"copies": d.slots // d.distinct if d.distinct else 0, "distinct_elements": d.distinct,
+                                "slots": d.slots, "free_masks": {hw: d.free[hw] for hw in HARDWARE}},
+                   distributed=_distributed_json(info))
+    else:
+        obj.update(elements_per_thread=None, vector_width=None, replication=None, shared=_shared_json(info))
+    return json.dumps(obj, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- lookup
+
+
+def holders_blocks(element, found: list[Holder], total: int) -> list:
+    head = f"element {coord(element)}: " + (plural(total, "holder") if found else "held by no thread")
+    rows = tuple((h.name, str(h.block), str(h.warp), str(h.lane), str(h.register)) for h in found)
+    out = [line(head, "bold")]
+    if rows:
+        out.append(Table(("thread", "block", "warp", "lane", "register"), rows, "  "))
+    if total > len(found):
+        out.append(line(f"... and {total - len(found)} more copies", indent="  "))
+    return out
+
+
+def holders_json(element, found: list[Holder], total: int) -> str:
+    return json.dumps({"element": list(element), "copies": total,
+                       "holders": [{"block": h.block, "warp": h.warp, "lane": h.lane, "register": h.register,
+                                    "thread": h.thread, "name": h.name} for h in found]}, indent=2) + "\n"
+
+
+def thread_blocks(thread: int, held: list[Held], blocks_: int) -> list:
+    name = f"thread {thread}" + (f" ({plural(len({h.block for h in held}), 'block')})" if blocks_ > 1 else "")
+    rows = tuple(((f"B{h.block}:" if blocks_ > 1 else "") + f"T{thread}:{h.register}", coord(h.element))
+                 for h in held)
+    return [line(f"{name}: {plural(len(held), 'element')}", "bold"), Table(("register", "element"), rows, "  ")]
+
+
+def thread_json(thread: int, held: list[Held]) -> str:
+    return json.dumps({"thread": thread, "elements": [{"block": h.block, "register": h.register,
+                                                       "element": list(h.element)} for h in held]}, indent=2) + "\n"
+
+
+def offsets_blocks(element, found, element_bits: int) -> list:
+    rows = tuple((str(b), str(o), str(bank_of(o, element_bits)), str(bank_of(o, element_bits, 64))) for b, o in found)
+    head = f"element {coord(element)}: " + (plural(len(found), "offset") if found else "stored nowhere")
+    return [line(head, "bold")] + ([Table(("block", "offset", "bank/32", "bank/64"), rows, "  ")] if rows else [])
+
+
+def offsets_json(element, found, element_bits: int) -> str:
+    return json.dumps({"element": list(element),
+                       "offsets": [{"block": b, "offset": o, "bank": bank_of(o, element_bits),
+                                    "bank64": bank_of(o, element_bits, 64)} for b, o in found]}, indent=2) + "\n"
+
+
+def at_offset_blocks(offset: int, block: int, element, element_bits: int) -> list:
+    return [Fields((("offset", f"{offset} (block {block})"), ("element", coord(element)),
+                    ("bank", f"{bank_of(offset, element_bits)} of 32, {bank_of(offset, element_bits, 64)} of 64")))]
+
+
+def at_offset_json(offset: int, block: int, element, element_bits: int) -> str:
+    return json.dumps({"offset": offset, "block": block, "element": list(element),
+                       "bank": bank_of(offset, element_bits), "bank64": bank_of(offset, element_bits, 64)},
+                      indent=2) + "\n"
