@@ -47,12 +47,15 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
               help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
 @click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts.")
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--max-elements", type=click.IntRange(min=1), default=inputs.DEFAULT_MAX_ELEMENTS, show_default=True,
               help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
                    "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
                    "layouts.")
 @click.version_option(__version__, "--version", prog_name="ttlayout")
-def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, max_elements):
+def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, max_elements):
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
@@ -61,22 +64,29 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, m
     if not tensor_type and not layout and not input_file:
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     shape = inputs.tensor(tensor_type, max_elements).shape
-    jobs = []                                    # (header, layout, trailing blank line)
+    jobs = []                                    # (alias name or None, layout, trailing blank line)
     if input_file:
         table = inputs.alias_table(input_file, obj["stdin"])
         names = inputs.split_names(alias_names)
         if names:
-            jobs += [(f"#{name} = ", inputs.named(table, name, strip_hash=False), True) for name in names]
+            jobs += [(name, inputs.named(table, name, strip_hash=False), True) for name in names]
         else:
-            jobs += [(f"#{d.name} = ", d.attr, False) for d in table.values() if getattr(d.attr, "kind", None)]
+            jobs += [(d.name, d.attr, False) for d in table.values() if getattr(d.attr, "kind", None)]
     if layout:
-        jobs.append(("", inputs.attribute(layout), False))
-    converted = [(head + str(attr), inputs.linear_layout(attr, shape, max_elements), blank)
-                 for head, attr, blank in jobs]
+        jobs.append((None, inputs.attribute(layout), False))
+    converted = [(name, attr, inputs.linear_layout(attr, shape, max_elements), blank) for name, attr, blank in jobs]
+    as_json = as_json or fmt == "json"
     with obj["sink"](output) as write:
         from ..render import render_layout
-        for header, linear, blank in converted:
-            write(f"Print layout attribute: {header}\n".encode())
+        for name, attr, linear, blank in converted:
+            if as_json:
+                from ..render.json_view import render_json
+                header = {"layout": str(attr), "alias": name, "shape": list(shape),
+                          "view": "hardware" if use_hw_view else "tensor", "kind": attr.kind}
+                render_json(linear, use_hw_view, header, write)
+                continue
+            head = f"#{name} = " if name is not None else ""
+            write(f"Print layout attribute: {head}{attr}\n".encode())
             render_layout(linear, use_hw_view, write)
             if blank:
                 write(b"\n")

@@ -154,9 +154,10 @@ def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, 
         write(b"]" * brackets(q + 1) + b"\n")
 
 
-def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
+def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write, comma: bool = False):
     """Write every last-dim row as '[..[  cells  ]..]\\n' with Triton's bracket rule, in bounded batches; cell_text(elems)
-    gives each cell's text as one row of a (len(elems), width) byte matrix."""
+    gives each cell's text as one row of a (len(elems), width) byte matrix. `comma`: a ',' ends every row but the
+    last (the same nesting read as JSON arrays)."""
     strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]   # rows per block of each leading dim
     brackets = row_brackets(sizes)
     cells_per_batch = max(1, CHUNK // per_cell)
@@ -167,7 +168,7 @@ def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
             elems = np.arange(q0 * row_len, q1 * row_len, dtype=np.int64)
             cells = cell_text(elems)
             body = join_cells(cells.reshape(q1 - q0, row_len, cells.shape[-1]), sep)
-            write(_framed_rows(body, np.arange(q0, q1, dtype=np.int64), nrows, strides, rank))
+            write(_framed_rows(body, np.arange(q0, q1, dtype=np.int64), nrows, strides, rank, comma))
         return
     for q in range(nrows):
         o = brackets(q)
@@ -178,10 +179,10 @@ def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write):
             if c0:
                 write(sep)
             write(join_cells(cell_text(elems)[None], sep)[0].tobytes())
-        write(b"]" * brackets(q + 1) + b"\n")
+        write(b"]" * brackets(q + 1) + (b",\n" if comma and q + 1 < nrows else b"\n"))
 
 
-def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int) -> bytes:
+def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int, comma: bool = False) -> bytes:
     """Rows q of the tensor view, '[' * o + ' ' * (rank - o) + body + ']' * c + '\\n' each (o, c: Triton's
     bracket rule for row q and row q + 1), built in one numpy pass: every row is laid out in a matrix with
     room for `rank` closing brackets, and the unused columns are dropped when it is flattened."""
@@ -195,6 +196,12 @@ def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int
     out[:, rank:rank + bw] = body
     tail = np.arange(rank + 1)[None, :]
     out[:, rank + bw:] = np.where(tail < closes[:, None], ord("]"), ord("\n"))
+    if comma:                                    # room for ',' before the newline, kept on every row but the last
+        out = np.concatenate([out, np.full((n, 1), ord("\n"), dtype=np.uint8)], axis=1)
+        rows = np.arange(n)
+        out[rows, rank + bw + closes] = np.where(q + 1 < nrows, ord(","), ord("\n"))
+        keep = np.arange(out.shape[1])[None, :] <= (rank + bw + closes + (q + 1 < nrows))[:, None]
+        return out[keep].tobytes()
     keep = np.arange(out.shape[1])[None, :] <= (rank + bw + closes)[:, None]
     return out[keep].tobytes()
 
