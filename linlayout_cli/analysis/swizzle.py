@@ -430,7 +430,8 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     notes = []
     if generic[0][0] is not result:
         notes.append(f"plain generic swizzling (a {1 << len(full.vector)}-element shared vector) would see "
-                     f"{_work_of(generic[0][2])}; this one {_work_of(best)}")
+                     f"{_work_of(generic[0][2])}; this one {best.conflicts}, "
+                     f"{best.write_wavefronts + best.read_wavefronts} and {best.write_instructions + best.read_instructions}")
     sugg = Suggestion(target, bitwidth, tuple(shape), result, tuple(offsets), linear_text, "shared_linear", True,
                       source, linear_text, best, swizzled_text(1, 1, 1, order), baseline, tuple(notes))
     if not search:
