@@ -119,13 +119,33 @@ def thread_elements(ll: LinearLayout, thread: int, block: int | None = None) -> 
     if block is not None and not 0 <= block < sizes["block"]:
         raise TTLayoutError(f"--block {block} is out of range: valid 0..{sizes['block'] - 1}")
     lane, warp = thread % sizes["lane"], thread // sizes["lane"]
-    blocks = range(sizes["block"]) if block is None else [block]
+    out_sizes = [size for _, size in ll.get_out_dims()]
+    flat = {d: _flat_columns(ll, (d,)) for d in HARDWARE}
+    regs = [0]                                   # element of each register, relative to register 0
+    for b in flat["register"]:
+        regs += [r ^ b for r in regs]
+    thread_base = _xor_bits(flat["lane"], lane) ^ _xor_bits(flat["warp"], warp)
     out = []
-    for b in blocks:
-        for r in range(sizes["register"]):
-            ins = [(d, v) for d, v in (("register", r), ("lane", lane), ("warp", warp), ("block", b))
-                   if ll.has_in_dim(d)]
-            out.append(Held(b, r, tuple(v for _, v in ll.apply(ins))))
+    for b in range(sizes["block"]) if block is None else [block]:
+        base = thread_base ^ _xor_bits(flat["block"], b)
+        out += [Held(b, r, tuple(_unflatten(base ^ e, out_sizes))) for r, e in enumerate(regs)]
+    return out
+
+
+def _xor_bits(columns: list[int], value: int) -> int:
+    """XOR of the columns selected by the set bits of value."""
+    acc = 0
+    for j, c in enumerate(columns):
+        if value >> j & 1:
+            acc ^= c
+    return acc
+
+
+def _unflatten(x: int, sizes) -> list[int]:
+    out = []
+    for size in sizes:
+        out.append(x & (size - 1))
+        x >>= size.bit_length() - 1
     return out
 
 
