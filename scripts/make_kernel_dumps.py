@@ -133,6 +133,43 @@ def kernel_cases():
     return cases
 
 
+# Where each file of tests/data/triton_lit/ comes from (repository triton-lang/triton, MIT licence).
+LIT_SOURCES = {
+    # file name -> path in triton-lang/triton, commit (where the search index named one), the index's id
+    # (where the file was found by a text search, which names no commit), and how much of the file is kept.
+    "amd-block-pingpong.mlir": {
+        "source": "test/TritonGPU/amd/amd-block-pingpong.mlir", "commit": None, "index_id": "1449155725",
+        "extent": "first 2 modules of 163790 characters"},
+    "automatic-warp-specialization.mlir": {
+        "source": "test/TritonGPU/automatic-warp-specialization.mlir",
+        "commit": "002578c4a3cc48c0f1be2349d504ea1be36c337a", "extent": "first module of 20991 characters"},
+    "coalesce.mlir": {
+        "source": "test/TritonGPU/coalesce.mlir", "commit": "03184de8b535bb24fb1f49cc1f5e008bcbaa73ef",
+        "extent": "whole file (pre-3.2 triton_gpu dialect syntax)"},
+    "combine.mlir": {
+        "source": "test/TritonGPU/combine.mlir", "commit": None, "index_id": "326241281",
+        "extent": "first module of 261261 characters"},
+    "fuse_tmem_load_reduce.mlir": {
+        "source": "test/TritonNvidiaGPU/fuse_tmem_load_reduce.mlir",
+        "commit": "b8ad40cc02c3de206e88f3bc7638f91789e49cee", "extent": "first 3 of 9 modules"},
+    "global_scratch_alloc.mlir": {
+        "source": "test/TritonNvidiaGPU/global_scratch_alloc.mlir",
+        "commit": "3e3e60bbd7b058ddb231c641d97810842220a24a",
+        "extent": "whole file (triton_gpu syntax; its '// ----' is no split marker)"},
+    "optimize_epilogue.mlir": {
+        "source": "test/TritonGPU/optimize_epilogue.mlir", "commit": "00f404aa480f5abca6c10503046674b94cafdd61",
+        "extent": "whole file (pre-3.2 triton_gpu dialect syntax)"},
+    "reduce-data-duplication.mlir": {
+        "source": "test/TritonGPU/reduce-data-duplication.mlir", "commit": None, "index_id": "855308039",
+        "extent": "whole file"},
+    "tensor_layout_print.mlir": {
+        "source": "test/Tools/tensor_layout_print.mlir", "commit": "107fac878baaa1ef4efd7d1c4d49141a74a77d0e",
+        "extent": "whole file"},
+    "test-allocation-partitioned.mlir": {
+        "source": "test/Analysis/test-allocation-partitioned.mlir",
+        "commit": "0b3ee4d37c1b82763c59a67b320b965b330be19b", "extent": "whole file"},
+}
+
 # Compiles expected to fail, kept to record Triton's reason: name -> (kernel, target, overrides, why).
 PROBES = {
     "fp8_matmul.sm80.fp8e4nv": (
@@ -258,6 +295,73 @@ def compile_one(kernel: str, target: str, probe: str | None = None) -> dict:
     }
 
 
+# ----------------------------------------------------------------------------- Triton lit files
+
+LIT_DIR = Path("tests/data/triton_lit")
+
+
+def split_modules(text: str) -> list[str]:
+    """The chunks of a lit file as `triton-opt -split-input-file` cuts it: at lines starting '// -----'."""
+    chunks, current = [], []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("// -----"):
+            chunks.append("".join(current))
+            current = []
+        else:
+            current.append(line)
+    chunks.append("".join(current))
+    return chunks
+
+
+def parse_status(chunk: str, ctx, ir) -> dict:
+    """Parse (and verify) one chunk with Triton's MLIR parser in a forked child; its diagnostic if it fails."""
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(chunk)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        os.dup2(write_fd, 2)
+        try:
+            ir.parse_mlir_module(f.name, ctx)
+            os._exit(0)
+        except Exception:
+            os._exit(1)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as r:
+        err = r.read()
+    _, status = os.waitpid(pid, 0)
+    os.unlink(f.name)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return {"parses": True}
+    lines = [l for l in err.splitlines() if "error:" in l] or err.splitlines() or ["(no diagnostic)"]
+    message = re.sub(r'^loc\("[^"]*":', 'loc(', lines[0].strip())
+    return {"parses": False, "diagnostic": message[:300]}
+
+
+def lit_manifest() -> dict:
+    """Per lit file: size, module count, and which modules Triton 3.9's parser (with verifier) accepts."""
+    import hashlib
+    from triton._C.libtriton import amd, ir, nvidia
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    nvidia.load_dialects(ctx)
+    amd.load_dialects(ctx)
+    files = {}
+    for path in sorted((REPO / LIT_DIR).glob("*.mlir")):
+        text = path.read_text()
+        statuses = [parse_status(c, ctx, ir) for c in split_modules(text)]
+        files[path.name] = {
+            **LIT_SOURCES.get(path.name, {}),
+            "bytes": len(text.encode()), "sha256": hashlib.sha256(text.encode()).hexdigest(),
+            "modules": len(statuses),
+            "modules_parsed_by_triton": sum(s["parses"] for s in statuses),
+            "module_status": statuses,
+        }
+        print(f"{path.name:45s} {files[path.name]['modules_parsed_by_triton']}/{len(statuses)}", flush=True)
+    return files
+
+
 # ----------------------------------------------------------------------------- parent
 
 def run_child(kernel: str, target: str, cache_dir: str, probe: str | None = None) -> dict:
@@ -284,7 +388,13 @@ def main(argv=None):
     ap.add_argument("--probe", help=argparse.SUPPRESS)
     ap.add_argument("--only", help="comma-separated kernels (default: all); merges into numbers.json")
     ap.add_argument("--targets", default=",".join(TARGETS), help="comma-separated targets")
+    ap.add_argument("--lit", action="store_true", help="only rewrite tests/data/triton_lit/manifest.json")
     args = ap.parse_args(argv)
+    if args.lit:
+        import triton
+        manifest = {"triton_version": triton.__version__, "files": lit_manifest()}
+        (REPO / LIT_DIR / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+        return 0
     if args.child:
         print(json.dumps(compile_one(*args.child, probe=args.probe)))
         return 0
