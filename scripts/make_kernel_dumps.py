@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import hashlib
 import json
 import os
 import re
@@ -287,7 +288,7 @@ def compile_one(kernel: str, target: str, probe: str | None = None) -> dict:
         "num_ctas": md.num_ctas,
         "shared": md.shared, "tmem_size": getattr(md, "tmem_size", 0),
         "global_scratch_size": md.global_scratch_size,
-        "bytes": len(ttgir.encode()), "lines": len(lines),
+        "bytes": len(ttgir.encode()), "sha256": hashlib.sha256(ttgir.encode()).hexdigest(), "lines": len(lines),
         "loc_alias_lines": sum(1 for l in lines if re.match(r"^#loc\d* = loc\(", l)),
         "ops": op_histogram(out, backend),
         "asm_kind": "ptx" if is_ptx else "amdgcn",
@@ -341,7 +342,6 @@ def parse_status(chunk: str, ctx, ir) -> dict:
 
 def lit_manifest() -> dict:
     """Per lit file: size, module count, and which modules Triton 3.9's parser (with verifier) accepts."""
-    import hashlib
     from triton._C.libtriton import amd, ir, nvidia
     ctx = ir.context()
     ir.load_dialects(ctx)
