@@ -13,12 +13,12 @@ import tempfile
 
 import click
 
-from .commands import PRINT, SUBCOMMANDS, load
 from .errors import TTLayoutError, abbreviate, printable
 
 MAX_MESSAGE = 300
 ERROR_PREFIX = "ttlayout: error: "
 INTERNAL_ERROR = "internal error"
+COMPLETE_VAR = "_TTLAYOUT_COMPLETE"          # click's shell completion: _TTLAYOUT_COMPLETE=bash_source ttlayout
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 
 
@@ -172,26 +172,20 @@ class _signals_held:
 
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line."""
-    name = "ttlayout"
+    from .commands import group
     try:
-        if argv and argv[0] in SUBCOMMANDS:
-            module, args, name = load(argv[0]), argv[1:], f"ttlayout {argv[0]}"
-        else:
-            module, name = load(PRINT), "ttlayout"
-            args = module.normalize_argv(argv)
-        command = module.command
-        # make_context + invoke instead of command.main(): main() turns Ctrl-C into a blank stderr line plus
+        # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
-        with command.make_context(name, list(args),
-                                  obj={"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes}) as ctx:
-            command.invoke(ctx)
+        with group.make_context("ttlayout", list(argv),
+                                obj={"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes}) as ctx:
+            group.invoke(ctx)
         return 0
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.Abort:
         return 130
     except click.UsageError as e:
-        stderr.write(one_line(e.format_message(), f" (see '{name} --help')") + "\n")
+        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
         return 1
     except click.ClickException as e:
         stderr.write(one_line(e.format_message()) + "\n")
@@ -211,6 +205,13 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         _reraise_interruption(e)
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
+
+
+def _help_name(ctx) -> str:
+    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name)."""
+    if ctx is None or ctx.command.name in ("print", "ttlayout"):
+        return "ttlayout"
+    return f"ttlayout {ctx.command.name}"
 
 
 def _reraise_interruption(e: BaseException) -> None:
@@ -262,6 +263,11 @@ def _raise_stopped(signum, frame):
 
 
 def main() -> None:
+    if os.environ.get(COMPLETE_VAR):
+        from click.shell_completion import shell_complete
+
+        from .commands import group
+        sys.exit(shell_complete(group, {}, "ttlayout", COMPLETE_VAR, os.environ[COMPLETE_VAR]))
     for signum in STOP_SIGNALS:
         signal.signal(signum, _raise_stopped)
     write, flush = _stdout_writer()

@@ -27,6 +27,15 @@ class Tensor:
         return element_bitwidth(self.element)
 
 
+def once(values, option: str):
+    """The one value of an option given at most once (click's `multiple=True`), so that a repeated option is an
+    error instead of the last one silently winning."""
+    if len(values) > 1:
+        raise TTLayoutError(f"{option} given {len(values)} times ({', '.join(abbreviate(v, 40) for v in values)}); "
+                            "give it once")
+    return values[0] if values else None
+
+
 # ----------------------------------------------------------------------------------------- reading
 
 

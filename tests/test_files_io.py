@@ -109,10 +109,13 @@ def test_nul_in_input_file(tmp_path):
     assert "NUL" in clean_error(["-i", str(path)] + T16)
 
 
-def test_empty_input_file_prints_nothing(tmp_path):
-    path = tmp_path / "empty.mlir"
-    path.write_bytes(b"")
-    assert run(["-i", str(path)] + T16) == (0, "", "")
+def test_input_file_without_a_layout_is_an_error(tmp_path):
+    """Triton's tool prints nothing and exits 0; a user deserves to hear that nothing was found."""
+    for name, text in (("empty.mlir", ""), ("kernel.py", "import triton\n@triton.jit\ndef k(x): pass\n")):
+        path = tmp_path / name
+        path.write_text(text)
+        code, out, err = run(["-i", str(path)] + T16)
+        assert (code, out) == (1, "") and "holds no layout alias" in err and err.count("\n") == 1
 
 
 def test_too_large_input_is_refused(tmp_path, monkeypatch):

@@ -5,14 +5,15 @@ from __future__ import annotations
 import click
 
 from .. import inputs
+from . import single_option
 from ..errors import TTLayoutError
 from . import common
 
 ROLES = [("register", "distributed"), ("shared", "shared")]
 
 
-@click.command("bank", cls=common.Subcommand, context_settings=common.CONTEXT)
-@click.option("-r", "--reg", "reg", metavar="ATTR", help="Register (distributed) layout attribute, or #alias of -i.")
+@click.command("bank", context_settings=common.CONTEXT)
+@single_option("-r", "--reg", "reg", metavar="ATTR", help="Register (distributed) layout attribute, or #alias of -i.")
 @click.option("-s", "--shared", "shared", metavar="ATTR", help="Shared layout attribute, or #alias of -i.")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="REG,SHARED",
               help="With -i: the aliases of the register and the shared layout.")

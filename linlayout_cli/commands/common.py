@@ -9,6 +9,7 @@ import sys
 import click
 
 from .. import inputs
+from . import single_option
 from ..analysis.targets import DEFAULT_TARGET, TARGETS
 from ..errors import TTLayoutError
 
@@ -17,19 +18,12 @@ TARGET_HELP = ("Bank model: " + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET
                "NVIDIA targets reproduce Triton 3.9, AMD ones follow docs/bank_model.md).")
 
 
-class Subcommand(click.Command):
-    """Usage lines read 'ttlayout bank ...' although cli.execute passes prog_name='ttlayout'."""
-
-    def main(self, *args, prog_name=None, **kwargs):
-        return super().main(*args, prog_name=f"{prog_name or 'ttlayout'} {self.name}", **kwargs)
-
-
 COMMON = [
-    click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); "
+    single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); "
                  "the element type gives the bit width."),
-    click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the "
+    single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the "
                  "layouts may name ('-' = stdin)."),
-    click.option("--target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
+    single_option("--target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
     click.option("--bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type)."),
     click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report."),
 ]

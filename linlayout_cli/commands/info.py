@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from .. import inputs
+from . import single_option
 from . import common
 
 
-@click.command("info", cls=common.Subcommand, context_settings=common.CONTEXT)
-@click.option("-l", "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor).")
-@click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
-@click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
+@click.command("info", context_settings=common.CONTEXT)
+@single_option("-l", "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor).")
+@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="NAME", help="With -i: the alias to describe.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
 def command(layout, tensor_type, input_file, alias_names, as_json):

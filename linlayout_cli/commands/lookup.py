@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from .. import inputs
+from . import single_option
 from ..errors import TTLayoutError
 from . import common
 
@@ -20,10 +21,10 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
     return values
 
 
-@click.command("lookup", cls=common.Subcommand, context_settings=common.CONTEXT)
-@click.option("-l", "layout", metavar="ATTR", help="The layout attribute.")
-@click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
-@click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
+@click.command("lookup", context_settings=common.CONTEXT)
+@single_option("-l", "layout", metavar="ATTR", help="The layout attribute.")
+@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="NAME", help="With -i: the alias to use.")
 @click.option("--element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this element "
               "(shared layouts: its offsets and banks).")

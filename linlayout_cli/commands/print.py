@@ -7,7 +7,8 @@ import re
 import click
 
 from .. import __version__, inputs
-from ..errors import TTLayoutError
+from ..errors import TTLayoutError, abbreviate
+from . import single_option
 
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
@@ -15,7 +16,6 @@ _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--ali
 
 def normalize_argv(argv: list[str]) -> list[str]:
     """Accept triton-tensor-layout's LLVM spellings: -use-hw-view[=bool], -alias-names=a,b, -t=X, --t X."""
-    from ..errors import abbreviate
     out: list[str] = []
     args = iter(argv)
     for arg in args:
@@ -39,11 +39,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
     return out
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>'.")
-@click.option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
-@click.option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin).")
-@click.option("-o", "output", metavar="FILE", help="Write the output to FILE (atomically) instead of stdout.")
+@click.command("print", context_settings={"help_option_names": ["-h", "--help"]})
+@single_option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>'.")
+@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@single_option("-i", "input_file", metavar="FILE",
+              help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin).")
+@single_option("-o", "output", metavar="FILE",
+              help="Write the output to FILE (atomically) instead of stdout ('-' = stdout).")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
               help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
 @click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
@@ -59,10 +61,14 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
-    Subcommands: 'ttlayout bank --help', 'ttlayout swizzle --help'."""
+    The command name may be left out: 'ttlayout -l ATTR -t TYPE' is 'ttlayout print -l ATTR -t TYPE'."""
     obj = click.get_current_context().obj
-    if not tensor_type and not layout and not input_file:
+    if not layout and not input_file:
+        if tensor_type:
+            raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR or -i FILE)")
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
+    if alias_names and not input_file:
+        raise TTLayoutError("--alias-names picks aliases of an -i FILE, but no -i was given")
     shape = inputs.tensor(tensor_type, max_elements).shape
     jobs = []                                    # (alias name or None, layout, trailing blank line)
     if input_file:
@@ -72,6 +78,9 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
             jobs += [(name, inputs.named(table, name, strip_hash=False), True) for name in names]
         else:
             jobs += [(d.name, d.attr, False) for d in table.values() if getattr(d.attr, "kind", None)]
+            if not jobs:
+                raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
+                                    "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
         jobs.append((None, inputs.attribute(layout), False))
     converted = [(name, attr, inputs.linear_layout(attr, shape, max_elements), blank) for name, attr, blank in jobs]

@@ -5,15 +5,16 @@ from __future__ import annotations
 import click
 
 from .. import inputs
+from . import single_option
 from ..errors import TTLayoutError
 from . import common
 
 ROLES = [("write", "distributed"), ("read", "distributed")]
 
 
-@click.command("swizzle", cls=common.Subcommand, context_settings=common.CONTEXT)
-@click.option("-r", "--write", "write", metavar="ATTR", help="Register layout that writes (stores) the tensor.")
-@click.option("--read", "read", metavar="ATTR", help="Register layout that reads it back (default: the same).")
+@click.command("swizzle", context_settings=common.CONTEXT)
+@single_option("-r", "--write", "write", metavar="ATTR", help="Register layout that writes (stores) the tensor.")
+@single_option("--read", "read", metavar="ATTR", help="Register layout that reads it back (default: the same).")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="WRITE,READ",
               help="With -i: the aliases of the writing and the reading layout.")
 @click.option("--no-search", is_flag=True, help="Skip the search over swizzled_shared layouts; print Triton's "

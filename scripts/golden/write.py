@@ -58,6 +58,8 @@ def deviation(case, result):
         return {"prints": "rank-3 amd_wmma without `rank = 3`: ttlayout takes the rank from the bases"}
     if result["exit"] == 0 and "tensor rank >" in case["note"]:
         return {"error": "Triton drops the extra tensor dimensions"}
+    if result["exit"] == 0 and result["stdout"] == "":
+        return {"error": "Triton succeeds silently with no output; ttlayout says there is nothing to print"}
     return None
 
 
