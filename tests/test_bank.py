@@ -1,6 +1,6 @@
 """ttlayout bank: Triton 3.9's get_shared_bank_conflicts, the explaining report, the AMD models, the CLI.
 
-Triton numbers below come from the oracle (scripts/make_bank_reference.py, spec section 7); the golden suite
+Triton numbers below come from the oracle (scripts/make_bank_reference.py); the golden suite
 tests/test_golden_bank.py covers 240 more pairs.  AMD numbers are worked out by hand in the comments.
 """
 from __future__ import annotations
@@ -44,8 +44,9 @@ NVMMA0 = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, element
 
 # ----------------------------------------------------------------------------------------- Triton's numbers
 
-# spec section 7, Triton 3.9.0, shape 64x64
-SPEC7 = [
+# Triton 3.9.0's get_shared_bank_conflicts on 64x64, per element bit width: column reads (spt [8,1]), one
+# lane per row (tpw [32,1]) and 128-bit row reads (spt [1,8]) against unswizzled, swizzled and NVMMA shared
+TRITON_64X64 = [
     (B.format([8, 1], [8, 4], [1, 4], [0, 1]), S.format(1, 1, 1, [1, 0]), {8: 7, 16: 7, 32: 7, 64: 7}),
     (B.format([8, 1], [8, 4], [1, 4], [0, 1]), S.format(8, 1, 8, [1, 0]), {16: 7}),
     (B.format([8, 1], [8, 4], [1, 4], [0, 1]), S.format(1, 1, 32, [1, 0]), {8: 1, 16: 1, 32: 1, 64: 3}),
@@ -58,20 +59,20 @@ SPEC7 = [
     (B.format([1, 8], [4, 8], [4, 1], [1, 0]), S.format(8, 1, 8, [1, 0]), {16: 0}),
     (B.format([1, 8], [4, 8], [4, 1], [1, 0]), NVMMA128, {16: 0}),
 ]
-SPEC7_64 = [  # 64-lane warps, bw 16 and 32, vs (1,1,1), (8,1,8), (4,1,16)
+TRITON_64X64_WAVE64 = [  # 64-lane warps, bw 16 and 32, vs (1,1,1), (8,1,8), (4,1,16)
     (B.format([8, 1], [8, 8], [1, 4], [0, 1]), [7, 7, 7, 7, 3, 7]),
     (B.format([1, 8], [8, 8], [4, 1], [1, 0]), [0, 1, 0, 1, 0, 1]),
 ]
 
 
-@pytest.mark.parametrize("reg,shared,expected", SPEC7)
-def test_spec_section_7(reg, shared, expected):
+@pytest.mark.parametrize("reg,shared,expected", TRITON_64X64)
+def test_matches_triton_64x64(reg, shared, expected):
     for bw, want in expected.items():
         assert bank_conflicts(reg, shared, [64, 64], bw) == want, bw
 
 
-@pytest.mark.parametrize("reg,expected", SPEC7_64)
-def test_spec_section_7_wave64(reg, expected):
+@pytest.mark.parametrize("reg,expected", TRITON_64X64_WAVE64)
+def test_matches_triton_64x64_wave64(reg, expected):
     got = [bank_conflicts(reg, S.format(*p, [1, 0]), [64, 64], bw)
            for p in ((1, 1, 1), (8, 1, 8), (4, 1, 16)) for bw in (16, 32)]
     assert got == expected

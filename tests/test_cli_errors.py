@@ -1,10 +1,10 @@
-"""Every input on which Triton 3.9's triton-tensor-layout aborts (spec section 8: SIGABRT, SIGFPE,
+"""Every input on which Triton 3.9's triton-tensor-layout aborts (SIGABRT, SIGFPE,
 SIGSEGV, LLVM ERROR) or prints a diagnostic gives a clean ttlayout error: exit 1, nothing on stdout, one
 stderr line `ttlayout: error: ...` (at most 300 characters) that names the problem. Also the size limits
 (--max-elements, 2^31 elements, 64 layout bits, rank) and the option errors.
 
 The golden error suite (tests/test_golden.py, golden/errors) checks the same contract on Triton's own
-failing inputs; this file pins the message of each section 8 case and runs the abort classes through the
+failing inputs; this file pins the message of each known abort case and runs the abort classes through the
 real executable, where a signal would show.
 """
 from __future__ import annotations
@@ -41,8 +41,9 @@ def clean_error(argv, stdin=None):
     return line[len("ttlayout: error: "):]
 
 
-# (case, argv, words the message must contain) - one row per line of spec section 8 (and the issue's list)
-SECTION_8 = [
+# (case, argv, words the message must contain) - one row per input class on which Triton aborts or prints a
+# diagnostic (docs/layouts-reference.md §8 lists them with Triton's behaviour), plus ttlayout's own limits
+ABORT_CASES = [
     ("non-power-of-two dim, distributed", ["-l", B2, "-t", "tensor<3x4xf16>"], ["3", "power of two"]),
     ("non-power-of-two dim 6, distributed", ["-l", B2, "-t", "tensor<4x6xf16>"], ["6", "power of two"]),
     ("zero dim, distributed", ["-l", B2, "-t", "tensor<0x4xf16>"], ["0", "power of two"]),
@@ -115,15 +116,15 @@ SECTION_8 = [
 ]
 
 
-@pytest.mark.parametrize("argv,words", [(a, w) for _, a, w in SECTION_8], ids=[n for n, _, _ in SECTION_8])
-def test_section_8_case_is_a_clean_error(argv, words):
+@pytest.mark.parametrize("argv,words", [(a, w) for _, a, w in ABORT_CASES], ids=[n for n, _, _ in ABORT_CASES])
+def test_abort_case_is_a_clean_error(argv, words):
     message = clean_error(argv)
     for word in words:
         assert word in message, f"message does not mention {word!r}: {message}"
 
 
 def test_one_by_one_tensor_with_128_threads_prints():
-    # spec section 8: valid; every thread shares the element
+    # Triton prints this one: all 128 threads share the single element
     code, out, err = run(["-l", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], "
                                 "order = [1, 0]}>", "-t", "tensor<1x1xf16>"])
     assert code == 0 and not err
@@ -131,7 +132,7 @@ def test_one_by_one_tensor_with_128_threads_prints():
 
 
 # The abort classes through the real executable: Triton dies by SIGABRT (134) / SIGFPE (136) here.
-SIGNAL_CASES = [c for c in SECTION_8 if any(k in c[0] for k in (
+SIGNAL_CASES = [c for c in ABORT_CASES if any(k in c[0] for k in (
     "non-power-of-two dim, distributed", "zero dim, shared", "rank mismatch, blocked", "unranked", "perPhase = 0",
     "maxPhase = 0", "too small for the swizzle", "collapsed", "padded_shared", "64x4", "slice without dim",
     "not surjective", "64 layout bits"))]

@@ -64,8 +64,11 @@ def test_reference_covers_every_kind():
     assert sum(ok for _, ok in kinds.values()) >= 300
 
 
-def test_spec_examples():
-    """Examples from the reference (spec 4.3, 4.5, 4.10)."""
+def test_one_instruction_tiles():
+    """One instruction tile each, bases as Triton 3.9 gives them: mma.sync m16n8 (lanes in 8 row groups of 4,
+    2 adjacent columns per register pair, registers 2-3 eight rows down), MFMA 32x32 (lanes along N, lanes
+    32-63 four rows down, 4-row register groups 8 rows apart), 128-byte swizzled 16-bit NVMMA shared (row r's
+    16-byte chunks XORed with r)."""
     mma = enc.NvidiaMmaEncoding(2, 0, (1, 1), (16, 8))
     ll = to_linear_layout(mma, [16, 8])
     assert ll.get_in_dim_bases("register") == ((0, 1), (8, 0))

@@ -13,14 +13,15 @@ from linlayout_cli.errors import LayoutError
 
 L = LinearLayout
 
-# Spec §5.2 example: blocked sizePerThread [1,1], tpw [8,4], warps [2,2], order [1,0], shape 4x8.
-SPEC_BASES = {
+# #ttg.blocked sizePerThread [1,1], threadsPerWarp [8,4], warpsPerCTA [2,2], order [1,0] on a 4x8 tensor:
+# 128 threads on 32 elements, so lane 16 and warp 2 replicate; BLOCKED_4X8_STR is Triton 3.9's toString of it.
+BLOCKED_4X8_BASES = {
     "register": [],
     "lane": [[0, 1], [0, 2], [1, 0], [2, 0], [0, 0]],
     "warp": [[0, 4], [0, 0]],
     "block": [],
 }
-SPEC_STR = (
+BLOCKED_4X8_STR = (
     "\n"
     " - register is a size 1 dimension\n"
     " - lane=1 -> (0, 1)\n"
@@ -35,8 +36,8 @@ SPEC_STR = (
 )
 
 
-def spec_layout():
-    return L(SPEC_BASES, ["dim0", "dim1"])
+def blocked_4x8():
+    return L(BLOCKED_4X8_BASES, ["dim0", "dim1"])
 
 
 def random_layout(rng, ins, outs, zero_prob=0.2):
@@ -68,9 +69,9 @@ def identity_on(layout_dims):
 # --------------------------------------------------------------------------- printing
 
 
-def test_to_string_spec_example():
-    ll = spec_layout()
-    assert str(ll) == SPEC_STR
+def test_to_string_blocked_4x8():
+    ll = blocked_4x8()
+    assert str(ll) == BLOCKED_4X8_STR
     assert ll.get_out_dim_sizes() == {"dim0": 4, "dim1": 8}
 
 
@@ -83,7 +84,7 @@ def test_to_string_empty_layouts():
 
 
 def test_repr_rebuilds_equal_layout():
-    ll = spec_layout()
+    ll = blocked_4x8()
     assert eval(repr(ll), {"LinearLayout": LinearLayout}) == ll
 
 
@@ -159,7 +160,7 @@ def test_identity_and_zeros():
 
 
 def test_accessors():
-    ll = spec_layout()
+    ll = blocked_4x8()
     assert ll.in_dims == ["register", "lane", "warp", "block"]
     assert ll.out_dims == ["dim0", "dim1"]
     assert ll.num_in_dims == 4 and ll.num_out_dims == 2
@@ -179,11 +180,11 @@ def test_accessors():
 
 
 def test_equality_and_hash():
-    a, b = spec_layout(), spec_layout()
+    a, b = blocked_4x8(), blocked_4x8()
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
     assert a != a.transpose_ins(["lane", "register", "warp", "block"])
     assert a != a.transpose_outs(["dim1", "dim0"])
-    wider = L(SPEC_BASES, [("dim0", 8), ("dim1", 8)], require_surjective=False)
+    wider = L(BLOCKED_4X8_BASES, [("dim0", 8), ("dim1", 8)], require_surjective=False)
     assert a != wider and a.equal_ignoring_out_dim_sizes(wider)
     with pytest.raises(AttributeError):
         a._bases = ()
@@ -277,7 +278,7 @@ def test_products_reproduce_triton_blocked_layouts(params, expected):
 
 
 def test_apply_hand_checked():
-    ll = spec_layout()
+    ll = blocked_4x8()
     # lane 5 = lane1 ^ lane4 -> (0,1)^(1,0); warp 3 -> (0,4)^(0,0); lane 16 is broadcast.
     assert ll.apply({"register": 0, "lane": 5, "warp": 3, "block": 0}) == [("dim0", 1), ("dim1", 5)]
     assert ll.apply([("block", 0), ("warp", 0), ("lane", 16), ("register", 0)]) == [("dim0", 0), ("dim1", 0)]
@@ -368,12 +369,12 @@ def test_invert_and_compose_identity_dims_and_errors():
 
 
 def test_pseudoinvert_hand_checked():
-    # Free bits of the spec layout are lane=16 and warp=2; the pseudoinverse never sets them.
-    P = spec_layout().pseudoinvert()
+    # Free bits of the 4x8 blocked layout are lane=16 and warp=2; the pseudoinverse never sets them.
+    P = blocked_4x8().pseudoinvert()
     assert P == L({"dim0": [[0, 4, 0, 0], [0, 8, 0, 0]],
                    "dim1": [[0, 1, 0, 0], [0, 2, 0, 0], [0, 0, 1, 0]]},
                   [("register", 1), ("lane", 32), ("warp", 4), ("block", 1)], require_surjective=False)
-    assert P.compose(spec_layout()) == identity_on([("dim0", 4), ("dim1", 8)])
+    assert P.compose(blocked_4x8()) == identity_on([("dim0", 4), ("dim1", 8)])
 
 
 def test_pseudoinvert_picks_zero_free_bits():
@@ -400,14 +401,14 @@ def test_invert():
         assert inv.compose(ll) == identity_on(ll.get_out_dims())
         assert ll.compose(inv) == identity_on(ll.get_in_dims())
     with pytest.raises(LayoutError, match="invertible"):
-        spec_layout().invert()
+        blocked_4x8().invert()
 
 
 # --------------------------------------------------------------------------- free variables, rank
 
 
 def test_free_variable_masks():
-    assert spec_layout().get_free_variable_masks() == {"register": 0, "lane": 16, "warp": 2, "block": 0}
+    assert blocked_4x8().get_free_variable_masks() == {"register": 0, "lane": 16, "warp": 2, "block": 0}
     # 3 = 1 ^ 2 is dependent on earlier bits; the later 8 is not.
     ll = L({"a": [[1], [2], [3]], "b": [[8], [0], [4]]}, ["o"])
     assert ll.get_free_variable_masks() == {"a": 4, "b": 2}
@@ -434,23 +435,23 @@ def test_reshape_outs_and_ins():
     ll = L.identity1D(32, "i", "o").reshape_outs([("a", 4), ("b", 8)])
     assert ll.get_bases() == {"i": ((1, 0), (2, 0), (0, 1), (0, 2), (0, 4))}
     assert ll.get_out_dims() == [("a", 4), ("b", 8)]
-    flat = spec_layout().flatten_outs()
+    flat = blocked_4x8().flatten_outs()
     # (c0, c1) -> c0 | c1 << 2: dim0 is the low 2 bits.
     assert flat.get_out_dims() == [("dim0", 32)]
     assert flat.get_in_dim_bases("lane") == ((4,), (8,), (1,), (2,), (0,))
-    assert flat.reshape_outs([("dim0", 4), ("dim1", 8)]) == spec_layout()
-    ins = spec_layout().reshape_ins([("x", 8), ("y", 16)])
+    assert flat.reshape_outs([("dim0", 4), ("dim1", 8)]) == blocked_4x8()
+    ins = blocked_4x8().reshape_ins([("x", 8), ("y", 16)])
     assert ins.get_bases() == {"x": ((0, 1), (0, 2), (1, 0)), "y": ((2, 0), (0, 0), (0, 4), (0, 0))}
-    assert spec_layout().flatten_ins().get_in_dims() == [("register", 128)]
+    assert blocked_4x8().flatten_ins().get_in_dims() == [("register", 128)]
     assert L.empty().flatten_ins() == L.empty() == L.empty().flatten_outs()
     with pytest.raises(LayoutError, match="multiply"):
-        spec_layout().reshape_ins([("x", 8)])
+        blocked_4x8().reshape_ins([("x", 8)])
     with pytest.raises(LayoutError, match="powers of 2"):
-        spec_layout().reshape_outs([("x", 2), ("y", 3)])
+        blocked_4x8().reshape_outs([("x", 2), ("y", 3)])
 
 
 def test_transposes():
-    ll = spec_layout()
+    ll = blocked_4x8()
     t = ll.transpose_outs(["dim1", "dim0"])
     assert t.get_out_dims() == [("dim1", 8), ("dim0", 4)] and t.get_basis("lane", 0) == (1, 0)
     assert ll.transpose_ins(["block", "warp", "lane", "register"]).in_dims == ["block", "warp", "lane", "register"]
@@ -462,7 +463,7 @@ def test_transposes():
 
 
 def test_sublayout_and_zero_checks():
-    ll = spec_layout()
+    ll = blocked_4x8()
     sub = ll.sublayout(["warp", "lane"], ["dim1"])
     assert sub.in_dims == ["lane", "warp"]  # self's order, not the argument's
     assert sub.get_bases() == {"lane": ((1,), (2,), (0,), (0,), (0,)), "warp": ((4,), (0,))}
@@ -473,7 +474,7 @@ def test_sublayout_and_zero_checks():
 
 
 def test_resize_and_remove_zero_bases():
-    ll = spec_layout()
+    ll = blocked_4x8()
     assert ll.resize_in_dim("lane", 4).get_in_dim_bases("lane") == ((0, 1), (0, 2))
     assert ll.resize_in_dim("warp", 8).get_in_dim_bases("warp") == ((0, 4), (0, 0), (0, 0))
     shrunk = L({"in": [[1], [2], [3], [4]]}, ["o"]).resize_out_dim("o", 2)

@@ -1,4 +1,12 @@
-"""#ttg.amd_mfma and its dot operands -> LinearLayout (spec 4.4, 4.5); AMD warps have 64 lanes."""
+"""#ttg.amd_mfma and its dot operands -> LinearLayout.
+
+AMD warps have 64 lanes.  MFMA 32x32 accumulator (32-bit elements): lane l holds column l % 32,
+16 values per lane; its registers cover 4 consecutive rows, then jump 8 rows, and lanes 32-63
+sit 4 rows below lanes 0-31.  16x16: 4 registers (rows 0-3), 16 lanes per row, the four lane
+groups 4 rows apart.  64-bit elements: one row per register group.  isTransposed swaps rows and
+columns.  Tiles run along N over the whole tensor before stepping along M.  Operands: kWidth
+consecutive K values per lane, nonKDim lanes along M or N, the other 64 / nonKDim along K.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import AMDMfmaEncoding, DotOperandEncoding

@@ -1,4 +1,12 @@
-"""#ttg.amd_wmma (RDNA3/RDNA4/gfx1250) and its dot operands -> LinearLayout (spec 4.4, 4.6); 32 lanes."""
+"""#ttg.amd_wmma (RDNA3 v1, RDNA4 v2, gfx1250 v3) and its dot operands -> LinearLayout.
+
+Warps have 32 lanes.  A 16x16 accumulator tile gives each lane 8 values of column lane % 16:
+v1 on every other row (lanes 16-31 take the odd rows); v2/v3 on 8 consecutive rows (lanes 16-31
+take rows 8-15), plus 8 more registers 16 rows down for v3's 32x16 tile.  isTranspose swaps rows
+and columns.  Operands: kWidth K values per register group, 16 lanes along M or N, the two
+half-warps along K (v1: both halves hold the same K).  Register repeats and warps come from the
+ctaLayout attribute.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import AMDWmmaEncoding, DotOperandEncoding

@@ -1,4 +1,10 @@
-"""#ttg.blocked -> LinearLayout (spec 4.1)."""
+"""#ttg.blocked -> LinearLayout.
+
+A thread holds sizePerThread adjacent elements, a warp threadsPerWarp threads and a CTA warpsPerCTA
+warps, each spread over the tensor dims fastest-first as listed in `order`.  A larger tensor repeats
+this tile in more registers; a smaller one drops the surplus registers and replicates the surplus
+lanes and warps.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import BlockedEncoding

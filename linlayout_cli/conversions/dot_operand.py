@@ -1,4 +1,8 @@
-"""#ttg.dot_op -> LinearLayout (spec 4.4): dispatch on the parent; the blocked (FMA) operand lives here."""
+"""#ttg.dot_op -> LinearLayout: dispatch on the parent's kind; the blocked (FMA) operand lives here.
+
+FMA operand: each thread's registers hold the whole K extent of its rows of A (or columns of B);
+lanes and warps are the parent's, broadcast along K.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding, DotOperandEncoding,

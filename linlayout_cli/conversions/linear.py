@@ -1,4 +1,8 @@
-"""#ttg.linear and #ttg.generic_linear -> LinearLayout (spec 4.7)."""
+"""#ttg.linear and #ttg.generic_linear -> LinearLayout.
+
+The bases are given verbatim.  A larger tensor repeats them in more registers (dims taken in the
+order the register bases first move along); a smaller one drops the surplus registers.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import LinearEncoding

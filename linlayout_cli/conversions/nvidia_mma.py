@@ -1,4 +1,12 @@
-"""#ttg.nvidia_mma (Ampere v2, Hopper v3) and its dot operands -> LinearLayout (spec 4.3, 4.4)."""
+"""#ttg.nvidia_mma (Ampere v2, Hopper v3) and its dot operands -> LinearLayout.
+
+mma.sync's m16n8 accumulator: lanes in 8 groups of 4, group g on row g, each lane 2 adjacent
+columns (registers 0-1) of the top 8x8 block and the same columns 8 rows lower (registers 2-3).
+Hopper's instrShape [16, N, K] repeats the 8x8 column blocks N / 8 times in registers.  Warps go
+along N first on Ampere, along M first on Hopper (a wgmma warp group splits M).  Operands:
+kWidth consecutive K values per register group, 4 lanes along K, 8 along M or N; warps
+broadcast along K.
+"""
 from __future__ import annotations
 
 from typing import Sequence

@@ -1,4 +1,11 @@
-"""#ttg.nvmma_shared -> LinearLayout (spec 4.10): the TMA "tiled" box, swizzled in 8-row core matrices."""
+"""#ttg.nvmma_shared -> LinearLayout: the shared layout of TMA "tiled" boxes and wgmma operands.
+
+The box is the per-CTA shape clamped to 256 per dim.  With swizzling, its contiguous dim (the last,
+or dim 0 when transposed) is cut to one swizzle row of swizzlingByteWidth bytes, and rows form 8-row
+core matrices in which row r has its 16-byte chunks XORed with (r / perPhase) % maxPhase: 128-byte
+swizzle gives every row its own phase (8 phases), 64-byte every 2 rows (4), 32-byte every 4 rows (2).
+Without (width 0) the box is plain row-major, dim 0 fastest when transposed.
+"""
 from __future__ import annotations
 
 from typing import Sequence

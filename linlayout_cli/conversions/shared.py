@@ -1,4 +1,11 @@
-"""Swizzled, AMD rotating and linear shared layouts -> LinearLayout (spec 4.8, 4.9, 4.11); in dims offset, block."""
+"""Swizzled, AMD rotating and linear shared layouts -> LinearLayout; in dims offset, block.
+
+swizzled_shared: offsets walk a row along order[0], then rows along order[1]; row r's columns are
+XORed with vec * ((r / perPhase) % maxPhase) (modulo the row length), so perPhase rows share a
+phase and maxPhase phases repeat.  amd_rotating_shared also XORs in the row block number
+(r / (perPhase * maxPhase)) % maxPhase, over the whole tensor rather than one CTA's part.
+shared_linear is its bases verbatim.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import (AMDRotatingSharedEncoding, SharedLinearEncoding,

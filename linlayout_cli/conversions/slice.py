@@ -1,4 +1,8 @@
-"""#ttg.slice -> LinearLayout (spec 4.2): the parent's layout with one tensor dim (of size 1) dropped."""
+"""#ttg.slice -> LinearLayout: the parent's layout with one tensor dim (of size 1) dropped.
+
+Threads keep their place in the parent; every register basis that is then all zero (those that
+moved only along the dropped dim, and any the parent already had) is removed.
+"""
 from __future__ import annotations
 
 from ..attributes.encodings import SliceEncoding

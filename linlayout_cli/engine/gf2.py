@@ -23,6 +23,12 @@ class XorBasis:
 
     Every stored vector remembers which of the inserted vectors it is the XOR of, as a
     bitmask over insertion tags, so that reductions can report the combination used.
+
+    >>> b = XorBasis()
+    >>> b.insert(0b011, tag=0b01), b.insert(0b110, tag=0b10), b.insert(0b101)
+    (True, True, False)
+    >>> b.reduce(0b101)         # 0b101 = 0b011 ^ 0b110: residue 0, tags 0b01 and 0b10
+    (0, 3)
     """
 
     __slots__ = ("_rows",)
@@ -58,6 +64,11 @@ class XorBasis:
 
 
 def rank(columns: Iterable[int]) -> int:
+    """Number of linearly independent columns.
+
+    >>> rank([0b01, 0b10, 0b11])
+    2
+    """
     basis = XorBasis()
     for c in columns:
         basis.insert(c)
@@ -65,7 +76,11 @@ def rank(columns: Iterable[int]) -> int:
 
 
 def pivot_mask(columns: Sequence[int]) -> int:
-    """Bitmask of the columns that are not in the span of the columns before them."""
+    """Bitmask of the columns that are not in the span of the columns before them.
+
+    >>> bin(pivot_mask([0b01, 0b01, 0b10]))    # column 1 repeats column 0
+    '0b101'
+    """
     basis = XorBasis()
     mask = 0
     for i, c in enumerate(columns):
@@ -76,7 +91,11 @@ def pivot_mask(columns: Sequence[int]) -> int:
 
 def solve(columns: Sequence[int], targets: Iterable[int]) -> list[int | None]:
     """For each target t, the input bitmask x (supported on pivot columns only) with A·x = t,
-    or None where t is not in the column space of A."""
+    or None where t is not in the column space of A.
+
+    >>> solve([0b01, 0b10, 0b11], [0b11, 0b100])   # 0b11 = col 0 ^ col 1 (col 2 left 0)
+    [3, None]
+    """
     basis = XorBasis()
     for i, c in enumerate(columns):
         basis.insert(c, 1 << i)
@@ -89,7 +108,11 @@ def solve(columns: Sequence[int], targets: Iterable[int]) -> list[int | None]:
 
 def null_space(columns: Sequence[int]) -> list[int]:
     """A basis of {x : A·x = 0}: one vector per non-pivot column c (bit c plus the pivot
-    columns that produce column c)."""
+    columns that produce column c).
+
+    >>> null_space([0b01, 0b10, 0b11])             # col 0 ^ col 1 ^ col 2 = 0
+    [7]
+    """
     basis = XorBasis()
     kernel: list[int] = []
     for i, c in enumerate(columns):
@@ -103,7 +126,11 @@ def null_space(columns: Sequence[int]) -> list[int]:
 
 def rref(rows: Sequence[int], num_cols: int) -> tuple[list[int], list[int]]:
     """Reduced row echelon form of a row-major matrix (bit c of a row = column c), pivots
-    at the lowest set bit as in f2reduce.  Returns (rows, pivot columns); zero rows last."""
+    at the lowest set bit as in f2reduce.  Returns (rows, pivot columns); zero rows last.
+
+    >>> rref([0b11, 0b01, 0b10], 2)                # rows (1, 1), (1, 0), (0, 1), bit 0 first
+    ([1, 2, 0], [0, 1])
+    """
     m = list(rows)
     pivots: list[int] = []
     r = 0
@@ -122,7 +149,11 @@ def rref(rows: Sequence[int], num_cols: int) -> tuple[list[int], list[int]]:
 
 
 def transpose(vectors: Sequence[int], length: int) -> list[int]:
-    """Bit matrix transpose: vectors[i] bit j  ->  result[j] bit i."""
+    """Bit matrix transpose: vectors[i] bit j  ->  result[j] bit i.
+
+    >>> transpose([0b01, 0b11], 2)
+    [3, 2]
+    """
     out = [0] * length
     for i, v in enumerate(vectors):
         while v:

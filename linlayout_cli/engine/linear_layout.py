@@ -1,7 +1,8 @@
 """GF(2) linear layouts: a Python port of Triton's ``LinearLayout`` (Triton 3.9).
 
-A linear layout L maps named input dimensions (e.g. register, lane, warp, block) to named
-output dimensions (e.g. dim0, dim1), every size a power of two.  L is linear over GF(2):
+A linear layout L maps named input dimensions (where a value lives: register, lane, warp,
+block, or a shared-memory offset) to named output dimensions (which tensor element it is:
+dim0, dim1, ...), every size a power of two.  L is linear over GF(2), whose addition is XOR:
 
     L(x ^ y) = L(x) ^ L(y)
 
@@ -9,11 +10,27 @@ so it is fixed by its *bases*: basis i of input dimension d is L(d = 2**i, all o
 with one component per output dimension.  Any other value is the XOR of the bases of the
 set bits of the inputs.  Each component is smaller than the size of its output dimension.
 
+    >>> L = LinearLayout({"lane": [[0, 1], [0, 2], [1, 0]]}, ["dim0", "dim1"])
+    >>> L.apply({"lane": 5})            # 5 = 1 + 4: (0, 1) ^ (1, 0)
+    [('dim0', 1), ('dim1', 1)]
+
+XOR rather than + is what lets one formula describe swizzles: with bases
+row=2**i -> (2**i, 2**i) and col=2**i -> (0, 2**i), input (r, c) holds element (r, r ^ c),
+each row's columns permuted differently:
+
+    >>> S = LinearLayout({"col": [[0, 1], [0, 2]], "row": [[1, 1], [2, 2]]}, ["r", "c"])
+    >>> S.apply({"row": 3, "col": 1})   # (3, 3) ^ (0, 1)
+    [('r', 3), ('c', 2)]
+
 Flattening.  Input bits are numbered in in-dim order, low bits first; output bits likewise,
 output dimension j occupying the bits from (sum of log2 sizes of earlier out dims).  Under
 this numbering L is a (total out bits) x (total in bits) bit matrix whose column c is the
 flattened image of input bit c.  Rank, surjectivity (rank = out bits), injectivity
 (rank = in bits), free variables and solving all act on that matrix (see ``gf2``).
+For S above, r fills out bits 0-1 and c bits 2-3:
+
+    >>> S.flat_bases().tolist()         # col 1, col 2, row 1, row 2
+    [4, 8, 5, 10]
 
 Dimension order matters only where dims are flattened (reshapes, ``apply_all``), and for
 equality, which compares in-dim order, bases, out-dim order and out sizes.
@@ -144,6 +161,9 @@ class LinearLayout:
     either a list of names, whose sizes are then inferred (the smallest power of two above
     every component) and surjectivity is always required, as in Triton; or a list of
     (name, size) pairs, surjectivity then being checked only if ``require_surjective``.
+
+    >>> LinearLayout({"register": [[0, 1]], "lane": [[1, 0], [2, 0]]}, ["dim0", "dim1"]).get_out_dims()
+    [('dim0', 4), ('dim1', 2)]
     """
 
     __slots__ = ("_bases", "_outs", "_in_pos", "_out_pos", "_cols", "_rank")
@@ -240,6 +260,12 @@ class LinearLayout:
 
     @staticmethod
     def strided1D(size: int, stride: int, in_dim: str, out_dim: str) -> LinearLayout:
+        """L(x) = stride * x for x < size, into an out dim of size stride * size (surjective
+        only for stride 1).  Size 0 gives the empty layout.
+
+        >>> LinearLayout.strided1D(4, 2, "i", "o")
+        LinearLayout({'i': [[2], [4]]}, [('o', 8)])
+        """
         if size == 0:
             return LinearLayout.empty()
         if not _is_pow2(size):
@@ -250,10 +276,22 @@ class LinearLayout:
 
     @staticmethod
     def identity1D(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        """L(x) = x for x < size: bases 1, 2, 4, ..., size/2.  Size 1 gives an in dim with no
+        bases (and an out dim of size 1); size 0 the empty layout.
+
+        >>> LinearLayout.identity1D(8, "lane", "dim1")
+        LinearLayout({'lane': [[1], [2], [4]]}, [('dim1', 8)])
+        """
         return LinearLayout.strided1D(size, 1, in_dim, out_dim)
 
     @staticmethod
     def zeros1D(size: int, in_dim: str, out_dim: str, out_dim_size: int = 1) -> LinearLayout:
+        """L(x) = 0 for x < size: every input holds element 0 (broadcast).  An ``out_dim_size``
+        above 1 gives a non-surjective layout onto that larger out dim.
+
+        >>> LinearLayout.zeros1D(4, "warp", "dim0")
+        LinearLayout({'warp': [[0], [0]]}, [('dim0', 1)])
+        """
         if size == 0:
             return LinearLayout.empty()
         if not _is_pow2(size):
@@ -420,6 +458,13 @@ class LinearLayout:
         return out
 
     def apply(self, ins) -> list[tuple[str, int]]:
+        """L(ins): ``ins`` gives a value for every in dim (a mapping or (name, value) pairs);
+        the result is (out dim, value) pairs in out-dim order.
+
+        >>> L = LinearLayout({"register": [[0, 1]], "lane": [[0, 2], [1, 0]]}, ["dim0", "dim1"])
+        >>> L.apply({"register": 1, "lane": 3})     # (0, 1) ^ (0, 2) ^ (1, 0)
+        [('dim0', 1), ('dim1', 3)]
+        """
         pairs = _as_pairs(ins)
         _check_same_dims([n for n, _ in pairs], self.in_dims)
         result = [0] * len(self._outs)
@@ -447,7 +492,14 @@ class LinearLayout:
         return self.is_surjective() and self.get_total_in_dim_size_log2() == self.get_total_out_dim_size_log2()
 
     def get_free_variable_masks(self) -> dict[str, int]:
-        """Per in dim, the bits whose basis lies in the span of the bases of earlier bits."""
+        """Per in dim, the bits whose basis lies in the span of the bases of earlier bits (in
+        dims in order, low bits first): flipping such a bit never reaches a new output.  All
+        masks are zero iff the layout is injective.
+
+        >>> L = LinearLayout({"register": [[1], [2]], "lane": [[1], [4], [3]]}, ["dim0"])
+        >>> L.get_free_variable_masks()     # lane 1 repeats register 1; lane 4 gives 1 ^ 2
+        {'register': 0, 'lane': 5}
+        """
         pivots = gf2.pivot_mask(self._flat_cols())
         masks, offset = {}, 0
         for name, vecs in self._bases:
@@ -459,12 +511,25 @@ class LinearLayout:
     # ----------------------------------------------------------------- reshaping
 
     def transpose_ins(self, names: Sequence[str]) -> LinearLayout:
+        """The same map with the in dims reordered (a permutation of them); only flattening
+        and equality see the difference.
+
+        >>> L = LinearLayout({"lane": [[1]], "warp": [[2]]}, ["dim0"])
+        >>> L.transpose_ins(["warp", "lane"])
+        LinearLayout({'warp': [[2]], 'lane': [[1]]}, [('dim0', 4)])
+        """
         names = _as_names(names)
         _check_same_dims(names, self.in_dims)
         return LinearLayout._raw([(n, self.get_in_dim_bases(n)) for n in dict.fromkeys(names)],
                                  self._outs)
 
     def transpose_outs(self, names: Sequence[str]) -> LinearLayout:
+        """The same map with the out dims reordered; every basis's components follow.
+
+        >>> L = LinearLayout({"lane": [[0, 1], [1, 0], [2, 0]]}, ["dim0", "dim1"])
+        >>> L.transpose_outs(["dim1", "dim0"])
+        LinearLayout({'lane': [[1, 0], [0, 1], [0, 2]]}, [('dim1', 2), ('dim0', 4)])
+        """
         names = list(dict.fromkeys(_as_names(names)))
         _check_same_dims(names, self.out_dims)
         perm = [self._out_pos[n] for n in names]
@@ -472,6 +537,13 @@ class LinearLayout:
         return LinearLayout._raw(bases, [self._outs[p] for p in perm])
 
     def reshape_ins(self, new_in_dims: Sequence[tuple[str, int]]) -> LinearLayout:
+        """New in dims (name, size) of the same total size: the bases, taken in in-dim order,
+        low bits first, are dealt out to the new dims in order.
+
+        >>> L = LinearLayout({"register": [[1]], "lane": [[2], [4]]}, ["dim0"])
+        >>> L.reshape_ins([("x", 4), ("y", 2)])
+        LinearLayout({'x': [[1], [2]], 'y': [[4]]}, [('dim0', 8)])
+        """
         new_in_dims = [(n, operator.index(s)) for n, s in _as_pairs(new_in_dims)]
         _check_sizes(new_in_dims, self.get_total_in_dim_size(), "in")
         flat = [v for _, vecs in self._bases for v in vecs]
@@ -483,6 +555,13 @@ class LinearLayout:
         return LinearLayout._raw(bases, self._outs)
 
     def reshape_outs(self, new_out_dims: Sequence[tuple[str, int]]) -> LinearLayout:
+        """New out dims (name, size) of the same total size: each basis is flattened (first
+        out dim in the low bits) and split again, the first new dim taking the low bits.
+
+        >>> L = LinearLayout({"lane": [[1, 0], [0, 1], [0, 2]]}, ["dim0", "dim1"])
+        >>> L.reshape_outs([("x", 4), ("y", 2)])    # flat = dim0 + 2 * dim1 = x + 4 * y
+        LinearLayout({'lane': [[1, 0], [2, 0], [0, 1]]}, [('x', 4), ('y', 2)])
+        """
         new_out_dims = [(n, operator.index(s)) for n, s in _as_pairs(new_out_dims)]
         _check_sizes(new_out_dims, self.get_total_out_dim_size(), "out")
         new_shifts, s = [], 0
@@ -496,11 +575,22 @@ class LinearLayout:
         return LinearLayout._raw(bases, new_out_dims)
 
     def flatten_ins(self) -> LinearLayout:
+        """One in dim, named like the first, holding all the bases in order.
+
+        >>> LinearLayout({"register": [[1]], "lane": [[2]]}, ["dim0"]).flatten_ins()
+        LinearLayout({'register': [[1], [2]]}, [('dim0', 4)])
+        """
         if not self._bases:
             return self.reshape_ins([])
         return self.reshape_ins([(self._bases[0][0], self.get_total_in_dim_size())])
 
     def flatten_outs(self) -> LinearLayout:
+        """One out dim, named like the first; the first out dim gives the low bits.
+
+        >>> L = LinearLayout({"lane": [[0, 1], [1, 0]]}, ["dim0", "dim1"])
+        >>> L.flatten_outs()                        # (dim0, dim1) -> dim0 + 2 * dim1
+        LinearLayout({'lane': [[2], [1]]}, [('dim0', 4)])
+        """
         if not self._outs:
             return self.reshape_outs([])
         return self.reshape_outs([(self._outs[0][0], self.get_total_out_dim_size())])
@@ -508,7 +598,13 @@ class LinearLayout:
     # ----------------------------------------------------------------- restriction
 
     def sublayout(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]) -> LinearLayout:
-        """Only these in dims (others set to 0) and out dims (others dropped); self's order."""
+        """Only these in dims (others set to 0) and out dims (others dropped), in self's
+        order.  Out sizes are kept, so the result need not be surjective.
+
+        >>> L = LinearLayout({"lane": [[0, 1], [1, 0]], "warp": [[2, 0]]}, ["dim0", "dim1"])
+        >>> L.sublayout(["lane"], ["dim0"])
+        LinearLayout({'lane': [[0], [1]]}, [('dim0', 4)])
+        """
         in_list, out_list = _as_names(in_dims), _as_names(out_dims)
         _check_subset(in_list, self.in_dims)
         _check_subset(out_list, self.out_dims)
@@ -519,11 +615,19 @@ class LinearLayout:
         return LinearLayout._raw(bases, [self._outs[k] for k in keep])
 
     def sublayout_is_zero(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]) -> bool:
+        """Whether these in dims move no component of these out dims."""
         sub = self.sublayout(in_dims, out_dims)
         return all(c == 0 for _, vecs in sub._bases for v in vecs for c in v)
 
     def resize_in_dim(self, dim: str, new_size: int) -> LinearLayout:
-        """Drop the highest bases of ``dim``, or append zero bases (broadcast inputs)."""
+        """Drop the highest bases of ``dim``, or append zero bases (broadcast inputs).
+
+        >>> L = LinearLayout({"register": [[1], [2]]}, ["dim0"])
+        >>> L.resize_in_dim("register", 8)
+        LinearLayout({'register': [[1], [2], [0]]}, [('dim0', 4)])
+        >>> L.resize_in_dim("register", 2)
+        LinearLayout({'register': [[1]]}, [('dim0', 4)])
+        """
         k = self._in_index(dim)
         if not _is_pow2(new_size):
             raise LayoutError(f"new size {new_size} of in dimension '{dim}' is not a power of 2")
@@ -535,7 +639,13 @@ class LinearLayout:
         return LinearLayout._raw(bases, self._outs)
 
     def resize_out_dim(self, dim: str, new_size: int) -> LinearLayout:
-        """Shrink ``dim`` to ``new_size``: components >= new_size become 0 (not masked)."""
+        """Shrink ``dim`` to ``new_size``: components >= new_size become 0 rather than being
+        masked, so inputs past the new extent replicate element 0.
+
+        >>> L = LinearLayout({"lane": [[1], [2], [5]]}, ["dim0"])
+        >>> L.resize_out_dim("dim0", 4)             # 5 becomes 0, not 1
+        LinearLayout({'lane': [[1], [2], [0]]}, [('dim0', 4)])
+        """
         j = self._out_index(dim)
         if not _is_pow2(new_size) or new_size > self._outs[j][1]:
             raise LayoutError(f"cannot resize out dimension '{dim}' of size {self._outs[j][1]} "
@@ -547,20 +657,39 @@ class LinearLayout:
         return LinearLayout._raw(bases, outs)
 
     def remove_zero_bases_along_dim(self, dim: str) -> LinearLayout:
+        """``dim`` without its all-zero bases, e.g. the broadcast registers of a layout.
+
+        >>> L = LinearLayout({"register": [[1], [0], [2]]}, ["dim0"])
+        >>> L.remove_zero_bases_along_dim("register")
+        LinearLayout({'register': [[1], [2]]}, [('dim0', 4)])
+        """
         self._in_index(dim)
         bases = [(n, tuple(v for v in vecs if any(v)) if n == dim else vecs)
                  for n, vecs in self._bases]
         return LinearLayout._raw(bases, self._outs)
 
     def concat_ins(self, other: LinearLayout) -> LinearLayout:
-        """Self's in dims then other's, over the same out dims (in the same order and sizes)."""
+        """Self's in dims then other's, over the same out dims (in the same order and sizes).
+
+        >>> a = LinearLayout({"lane": [[1]]}, [("dim0", 4)], require_surjective=False)
+        >>> b = LinearLayout({"warp": [[2]]}, [("dim0", 4)], require_surjective=False)
+        >>> a.concat_ins(b)
+        LinearLayout({'lane': [[1]], 'warp': [[2]]}, [('dim0', 4)])
+        """
         if self._outs != other._outs:
             raise LayoutError("concat_ins: layouts must have the same output dimensions")
         _check_unique(self.in_dims + other.in_dims, "in")
         return LinearLayout._raw(self._bases + other._bases, self._outs)
 
     def concat_outs(self, other: LinearLayout) -> LinearLayout:
-        """Self's out dims then other's, over the same in dims (in the same order and sizes)."""
+        """Self's out dims then other's, over the same in dims (in the same order and sizes):
+        each basis is self's components followed by other's.
+
+        >>> a = LinearLayout({"lane": [[1], [2]]}, ["dim0"])
+        >>> b = LinearLayout({"lane": [[0], [1]]}, ["dim1"])
+        >>> a.concat_outs(b)
+        LinearLayout({'lane': [[1, 0], [2, 1]]}, [('dim0', 4), ('dim1', 2)])
+        """
         if self.get_in_dims() != other.get_in_dims():
             raise LayoutError("concat_outs: layouts must have the same input dimensions")
         _check_unique(self.out_dims + other.out_dims, "out")
@@ -571,7 +700,22 @@ class LinearLayout:
     # ----------------------------------------------------------------- algebra
 
     def __mul__(self, outer: LinearLayout) -> LinearLayout:
-        """Triton's ``inner * outer``: self acts on the low (minor) bits of every shared dim."""
+        """Triton's ``inner * outer``: both layouts side by side, self on the low bits.
+
+        In and out dims are merged (common names keep their relative order; ties follow
+        self).  In a common in dim, self's bases come first (the low input bits); in a
+        common out dim, outer's components are shifted above self's size, so outer counts
+        in units of self's extent.  Out sizes multiply.  Not commutative.
+
+        >>> regs = LinearLayout.identity1D(2, "register", "dim0")
+        >>> regs * LinearLayout.identity1D(4, "lane", "dim0")      # 2 adjacent elements per lane
+        LinearLayout({'register': [[1]], 'lane': [[2], [4]]}, [('dim0', 8)])
+        >>> i4 = LinearLayout.identity1D(4, "i", "o")
+        >>> i4 * LinearLayout.zeros1D(2, "i", "o")                 # x -> x % 4
+        LinearLayout({'i': [[1], [2], [0]]}, [('o', 4)])
+        >>> LinearLayout.zeros1D(2, "i", "o") * i4                 # x -> x // 2
+        LinearLayout({'i': [[0], [1], [2]]}, [('o', 4)])
+        """
         if not isinstance(outer, LinearLayout):
             return NotImplemented
         inner = self
@@ -595,7 +739,14 @@ class LinearLayout:
         return LinearLayout._raw(bases, outs)
 
     def compose(self, outer: LinearLayout) -> LinearLayout:
-        """outer ∘ self: self's out dims are outer's in dims (any order)."""
+        """outer ∘ self, x -> outer(self(x)): self's out dims are outer's in dims (any order),
+        each no larger there.  Result: self's in dims -> outer's out dims.
+
+        >>> regs = LinearLayout({"register": [[0, 1], [1, 0]]}, ["dim0", "dim1"])
+        >>> row_major = LinearLayout({"dim0": [[2]], "dim1": [[1]]}, ["index"])  # 2 * dim0 + dim1
+        >>> regs.compose(row_major)
+        LinearLayout({'register': [[1], [2]]}, [('index', 4)])
+        """
         _check_same_dims(self.out_dims, outer.in_dims)
         for name, size in self._outs:
             if size > outer.get_in_dim_size(name):
@@ -621,9 +772,17 @@ class LinearLayout:
     def invert_and_compose(self, outer: LinearLayout) -> LinearLayout:
         """C with outer(C(x)) = self(x) for all x (outer need not be injective).
 
-        In dims that have identical bases in both layouts map to themselves; the rest is
-        ``lstsq(outer, self)`` restricted to the other in dims, i.e. the solution with all
-        free variables of outer zero.  Result: self's in dims -> outer's in dims."""
+        With self a register layout and outer a shared one (both onto the tensor), C gives
+        each register the shared offset holding its element.  In dims that have identical
+        bases in both layouts map to themselves; the rest is ``lstsq(outer, self)``
+        restricted to the other in dims, i.e. the solution with all free variables of
+        outer zero.  Result: self's in dims -> outer's in dims.
+
+        >>> regs = LinearLayout({"register": [[0, 1], [1, 0]]}, ["dim0", "dim1"])
+        >>> smem = LinearLayout({"offset": [[1, 0], [0, 1]]}, ["dim0", "dim1"])  # column-major
+        >>> regs.invert_and_compose(smem)
+        LinearLayout({'register': [[2], [1]]}, [('offset', 4)])
+        """
         B = self
         out_names = B.out_dims
         _check_same_dims(out_names, outer.out_dims)
@@ -653,12 +812,22 @@ class LinearLayout:
 
     def pseudoinvert(self) -> LinearLayout:
         """Out dims -> in dims, picking for each output the preimage whose free input bits
-        (``get_free_variable_masks``) are zero.  Requires surjectivity."""
+        (``get_free_variable_masks``) are zero.  Requires surjectivity.
+
+        >>> L = LinearLayout({"lane": [[1], [1], [2]]}, ["dim0"])  # lanes 1 and 2 agree
+        >>> L.pseudoinvert()                                       # element 2 -> lane 4
+        LinearLayout({'dim0': [[1], [4]]}, [('lane', 8)])
+        """
         if not self.is_surjective():
             raise LayoutError("A linear layout must be surjective to compute its pseudoinverse")
         return self._identity_on_outs().invert_and_compose(self)
 
     def invert(self) -> LinearLayout:
+        """The inverse of a bijective layout (surjective, as many in bits as out bits).
+
+        >>> LinearLayout({"offset": [[2], [1]]}, ["dim0"]).invert()
+        LinearLayout({'dim0': [[2], [1]]}, [('offset', 4)])
+        """
         if not self.is_invertible():
             raise LayoutError("A linear layout must be surjective and square to be invertible")
         return self.pseudoinvert()
@@ -701,7 +870,15 @@ def lstsq(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
     """X with A ∘ X = B (X: B's in dims -> A's in dims), free variables of A set to zero.
 
     Requires the same out-dim set with B's sizes <= A's; None if that fails or if B's image
-    is not contained in A's."""
+    is not contained in A's.
+
+    >>> A = LinearLayout({"offset": [[1], [2], [3]]}, ["dim0"])     # offset 4 gives 1 ^ 2
+    >>> lstsq(A, LinearLayout({"lane": [[3], [2]]}, ["dim0"]))      # 3: offset 3, not offset 4
+    LinearLayout({'lane': [[3], [2]]}, [('offset', 8)])
+    >>> half = LinearLayout({"offset": [[1]]}, [("dim0", 4)], require_surjective=False)
+    >>> lstsq(half, LinearLayout.identity1D(4, "lane", "dim0")) is None   # 2 is not reached
+    True
+    """
     if set(A.out_dims) != set(B.out_dims):
         return None
     if any(B.get_out_dim_size(n) > size for n, size in A.get_out_dims()):
@@ -726,7 +903,14 @@ def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
     """C with A == B * C, or None.  C has A's in and out dims; exists iff, per in dim, A's
     first bases equal B's and A's remaining bases are zero in the bits B occupies.  (Where
     Triton would then hit its ``B * C == A`` assertion, e.g. dims ordered differently,
-    this returns None.)"""
+    this returns None.)
+
+    >>> A = LinearLayout({"register": [[1], [2], [8]], "lane": [[4]]}, ["dim0"])
+    >>> divide_left(A, LinearLayout.identity1D(4, "register", "dim0"))   # strip 4-element vectors
+    LinearLayout({'register': [[2]], 'lane': [[1]]}, [('dim0', 4)])
+    >>> divide_left(A, LinearLayout.identity1D(8, "register", "dim0")) is None
+    True
+    """
     if not set(B.in_dims) <= set(A.in_dims) or not set(B.out_dims) <= set(A.out_dims):
         return None
     b_out_log2 = {n: _log2(s) for n, s in B.get_out_dims()}
