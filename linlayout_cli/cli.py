@@ -103,7 +103,7 @@ def print_command(layout, tensor_type, input_file, output, alias_names, use_hw_v
         if not layout and not input_file:
             raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
         raise TTLayoutError("missing -t: specify the tensor type, e.g. -t 'tensor<16x16xf16>'")
-    from .parser import parse_attribute, parse_mlir_file, parse_tensor_type
+    from .parsing import parse_attribute, parse_mlir_file, parse_tensor_type
     shape = tensor_shape(parse_tensor_type(tensor_type), tensor_type, max_elements)
     names = [n for group in alias_names for n in group.split(",") if n]
     jobs = []                                    # (header, layout, trailing blank line)
@@ -170,7 +170,7 @@ def convert(attr, shape, max_elements):
 def read_input(path: str, stdin) -> str:
     """The -i file (or stdin for '-') as text; at most MAX_FILE_CHARS + 1 bytes are read (so `-i /dev/zero`
     ends with an error instead of filling the memory)."""
-    from .parser import MAX_FILE_CHARS
+    from .parsing import MAX_FILE_CHARS
     limit = MAX_FILE_CHARS
     shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
     if path == "-":

@@ -65,7 +65,8 @@ def test_reference_covers_every_kind():
 
 
 def test_spec_examples():
-    """Examples from the reference (spec 4.3, 4.5, 4.10)."""
+    """Worked examples of the layout notes: the bases of an Ampere mma (v2) 16x8 tile, of a 32x32 MFMA tile
+    and of a 128-byte-swizzled nvmma_shared 8x64 fp16 tile."""
     mma = enc.NvidiaMmaEncoding(2, 0, (1, 1), (16, 8))
     ll = to_linear_layout(mma, [16, 8])
     assert ll.get_in_dim_bases("register") == ((0, 1), (8, 0))
@@ -101,10 +102,10 @@ def test_clean_errors(attr, shape, needle):
 
 def test_parser_agrees_with_reference_params():
     """When the attribute parser is available, it must build exactly the dataclasses used here."""
-    from linlayout_cli import parser
+    from linlayout_cli.parsing import parse_attribute
     for case in CHECKED[::7]:
         want = _default_tiles(build(case["params"]))
-        assert _default_tiles(parser.parse_attribute(case["attr"])) == want, case["attr"]
+        assert _default_tiles(parse_attribute(case["attr"])) == want, case["attr"]
 
 
 def _default_tiles(attr):

@@ -1,4 +1,4 @@
-"""Shared-memory bank conflicts of a register layout accessing a shared layout (spec section 7).
+"""Shared-memory bank conflicts of a register layout accessing a shared layout.
 
 ``bank_conflicts(reg, shared, shape, bitwidth)`` is Triton 3.9's ``get_shared_bank_conflicts``
 (``bankConflictsMemDesc``): the number of *extra* wavefronts per wavefront that a warp's shared-memory access
@@ -75,7 +75,7 @@ def check_bitwidth(bitwidth: int) -> int:
 
 def to_attr(attr, what: str, kind: str):
     if isinstance(attr, str):
-        from ..parser import parse_attribute
+        from ..parsing import parse_attribute
         attr = parse_attribute(attr)
     if getattr(attr, "kind", None) != kind:
         raise UnsupportedError(f"the {what} layout must be a {kind} layout attribute, got {_short(str(attr))}")

@@ -47,14 +47,14 @@ def _alias_table(input_file: str | None):
     if not input_file:
         return None
     from ..cli import read_input
-    from ..parser import parse_mlir_file
+    from ..parsing import parse_mlir_file
     text = read_input(input_file, click.get_current_context().obj["stdin"])
     return {d.name: d.attr for d in parse_mlir_file(text)}
 
 
 def _resolve(text: str | None, table, what: str, kind: str):
     """An attribute given on the command line (text, or '#alias' / 'alias' of the -i file)."""
-    from ..parser import parse_attribute
+    from ..parsing import parse_attribute
     if text is None:
         return None
     if table is not None:
@@ -93,7 +93,7 @@ def _shape_and_bits(tensor_type: str | None, bitwidth: int | None):
     if not tensor_type:
         raise TTLayoutError("missing -t: specify the tensor type, e.g. -t 'tensor<64x64xf16>'")
     from ..cli import DEFAULT_MAX_ELEMENTS, tensor_shape
-    from ..parser import parse_tensor_type
+    from ..parsing import parse_tensor_type
     from .bank import check_bitwidth, element_bitwidth
     ttype = parse_tensor_type(tensor_type)
     shape = tensor_shape(ttype, tensor_type, DEFAULT_MAX_ELEMENTS)

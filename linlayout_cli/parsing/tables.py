@@ -1,0 +1,127 @@
+"""LALR(1) tables of `grammar/mlir.lark`, computed by Lark ahead of time into `_mlir_tables.py`, so that
+parsing never imports Lark (~50 ms, more than a whole parse). After editing the grammar, run
+`python -m linlayout_cli.parsing.tables --regenerate`; a test fails while the tables are stale."""
+from __future__ import annotations
+
+import os
+import re
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # linlayout_cli/
+_GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_tables.py")
+
+
+def load_tables():
+    """(TERMINALS, IGNORE, RULES, STATES, START, END) from the generated module (see `compute_tables`)."""
+    try:
+        from . import _mlir_tables as t
+    except ImportError:  # pragma: no cover - only when the generated module was deleted
+        return compute_tables(grammar_text())
+    return (t.TERMINALS, t.IGNORE, t.RULES, t.STATES, t.START, t.END)
+
+
+def grammar_path() -> str:
+    for cand in (os.path.join(_PACKAGE_DIR, "grammar", "mlir.lark"),                  # installed package
+                 os.path.join(os.path.dirname(_PACKAGE_DIR), "grammar", "mlir.lark")):  # source checkout
+        if os.path.exists(cand):
+            return cand
+    try:
+        import linlayout_cli.grammar as g
+        return os.path.join(os.path.dirname(g.__file__), "mlir.lark")
+    except ImportError as e:  # pragma: no cover
+        raise FileNotFoundError("grammar/mlir.lark not found") from e
+
+
+def grammar_text() -> str:
+    with open(grammar_path(), encoding="utf-8") as f:
+        return f.read()
+
+
+def grammar_digest(grammar: str) -> str:
+    """SHA-256 of the grammar text, stored in the generated module to detect stale tables."""
+    import hashlib
+    return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
+
+
+def compute_tables(grammar: str):
+    """Run Lark's LALR(1) analysis on the grammar and return plain-data tables:
+    TERMINALS [(name, regexp)], IGNORE [names], RULES [(origin, length, alias, expand1)],
+    STATES {state: {symbol: action}} (action >= 0: shift/goto state; action < 0: reduce rule -action-1),
+    START, END."""
+    from lark import Lark
+    from lark.lexer import PatternStr
+    from lark.parsers.lalr_analysis import Shift
+
+    lark = Lark(grammar, parser="lalr", lexer="contextual")
+    parse_table = lark.parser.parser.parser.parse_table
+    terminals = []
+    for t in lark.terminals:
+        pat = t.pattern
+        regexp = re.escape(pat.value) if isinstance(pat, PatternStr) else pat.to_regexp()
+        terminals.append((str(t.name), regexp, t.priority, isinstance(pat, PatternStr)))
+    # regexps first by priority (FLOAT before INT), then literals
+    terminals.sort(key=lambda t: (-t[2], t[3]))
+    terminals = [(n, r) for n, r, _p, _s in terminals]
+    rule_index = {}
+    rules = []
+    for r in lark.rules:
+        rule_index[id(r)] = len(rules)
+        rules.append((str(r.origin.name), len(r.expansion), None if r.alias is None else str(r.alias),
+                      bool(r.options.expand1)))
+    # Lark may hold equal Rule objects that are not identical; index by value as a fallback
+    by_value = {(r.origin.name, tuple(s.name for s in r.expansion), r.alias): i for i, r in enumerate(lark.rules)}
+    states = {}
+    for state, actions in parse_table.states.items():
+        row = {}
+        for sym, (action, arg) in actions.items():
+            sym = str(sym)
+            if action is Shift:
+                row[sym] = arg
+            else:
+                idx = rule_index.get(id(arg))
+                if idx is None:
+                    idx = by_value[(arg.origin.name, tuple(s.name for s in arg.expansion), arg.alias)]
+                row[sym] = -idx - 1
+        states[state] = row
+    states, start, end = _renumber(states, parse_table.start_states["start"], parse_table.end_states["start"])
+    return terminals, [str(x) for x in lark.ignore_tokens], rules, states, start, end
+
+
+def _renumber(states, start: int, end: int):
+    """States numbered breadth-first from the start state (symbols in sorted order), so that regenerating
+    writes the same file whatever numbering Lark chose (it depends on Python's hash seed)."""
+    order, seen = [start], {start}
+    for state in order:
+        for sym in sorted(states[state]):
+            target = states[state][sym]
+            if target >= 0 and target not in seen:
+                seen.add(target)
+                order.append(target)
+    new = {old: i for i, old in enumerate(order)}
+    renumbered = {new[s]: {sym: new[a] if a >= 0 else a for sym, a in row.items()} for s, row in states.items()}
+    return renumbered, new[start], new[end]
+
+
+def regenerate_tables() -> str:
+    """Rewrite the generated `_mlir_tables.py` from grammar/mlir.lark; returns its path."""
+    import pprint
+    grammar = grammar_text()
+    terminals, ignore, rules, states, start, end = compute_tables(grammar)
+    with open(_GENERATED, "w", encoding="utf-8") as f:
+        f.write('"""GENERATED by `python -m linlayout_cli.parsing.tables --regenerate` from grammar/mlir.lark\n'
+                '(LALR(1) tables computed by Lark). Do not edit."""\n')
+        f.write(f"GRAMMAR_SHA256 = {grammar_digest(grammar)!r}\n")
+        f.write(f"TERMINALS = {pprint.pformat(terminals, width=110)}\n")
+        f.write(f"IGNORE = {ignore!r}\n")
+        f.write(f"RULES = {pprint.pformat(rules, width=110)}\n")
+        f.write(f"START = {start!r}\nEND = {end!r}\n")
+        f.write(f"STATES = {pprint.pformat(states, width=110, compact=True)}\n")
+    return _GENERATED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+    if sys.argv[1:] == ["--regenerate"]:
+        print(regenerate_tables())
+    else:
+        print("usage: python -m linlayout_cli.parsing.tables --regenerate", file=sys.stderr)
+        sys.exit(2)
