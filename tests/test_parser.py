@@ -366,6 +366,43 @@ def test_unexpected_key_hint():
         parse_attribute("#ttg.partitioned_shared<{numPartitions = 2, zz = 1}>")
 
 
+@pytest.mark.parametrize("text, message", [
+    ("#ttg.swizzled_shared<{vec = 1, perPhse = 1, maxPhase = 1, order = [0]}>",
+     "column 32: unexpected key: perPhse (did you mean 'perPhase'?)"),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidht = 16}>",
+     "column 46: unexpected key: elementBitWidht (did you mean 'elementBitWidth'?)"),
+    ("#ttg.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], hasLeadingOfset = false}>",
+     "column 64: unexpected key: hasLeadingOfset (did you mean 'hasLeadingOffset'?)"),
+    ("#ttg.amd_rotating_shared<{zz = 1}>",
+     "column 27: unexpected key: zz (expected one of vec, perPhase, maxPhase, order, CGALayout)"),
+    ("#ttg.shared<{zz = 1}>",
+     "column 14: unexpected key: zz (expected one of vec, perPhase, maxPhase, order, CGALayout, hasLeadingOffset)"),
+    ("#ttg.nvmma_shared<{zz = 1}>", "column 20: unexpected key: zz (expected one of swizzlingByteWidth, "
+     "transposed, elementBitWidth, fp4Padded, rank, CGALayout)"),
+    ("#ttg.blocked<{zz = 1}>",
+     "column 15: unexpected key: zz (expected one of sizePerThread, threadsPerWarp, warpsPerCTA, order, CGALayout)"),
+    # a kind without a CGA layout does not take the legacy CTA keys either
+    ("#ttg.partitioned_shared<{CTAOrder = [0]}>", "column 26: unexpected key: CTAOrder (expected one of "
+     "numPartitions, numGroups, partitionDim, partitionLayout)"),
+])
+def test_unexpected_key_hints_name_each_kinds_keys(text, message):
+    """The hint lists exactly the keys the kind reads (legacy keys are accepted but never suggested)."""
+    with pytest.raises(ParseError) as info:
+        parse_attribute(text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("text, printed", [
+    ("#ttg.amd_mfma<{zz = 1, version = 3, instrShape = [16, 16], isTransposed = true, warpsPerCTA = [1, 1]}>",
+     "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [16, 16], isTransposed = true}>"),
+    ("#ttg.nvidia_mma<{zz = 1, versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>",
+     "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"),
+])
+def test_mma_kinds_skip_unknown_keys(text, printed):
+    """The MMA layouts ignore keys they do not know (`zz`): Triton 3.9's triton-tensor-layout prints these."""
+    assert str(parse_attribute(text)) == printed
+
+
 # ---- locations: Triton reports these at the same columns (oracle column minus the 27-character
 #      `module attributes {"x.v" = ` prefix) ------------------------------------------------------
 

@@ -12,10 +12,15 @@ _IGNORE = frozenset()
 
 
 def _tables():
+    """(TERMINALS, IGNORE, RULES, STATES, START, END) of the generated module, loaded on first use."""
     global _TABLES
     if _TABLES is None:
-        from .tables import load_tables
-        _TABLES = load_tables()
+        try:
+            from . import _mlir_tables as t
+            _TABLES = (t.TERMINALS, t.IGNORE, t.RULES, t.STATES, t.START, t.END)
+        except ImportError:  # pragma: no cover - only when the generated module was deleted
+            from .tables import compute_tables, grammar_text
+            _TABLES = compute_tables(grammar_text())
         _init_lexer(_TABLES[0], _TABLES[1])
     return _TABLES
 

@@ -10,15 +10,6 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     #
 _GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_tables.py")
 
 
-def load_tables():
-    """(TERMINALS, IGNORE, RULES, STATES, START, END) from the generated module (see `compute_tables`)."""
-    try:
-        from . import _mlir_tables as t
-    except ImportError:  # pragma: no cover - only when the generated module was deleted
-        return compute_tables(grammar_text())
-    return (t.TERMINALS, t.IGNORE, t.RULES, t.STATES, t.START, t.END)
-
-
 def grammar_path() -> str:
     for cand in (os.path.join(_PACKAGE_DIR, "grammar", "mlir.lark"),                  # installed package
                  os.path.join(os.path.dirname(_PACKAGE_DIR), "grammar", "mlir.lark")):  # source checkout

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import NoReturn
 
 from ..attributes.encodings import TensorType
@@ -23,11 +22,12 @@ _CONTAINER_TYPE = re.compile(r"(complex|vector)\s*<")
 _SPACES = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
 class _Source:
     """The type text and its one-line quotation for messages."""
-    text: str
-    shown: str
+    __slots__ = ("text", "shown")
+
+    def __init__(self, text: str, shown: str):
+        self.text, self.shown = text, shown
 
     def error(self, msg: str, pos: int) -> ParseError:
         line, col = line_col(self.text, pos)
