@@ -68,7 +68,7 @@ def median_time(fn, repeat: int) -> float:
 
 def ttlayout_render_time(attr: str, shape, hw: bool, repeat: int) -> float:
     from linlayout_cli.conversions import to_linear_layout
-    from linlayout_cli.parser import parse_attribute
+    from linlayout_cli.parsing import parse_attribute
     from linlayout_cli.render import render_layout
 
     def once():

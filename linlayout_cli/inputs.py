@@ -42,7 +42,7 @@ def once(values, option: str):
 def read_text(path: str, stdin) -> str:
     """The `-i` file (or stdin for '-') as text; at most the parser's file limit + 1 bytes are read, so
     `-i /dev/zero` ends with an error instead of filling the memory."""
-    from .parser import MAX_FILE_CHARS
+    from .parsing import MAX_FILE_CHARS
     limit = MAX_FILE_CHARS
     shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
     if path == "-":
@@ -81,7 +81,7 @@ def tensor(text: str | None, max_elements: int = DEFAULT_MAX_ELEMENTS, example: 
     """`-t TYPE` parsed and checked: ranked, every dimension a known power of two, within the size limit."""
     if not text:
         raise TTLayoutError(f"missing -t: specify the tensor type, e.g. -t '{example}'")
-    from .parser import parse_tensor_type
+    from .parsing import parse_tensor_type
     ttype = parse_tensor_type(text)
     return Tensor(tuple(checked_shape(ttype.shape, text, max_elements)), ttype.element)
 
@@ -144,7 +144,7 @@ def element_bitwidth(element: str) -> int:
 
 def alias_table(path: str, stdin) -> dict:
     """The `-i` file's top-level `#name = <attr>` definitions, name (no '#') -> AliasDef, in file order."""
-    from .parser import parse_mlir_file
+    from .parsing import parse_mlir_file
     return {d.name: d for d in parse_mlir_file(read_text(path, stdin))}
 
 
@@ -167,7 +167,7 @@ def attribute(text: str, table: dict | None = None):
         name = text[1:] if text.startswith("#") else text
         if name in table:
             return table[name].attr
-    from .parser import parse_attribute
+    from .parsing import parse_attribute
     aliases = {n: d.attr for n, d in table.items()} if table else None
     return parse_attribute(text, aliases)
 

@@ -85,7 +85,7 @@ def main() -> None:
     args = ap.parse_args()
     from linlayout_cli.analysis.swizzle import suggest
     from linlayout_cli.conversions import to_linear_layout
-    from linlayout_cli.parser import parse_attribute
+    from linlayout_cli.parsing import parse_attribute
 
     bank_ref = []
     for reg, shared, shape, bw in BANK_CASES:

@@ -104,10 +104,10 @@ def test_clean_errors(attr, shape, needle):
 
 def test_parser_agrees_with_reference_params():
     """When the attribute parser is available, it must build exactly the dataclasses used here."""
-    from linlayout_cli import parser
+    from linlayout_cli.parsing import parse_attribute
     for case in CHECKED[::7]:
         want = _default_tiles(build(case["params"]))
-        assert _default_tiles(parser.parse_attribute(case["attr"])) == want, case["attr"]
+        assert _default_tiles(parse_attribute(case["attr"])) == want, case["attr"]
 
 
 def _default_tiles(attr):

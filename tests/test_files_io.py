@@ -119,8 +119,8 @@ def test_input_file_without_a_layout_is_an_error(tmp_path):
 
 
 def test_too_large_input_is_refused(tmp_path, monkeypatch):
-    import linlayout_cli.parser as parser
-    monkeypatch.setattr(parser, "MAX_FILE_CHARS", 100)
+    import linlayout_cli.parsing as parsing
+    monkeypatch.setattr(parsing, "MAX_FILE_CHARS", 100)
     path = tmp_path / "big.mlir"
     path.write_text(FILE_TEXT * 10)
     assert "too large" in clean_error(["-i", str(path)] + T16)

@@ -17,7 +17,7 @@ except ImportError:  # tests/ used as a package
                                     short_diff, tensor_shape)
 
 from linlayout_cli.conversions import to_linear_layout
-from linlayout_cli.parser import parse_attribute
+from linlayout_cli.parsing import parse_attribute
 
 SUITES = ("core", "mma")
 ALL = [c for suite in SUITES for c in load_suite(suite)]

@@ -20,7 +20,7 @@ from linlayout_cli.attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding
                                                 SliceEncoding, SwizzledSharedEncoding,
                                                 TensorMemoryEncoding, TensorType)
 from linlayout_cli.errors import ParseError, VerifyError
-from linlayout_cli.parser import AliasDef, parse_attribute, parse_mlir_file, parse_tensor_type
+from linlayout_cli.parsing import AliasDef, parse_attribute, parse_mlir_file, parse_tensor_type
 
 LOC = re.compile(r"^(line \d+, )?column \d+: ")
 
@@ -364,6 +364,43 @@ def test_unexpected_key_hint():
     with pytest.raises(ParseError, match=r"unexpected key: zz \(expected one of numPartitions, numGroups, "
                                          r"partitionDim, partitionLayout\)"):
         parse_attribute("#ttg.partitioned_shared<{numPartitions = 2, zz = 1}>")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("#ttg.swizzled_shared<{vec = 1, perPhse = 1, maxPhase = 1, order = [0]}>",
+     "column 32: unexpected key: perPhse (did you mean 'perPhase'?)"),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidht = 16}>",
+     "column 46: unexpected key: elementBitWidht (did you mean 'elementBitWidth'?)"),
+    ("#ttg.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0], hasLeadingOfset = false}>",
+     "column 64: unexpected key: hasLeadingOfset (did you mean 'hasLeadingOffset'?)"),
+    ("#ttg.amd_rotating_shared<{zz = 1}>",
+     "column 27: unexpected key: zz (expected one of vec, perPhase, maxPhase, order, CGALayout)"),
+    ("#ttg.shared<{zz = 1}>",
+     "column 14: unexpected key: zz (expected one of vec, perPhase, maxPhase, order, CGALayout, hasLeadingOffset)"),
+    ("#ttg.nvmma_shared<{zz = 1}>", "column 20: unexpected key: zz (expected one of swizzlingByteWidth, "
+     "transposed, elementBitWidth, fp4Padded, rank, CGALayout)"),
+    ("#ttg.blocked<{zz = 1}>",
+     "column 15: unexpected key: zz (expected one of sizePerThread, threadsPerWarp, warpsPerCTA, order, CGALayout)"),
+    # a kind without a CGA layout does not take the legacy CTA keys either
+    ("#ttg.partitioned_shared<{CTAOrder = [0]}>", "column 26: unexpected key: CTAOrder (expected one of "
+     "numPartitions, numGroups, partitionDim, partitionLayout)"),
+])
+def test_unexpected_key_hints_name_each_kinds_keys(text, message):
+    """The hint lists exactly the keys the kind reads (legacy keys are accepted but never suggested)."""
+    with pytest.raises(ParseError) as info:
+        parse_attribute(text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("text, printed", [
+    ("#ttg.amd_mfma<{zz = 1, version = 3, instrShape = [16, 16], isTransposed = true, warpsPerCTA = [1, 1]}>",
+     "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [16, 16], isTransposed = true}>"),
+    ("#ttg.nvidia_mma<{zz = 1, versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>",
+     "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"),
+])
+def test_mma_kinds_skip_unknown_keys(text, printed):
+    """The MMA layouts ignore keys they do not know (`zz`): Triton 3.9's triton-tensor-layout prints these."""
+    assert str(parse_attribute(text)) == printed
 
 
 # ---- locations: Triton reports these at the same columns (oracle column minus the 27-character
@@ -759,22 +796,24 @@ def test_file_errors(src, kind, message):
 # ---- implementation: generated tables up to date, no Lark at run time -----------------------
 
 def test_generated_tables_match_grammar():
-    from linlayout_cli import parser
-    from linlayout_cli.attributes import _mlir_tables as t
-    grammar = parser._grammar_text()
-    assert t.GRAMMAR_SHA256 == parser._grammar_digest(grammar), \
-        "grammar/mlir.lark changed: run `python -m linlayout_cli.parser --regenerate`"
-    terminals, ignore, rules, states, start, end = parser._compute_tables(grammar)
+    from linlayout_cli.parsing import _mlir_tables as t
+    from linlayout_cli.parsing import tables
+    grammar = tables.grammar_text()
+    assert t.GRAMMAR_SHA256 == tables.grammar_digest(grammar), \
+        "grammar/mlir.lark changed: run `python -m linlayout_cli.parsing.tables --regenerate`"
+    terminals, ignore, rules, states, start, end = tables.compute_tables(grammar)
     assert terminals == t.TERMINALS and rules == t.RULES and sorted(ignore) == sorted(t.IGNORE)
-    assert len(states) == len(t.STATES)
+    assert (states, start, end) == (t.STATES, t.START, t.END)      # numbering is canonical, not Lark's
 
 
 def test_lark_driver_agrees_with_lark():
     """The table driver accepts/rejects like Lark's own LALR parser on a corpus."""
     from lark import Lark
     from lark.exceptions import UnexpectedInput
-    from linlayout_cli import parser
-    lark = Lark(parser._grammar_text(), parser="lalr")
+    from linlayout_cli.attributes.values import AttrError
+    from linlayout_cli.parsing import tables
+    from linlayout_cli.parsing.lalr import run_lalr
+    lark = Lark(tables.grammar_text(), parser="lalr")
     import importlib.util
     spec = importlib.util.spec_from_file_location(
         "_printing_cases", os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_printing.py"))
@@ -790,9 +829,9 @@ def test_lark_driver_agrees_with_lark():
         except UnexpectedInput:
             lark_ok = False
         try:
-            parser._run_lalr(text, _SyntaxOnly())
+            run_lalr(text, _SyntaxOnly())
             ours_ok = True
-        except parser.AttrError:
+        except AttrError:
             ours_ok = False
         assert ours_ok == lark_ok, text
 
@@ -803,7 +842,7 @@ class _SyntaxOnly:
 
 
 def test_import_does_not_load_lark():
-    code = ("import sys\nfrom linlayout_cli.parser import parse_attribute\n"
+    code = ("import sys\nfrom linlayout_cli.parsing import parse_attribute\n"
             "parse_attribute('#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], "
             "order = [0]}>')\nassert 'lark' not in sys.modules, 'lark imported'\n")
     env = dict(os.environ)
@@ -815,12 +854,12 @@ def test_import_does_not_load_lark():
 def test_value_text_normalisation_and_end():
     """Values kept as text: whitespace runs become one space, `//` comments go, strings stay as written (even
     with `//` or spaces inside); a value ends at a newline at depth 0 unless its line ends in ',', ':' or '='."""
-    from linlayout_cli.parser import _normalise_ws, _scan_value_end
+    from linlayout_cli.parsing.mlir_file import normalise_ws, scan_value_end
     # (the space before a comment and the line break after it stay two spaces)
-    assert _normalise_ws('  a   b // note\n\t c "x  //  y"   "z""w"  ') == 'a b  c "x  //  y" "z""w"'
-    assert _normalise_ws('f(1)  /  2') == 'f(1) / 2'
-    assert _normalise_ws('"open  string') == '"open  string'
+    assert normalise_ws('  a   b // note\n\t c "x  //  y"   "z""w"  ') == 'a b  c "x  //  y" "z""w"'
+    assert normalise_ws('f(1)  /  2') == 'f(1) / 2'
+    assert normalise_ws('"open  string') == '"open  string'
     text = 'foo<[1, 2]  // c\n  , 3> "s//t"  \nnext'
-    assert text[:_scan_value_end(text, 0)] == 'foo<[1, 2]  // c\n  , 3> "s//t"'
+    assert text[:scan_value_end(text, 0)] == 'foo<[1, 2]  // c\n  , 3> "s//t"'
     text = 'a = b,  // more\n  c -> d  \n#x'
-    assert text[:_scan_value_end(text, 0)] == 'a = b,  // more\n  c -> d'
+    assert text[:scan_value_end(text, 0)] == 'a = b,  // more\n  c -> d'

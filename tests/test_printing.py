@@ -18,7 +18,7 @@ from linlayout_cli.attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding
                                                 SliceEncoding, SwizzledSharedEncoding,
                                                 TensorMemoryEncoding, TensorMemoryScalesEncoding,
                                                 TensorType)
-from linlayout_cli.parser import parse_attribute
+from linlayout_cli.parsing import parse_attribute
 
 SAME = object()
 

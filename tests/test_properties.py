@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linlayout_cli.cli import run as _run
-from linlayout_cli.parser import parse_attribute
+from linlayout_cli.parsing import parse_attribute
 
 try:
     from helpers import warm_up

@@ -12,7 +12,7 @@ from linlayout_cli import render
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.errors import TTLayoutError
-from linlayout_cli.parser import parse_attribute
+from linlayout_cli.parsing import parse_attribute
 from linlayout_cli.render.small import entries
 
 try:

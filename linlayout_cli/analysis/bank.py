@@ -1,4 +1,4 @@
-"""Shared-memory bank conflicts of a register layout accessing a shared layout (spec section 7).
+"""Shared-memory bank conflicts of a register layout accessing a shared layout.
 
 ``bank_conflicts(reg, shared, shape, bitwidth)`` is Triton 3.9's ``get_shared_bank_conflicts``
 (``bankConflictsMemDesc``): the number of *extra* wavefronts per wavefront that a warp's shared-memory access

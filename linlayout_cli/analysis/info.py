@@ -259,7 +259,7 @@ def linear_attr(attr, ll: LinearLayout) -> str | None:
     printed as Triton prints it. Where Triton refuses `#ttg.linear` (its bases, broadcast ones aside, are not a
     permutation of unit vectors) the same bases are a `#ttg.generic_linear`; None where Triton takes neither."""
     from ..errors import TTLayoutError
-    from ..parser import parse_attribute
+    from ..parsing import parse_attribute
     b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
     if ll.has_in_dim("offset"):
         candidates = [enc.SharedLinearEncoding(b["offset"], b["block"], alignment_of(attr))]

@@ -4,7 +4,9 @@
 and reads them with Triton's rules: dictionaries are iterated in sorted key order (so with several bad
 keys the alphabetically first is reported), integers go through `parseIntAttrValue` semantics
 (negative signless/signed -> error, truncated to 32-bit unsigned), unknown keys are rejected or
-ignored per kind, the CGA layout is read after the keys, and the kind's `verify` runs last.
+ignored per kind, the CGA layout is read after the keys, and the kind's `verify` runs last. Each kind
+with a plain dictionary or struct body declares its keys once, in a field table (key -> reader,
+description, default), which both the generic reader and the "did you mean" hint use.
 Error messages are Triton's words (see `verify.py` for the verification ones).
 
 Legacy spellings (Triton < 3.9) are accepted and converted to the Triton 3.9 canonical object:
@@ -38,6 +40,8 @@ Legacy spellings (Triton < 3.9) are accepted and converted to the Triton 3.9 can
   identityStandardND(warp, warpsPerCTA, [r-1, ..., 0]) (the old wmma warp order).
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from ..errors import VerifyError
 from . import verify as V
@@ -235,8 +239,59 @@ def _pow2(x: int) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# body shapes
+# body shapes and field tables
 # ---------------------------------------------------------------------------------------------
+
+def _raw(v, desc: str, ctx: Ctx):
+    """A field kept as its value, interpreted after the keys (CGA layouts, nested layouts)."""
+    return v
+
+
+class Field:
+    """One key of a layout body: `read(value, desc, ctx)` converts its value, `desc` is how Triton's
+    messages name it (the key itself when None), `default` stands in when the key is absent.
+    `legacy`: an old key, accepted but never suggested. `required`: a struct parameter MLIR insists on.
+    (A plain class, like `Ctx`: a dataclass costs ~0.5 ms of start-up each.)"""
+    __slots__ = ("read", "desc", "default", "legacy", "required")
+
+    def __init__(self, read: Callable, desc: str | None = None, default=None, legacy: bool = False,
+                 required: bool = False):
+        self.read, self.desc, self.default, self.legacy, self.required = read, desc, default, legacy, required
+
+
+class FieldTable:
+    """The keys of a dictionary body, in the order the "expected one of" hint lists them.
+
+    A kind with a `CGALayout` key also accepts the legacy CTA keys (converted after the keys are read);
+    `ignore_unknown`: Triton skips unknown keys of this kind instead of rejecting them."""
+    __slots__ = ("fields", "ignore_unknown")
+
+    def __init__(self, fields: dict, ignore_unknown: bool = False):
+        self.fields, self.ignore_unknown = fields, ignore_unknown
+
+    def suggestions(self) -> tuple[str, ...]:
+        return tuple(key for key, field in self.fields.items() if not field.legacy)
+
+
+_CGA_FIELD = Field(_raw)
+
+
+def read_fields(body: DictV, table: FieldTable, ctx: Ctx) -> tuple[dict, dict]:
+    """Read a dictionary body with Triton's rules: keys in sorted order (so with several bad keys the
+    alphabetically first is reported), unknown keys rejected (with a hint) or skipped per kind.
+    Returns (value or default of every field, legacy CTA keys given)."""
+    values = {key: field.default for key, field in table.fields.items()}
+    legacy = {}
+    for key, v in body.sorted_items():
+        field = table.fields.get(key)
+        if field is not None:
+            values[key] = field.read(v, field.desc or key, ctx)
+        elif key in LEGACY_CTA_KEYS and "CGALayout" in table.fields:
+            legacy[key] = v
+        elif not table.ignore_unknown:
+            raise _unexpected_key(body, key, table.suggestions(), ctx)
+    return values, legacy
+
 
 def _dict_body(items, ctx: Ctx, optional: bool = False) -> DictV:
     """The `<{...}>` body of most layouts (`parser.parseAttribute(DictionaryAttr&)`)."""
@@ -273,35 +328,40 @@ def _struct_params(items, allowed, ctx: Ctx, body_pos: int) -> dict:
     return params
 
 
+def _struct_values(params: dict, fields: dict, ctx: Ctx, missing_pos: int | None) -> dict:
+    """Struct parameters read like MLIR's generated parser: every required one present, then each read
+    in declaration order (the table's order)."""
+    for key, field in fields.items():
+        if field.required and key not in params:
+            raise ctx.err(f"struct is missing required parameter: {key}", missing_pos)
+    return {key: field.read(params[key], field.desc or key, ctx) if key in params else field.default
+            for key, field in fields.items()}
+
+
 # ---------------------------------------------------------------------------------------------
-# builders, one per kind
+# builders, one per kind (a field table for each plain dictionary or struct body; slice, linear,
+# shared_linear and padded_shared bodies are read by hand, see each builder)
 # ---------------------------------------------------------------------------------------------
 
+_BLOCKED = FieldTable({
+    "sizePerThread": Field(read_uint_array, "number of elements per thread", ()),
+    "threadsPerWarp": Field(read_uint_array, "number of threads per warp", ()),
+    "warpsPerCTA": Field(read_uint_array, "number of warps per CTA", ()),
+    "order": Field(read_uint_array, "order", ()),
+    "CGALayout": _CGA_FIELD,
+})
+
+
 def _build_blocked(items, ctx: Ctx):
-    spt = tpw = wpc = order = ()
-    cga_v, legacy = None, {}
-    body = _dict_body(items, ctx)
-    for key, v in body.sorted_items():
-        if key == "sizePerThread":
-            spt = read_uint_array(v, "number of elements per thread", ctx)
-        elif key == "threadsPerWarp":
-            tpw = read_uint_array(v, "number of threads per warp", ctx)
-        elif key == "warpsPerCTA":
-            wpc = read_uint_array(v, "number of warps per CTA", ctx)
-        elif key == "order":
-            order = read_uint_array(v, "order", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        else:
-            raise _unexpected_key(body, key, ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "CGALayout"), ctx)
-    cga = _cga(cga_v, legacy, len(spt), ctx)
+    f, legacy = read_fields(_dict_body(items, ctx), _BLOCKED, ctx)
+    spt, tpw, wpc, order = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"], f["order"]
+    cga = _cga(f["CGALayout"], legacy, len(spt), ctx)
     _verify(ctx, V.verify_blocked, spt, tpw, wpc, order, len(spt))
     return BlockedEncoding(spt, tpw, wpc, order, cga)
 
 
 def _build_slice(items, ctx: Ctx):
+    """`dim` and `parent` are looked up by name (not read in key order); other keys are ignored."""
     d = _dict_body(items, ctx, optional=True)
     dim_v = d.get("dim")
     if isinstance(dim_v, BoolV):
@@ -317,7 +377,15 @@ def _build_slice(items, ctx: Ctx):
     return SliceEncoding(dim, parent)
 
 
+_DOT_OP = {
+    "opIdx": Field(read_struct_uint, required=True),
+    "parent": Field(_raw, required=True),
+    "kWidth": Field(read_struct_uint, default=0),
+}
+
+
 def _build_dot_op(items, ctx: Ctx):
+    """`{opIdx = .., parent = .., kWidth = ..}`: braces, but MLIR struct parameters (not a dictionary)."""
     if len(items) != 1 or items[0][0] != "value" or not isinstance(items[0][1], DictV):
         raise ctx.err("expected '{'", items[0][-1] if items else None)
     d = items[0][1]
@@ -329,111 +397,77 @@ def _build_dot_op(items, ctx: Ctx):
             raise ctx.err("expected a parameter name in struct", kpos)
         if ctx.legacy and key == "isMMAv1Row":   # Triton 2.x/3.0 Volta-only key
             continue
-        if key not in ("opIdx", "parent", "kWidth") or key in params:
+        if key not in _DOT_OP or key in params:
             raise ctx.err(f"duplicate or unknown struct parameter name: {key}", kpos)
         if value is None:
             raise ctx.err("expected '='", kpos + len(key))
         params[key] = value
-    for key in ("opIdx", "parent"):
-        if key not in params:
-            raise ctx.err(f"struct is missing required parameter: {key}", d.end)
-    op_idx = read_struct_uint(params["opIdx"], "opIdx", ctx)
-    k_width = read_struct_uint(params["kWidth"], "kWidth", ctx) if "kWidth" in params else 0
-    parent = params["parent"]
-    _verify(ctx, V.verify_dot_operand, op_idx, parent, k_width)
-    return DotOperandEncoding(op_idx, parent, k_width)
+    f = _struct_values(params, _DOT_OP, ctx, d.end)
+    _verify(ctx, V.verify_dot_operand, f["opIdx"], f["parent"], f["kWidth"])
+    return DotOperandEncoding(f["opIdx"], f["parent"], f["kWidth"])
+
+
+_NVIDIA_MMA = FieldTable({
+    "versionMajor": Field(read_uint, default=0),
+    "versionMinor": Field(read_uint, default=0),
+    "warpsPerCTA": Field(read_uint_array, default=()),
+    "CGALayout": _CGA_FIELD,
+    "instrShape": Field(read_uint_array),
+}, ignore_unknown=True)
 
 
 def _build_nvidia_mma(items, ctx: Ctx, old_name: bool = False):
-    vmaj = vmin = 0
-    wpc = ()
-    instr = None
-    cga_v, legacy = None, {}
-    for key, v in _dict_body(items, ctx).sorted_items():
-        if key == "versionMajor":
-            vmaj = read_uint(v, "versionMajor", ctx)
-        elif key == "versionMinor":
-            vmin = read_uint(v, "versionMinor", ctx)
-        elif key == "warpsPerCTA":
-            wpc = read_uint_array(v, "warpsPerCTA", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key == "instrShape":
-            instr = read_uint_array(v, "instrShape", ctx)
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        # other keys are ignored, like Triton does
-    cga = _cga(cga_v, legacy, len(wpc), ctx)
+    f, legacy = read_fields(_dict_body(items, ctx), _NVIDIA_MMA, ctx)
+    vmaj, wpc, instr = f["versionMajor"], f["warpsPerCTA"], f["instrShape"]
+    cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
     if instr is None:
         instr = ((1, 16, 8) if len(wpc) == 3 else (16, 8)) if (old_name and vmaj == 2) else ()
     _verify(ctx, V.verify_nvidia_mma, vmaj)
-    return NvidiaMmaEncoding(vmaj, vmin, wpc, instr, cga)
+    return NvidiaMmaEncoding(vmaj, f["versionMinor"], wpc, instr, cga)
+
+
+_AMD_MFMA = FieldTable({
+    "version": Field(read_uint, default=0),
+    "warpsPerCTA": Field(read_uint_array, default=()),
+    "instrShape": Field(read_uint_array, default=()),
+    "isTransposed": Field(read_bool),
+    "CGALayout": _CGA_FIELD,
+    "tilesPerWarp": Field(read_uint_array, default=()),
+    "elementBitWidth": Field(read_uint, default=32),
+    "nonKDim": Field(read_uint, legacy=True),          # Triton 2.x: instrShape = [nonKDim, nonKDim]
+}, ignore_unknown=True)
 
 
 def _build_amd_mfma(items, ctx: Ctx):
-    version = None
-    wpc = instr = ()
-    is_transposed = None
-    tpw = ()
-    ebw = 32
-    cga_v, legacy = None, {}
-    legacy_nonk = None
-    for key, v in _dict_body(items, ctx).sorted_items():
-        if key == "version":
-            version = read_uint(v, "version", ctx)
-        elif key == "warpsPerCTA":
-            wpc = read_uint_array(v, "warpsPerCTA", ctx)
-        elif key == "instrShape":
-            instr = read_uint_array(v, "instrShape", ctx)
-        elif key == "isTransposed":
-            is_transposed = read_bool(v, "isTransposed", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key == "tilesPerWarp":
-            tpw = read_uint_array(v, "tilesPerWarp", ctx)
-        elif key == "elementBitWidth":
-            ebw = read_uint(v, "elementBitWidth", ctx)
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        elif key == "nonKDim":               # legacy (Triton 2.x): instrShape = [nonKDim, nonKDim]
-            legacy_nonk = read_uint(v, "nonKDim", ctx)
-    if version is None:
-        version = 0
-    if not instr and legacy_nonk is not None:
-        instr = (legacy_nonk, legacy_nonk)
-    cga = _cga(cga_v, legacy, len(wpc), ctx)
-    if is_transposed is None:
+    f, legacy = read_fields(_dict_body(items, ctx), _AMD_MFMA, ctx)
+    version, wpc, instr, tpw, ebw = (f["version"], f["warpsPerCTA"], f["instrShape"], f["tilesPerWarp"],
+                                     f["elementBitWidth"])
+    if not instr and f["nonKDim"] is not None:
+        instr = (f["nonKDim"], f["nonKDim"])
+    cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
+    if f["isTransposed"] is None:
         raise ctx.err("#ttg.amd_mfma requires 'isTransposed = true|false' "
                       "(Triton 3.9 leaves it uninitialised when omitted)")
     if all(x == 1 for x in tpw) and len(tpw) == len(instr):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
     _verify(ctx, V.verify_amd_mfma, version, instr, ebw)
-    return AMDMfmaEncoding(version, wpc, instr, is_transposed, cga, tpw, ebw)
+    return AMDMfmaEncoding(version, wpc, instr, f["isTransposed"], cga, tpw, ebw)
+
+
+_AMD_WMMA = FieldTable({
+    "version": Field(read_uint, default=0),
+    "rank": Field(read_uint),
+    "ctaLayout": Field(_raw),
+    "isTranspose": Field(read_bool, default=False),
+    "CGALayout": _CGA_FIELD,
+    "instrShape": Field(read_uint_array, default=(16, 16, 16)),
+    "warpsPerCTA": Field(read_uint_array, legacy=True),  # old form: warps given as counts, no ctaLayout
+}, ignore_unknown=True)
 
 
 def _build_amd_wmma(items, ctx: Ctx):
-    version = 0
-    rank = None
-    is_transpose = False
-    instr = (16, 16, 16)
-    cga_v, legacy, cta_v, legacy_wpc = None, {}, None, None
-    for key, v in _dict_body(items, ctx).sorted_items():
-        if key == "version":
-            version = read_uint(v, "version", ctx)
-        elif key == "rank":
-            rank = read_uint(v, "rank", ctx)
-        elif key == "ctaLayout":
-            cta_v = v
-        elif key == "isTranspose":
-            is_transpose = read_bool(v, "isTranspose", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key == "instrShape":
-            instr = read_uint_array(v, "instrShape", ctx)
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        elif key == "warpsPerCTA":            # legacy: warps given as counts, no ctaLayout
-            legacy_wpc = read_uint_array(v, "warpsPerCTA", ctx)
+    f, legacy = read_fields(_dict_body(items, ctx), _AMD_WMMA, ctx)
+    rank, cta_v, legacy_wpc = f["rank"], f["ctaLayout"], f["warpsPerCTA"]
     if cta_v is None:
         if legacy_wpc is None:
             # Triton fails here without printing any diagnostic.
@@ -463,12 +497,14 @@ def _build_amd_wmma(items, ctx: Ctx):
     if rank is None:
         rank = 2
     _verify(ctx, V.verify_wmma_cta_layout, register, warp, rank)
-    cga = _cga(cga_v, legacy, rank, ctx)
-    _verify(ctx, V.verify_amd_wmma, version, instr)
-    return AMDWmmaEncoding(version, is_transpose, register, warp, cga, instr, rank)
+    cga = _cga(f["CGALayout"], legacy, rank, ctx)
+    _verify(ctx, V.verify_amd_wmma, f["version"], f["instrShape"])
+    return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, f["instrShape"], rank)
 
 
 def _build_linear(items, ctx: Ctx, generic: bool):
+    """The four in-dims are all required and read in this order (not sorted); the rank comes from the
+    first basis found; other keys are ignored (Triton's parseLinearLayout)."""
     d = _dict_body(items, ctx)
     bases, rank = parse_linear_layout(d, ("register", "lane", "warp", "block"), 0, ctx)
     reg, lane, warp, block = bases["register"], bases["lane"], bases["warp"], bases["block"]
@@ -477,34 +513,21 @@ def _build_linear(items, ctx: Ctx, generic: bool):
     return cls(reg, lane, warp, block)
 
 
-def _read_swizzle_keys(items, ctx: Ctx, extra=()):
-    vec = per_phase = max_phase = 0
-    order = ()
-    cga_v, legacy, other = None, {}, {}
-    body = _dict_body(items, ctx)
-    for key, v in body.sorted_items():
-        if key == "vec":
-            vec = read_uint(v, "vec", ctx)
-        elif key == "perPhase":
-            per_phase = read_uint(v, "perPhase", ctx)
-        elif key == "maxPhase":
-            max_phase = read_uint(v, "maxPhase", ctx)
-        elif key == "order":
-            order = read_uint_array(v, "order", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        elif key in extra:
-            other[key] = v
-        else:
-            raise _unexpected_key(body, key, ("vec", "perPhase", "maxPhase", "order", "CGALayout", *extra), ctx)
-    return vec, per_phase, max_phase, order, cga_v, legacy, other
+_SWIZZLED = FieldTable({
+    "vec": Field(read_uint, default=0),
+    "perPhase": Field(read_uint, default=0),
+    "maxPhase": Field(read_uint, default=0),
+    "order": Field(read_uint_array, default=()),
+    "CGALayout": _CGA_FIELD,
+})
+# `hasLeadingOffset` is read after the other keys (with the CGA layout), so it is kept as a value here
+_LEGACY_SHARED = FieldTable({**_SWIZZLED.fields, "hasLeadingOffset": Field(_raw)})
 
 
 def _build_swizzled(items, ctx: Ctx, rotating: bool):
-    vec, per_phase, max_phase, order, cga_v, legacy, _ = _read_swizzle_keys(items, ctx)
-    cga = _cga(cga_v, legacy, len(order), ctx)
+    f, legacy = read_fields(_dict_body(items, ctx), _SWIZZLED, ctx)
+    vec, per_phase, max_phase, order = f["vec"], f["perPhase"], f["maxPhase"], f["order"]
+    cga = _cga(f["CGALayout"], legacy, len(order), ctx)
     if rotating:
         return AMDRotatingSharedEncoding(vec, per_phase, max_phase, order, cga)
     _verify(ctx, V.verify_swizzled, order, len(order))
@@ -512,11 +535,12 @@ def _build_swizzled(items, ctx: Ctx, rotating: bool):
 
 
 def _build_legacy_shared(items, ctx: Ctx):
-    vec, per_phase, max_phase, order, cga_v, legacy, other = _read_swizzle_keys(
-        items, ctx, extra=("hasLeadingOffset",))
-    leading = read_bool(other["hasLeadingOffset"], "hasLeadingOffset", ctx) if "hasLeadingOffset" in other else False
+    f, legacy = read_fields(_dict_body(items, ctx), _LEGACY_SHARED, ctx)
+    vec, per_phase, max_phase, order = f["vec"], f["perPhase"], f["maxPhase"], f["order"]
+    leading_v = f["hasLeadingOffset"]
+    leading = read_bool(leading_v, "hasLeadingOffset", ctx) if leading_v is not None else False
     rank = len(order)
-    cga = _cga(cga_v, legacy, rank, ctx)
+    cga = _cga(f["CGALayout"], legacy, rank, ctx)
     if not leading:
         _verify(ctx, V.verify_swizzled, order, rank)
         return SwizzledSharedEncoding(vec, per_phase, max_phase, order, cga)
@@ -539,28 +563,19 @@ def _build_legacy_shared(items, ctx: Ctx):
     return NVMMASharedEncoding(swizzle, transposed, ebw, False, cga, rank)
 
 
+_NVMMA_SHARED = FieldTable({
+    "swizzlingByteWidth": Field(read_uint),
+    "transposed": Field(read_bool, default=False),
+    "elementBitWidth": Field(read_uint),
+    "fp4Padded": Field(read_bool, default=False),
+    "rank": Field(read_uint),
+    "CGALayout": _CGA_FIELD,
+})
+
+
 def _build_nvmma_shared(items, ctx: Ctx):
-    swizzle = ebw = rank = None
-    transposed = fp4 = False
-    cga_v, legacy = None, {}
-    body = _dict_body(items, ctx)
-    for key, v in body.sorted_items():
-        if key == "swizzlingByteWidth":
-            swizzle = read_uint(v, "swizzlingByteWidth", ctx)
-        elif key == "transposed":
-            transposed = read_bool(v, "transposed", ctx)
-        elif key == "elementBitWidth":
-            ebw = read_uint(v, "elementBitWidth", ctx)
-        elif key == "fp4Padded":
-            fp4 = read_bool(v, "fp4Padded", ctx)
-        elif key == "CGALayout":
-            cga_v = v
-        elif key == "rank":
-            rank = read_uint(v, "rank", ctx)
-        elif key in LEGACY_CTA_KEYS:
-            legacy[key] = v
-        else:
-            raise _unexpected_key(body, key, ("swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "rank", "CGALayout"), ctx)
+    f, legacy = read_fields(_dict_body(items, ctx), _NVMMA_SHARED, ctx)
+    swizzle, ebw, rank, cga_v = f["swizzlingByteWidth"], f["elementBitWidth"], f["rank"], f["CGALayout"]
     if rank is None:
         if isinstance(cga_v, ArrayV) and cga_v.items and isinstance(cga_v.items[0], ArrayV):
             rank = len(cga_v.items[0].items)
@@ -573,10 +588,11 @@ def _build_nvmma_shared(items, ctx: Ctx):
         if val is None:
             raise ctx.err(f"#ttg.nvmma_shared requires '{key}' (Triton 3.9 leaves it uninitialised when omitted)")
     _verify(ctx, V.verify_nvmma_shared, swizzle, ebw)
-    return NVMMASharedEncoding(swizzle, transposed, ebw, fp4, cga, rank)
+    return NVMMASharedEncoding(swizzle, f["transposed"], ebw, f["fp4Padded"], cga, rank)
 
 
 def _build_shared_linear(items, ctx: Ctx):
+    """`{offset = .., block = ..}, alignment = N`: a dictionary of bases followed by a struct parameter."""
     if not items or items[0][0] != "value" or not isinstance(items[0][1], DictV):
         raise ctx.err(f"expected a dictionary '{{...}}' as the body of #{ctx.name}", items[0][-1] if items else None)
     d = items[0][1]
@@ -603,6 +619,7 @@ def _build_shared_linear(items, ctx: Ctx):
 
 
 def _build_padded_shared(items, ctx: Ctx):
+    """`[interval:+padding, ...] {...}`: the intervals, then either linear bases or `order` and `shape`."""
     if not items or not isinstance(items[0][1], ArrayV):
         raise ctx.err("expected '['", items[0][-1] if items else None)
     if items[0][0] != "value_dict" or len(items) != 1:
@@ -653,59 +670,67 @@ def _build_padded_shared(items, ctx: Ctx):
                                 0 if (offset or block) else rank)
 
 
+_PARTITIONED = FieldTable({
+    "numPartitions": Field(read_uint, default=0),
+    "numGroups": Field(read_uint, default=0),
+    "partitionDim": Field(read_uint, default=0),
+    "partitionLayout": Field(_raw),
+})
+
+
 def _build_partitioned(items, ctx: Ctx):
-    nparts = ngroups = pdim = 0
-    layout = None
-    body = _dict_body(items, ctx)
-    for key, v in body.sorted_items():
-        if key == "numPartitions":
-            nparts = read_uint(v, "numPartitions", ctx)
-        elif key == "numGroups":
-            ngroups = read_uint(v, "numGroups", ctx)
-        elif key == "partitionDim":
-            pdim = read_uint(v, "partitionDim", ctx)
-        elif key == "partitionLayout":
-            layout = v
-        else:
-            raise _unexpected_key(body, key, ("numPartitions", "numGroups", "partitionDim", "partitionLayout"), ctx)
+    f, _legacy = read_fields(_dict_body(items, ctx), _PARTITIONED, ctx)
+    layout = f["partitionLayout"]
     if layout is None:
         raise ctx.err("missing partitionLayout")
     if not isinstance(layout, SHARED):
         raise ctx.err("partitionLayout must be a SharedEncodingTrait")
-    _verify(ctx, V.verify_partitioned, nparts, ngroups, pdim, layout.rank)
-    return PartitionedSharedEncoding(nparts, ngroups, pdim, layout)
+    _verify(ctx, V.verify_partitioned, f["numPartitions"], f["numGroups"], f["partitionDim"], layout.rank)
+    return PartitionedSharedEncoding(f["numPartitions"], f["numGroups"], f["partitionDim"], layout)
+
+
+def _read_cga_2d(v, desc: str, ctx: Ctx):
+    return parse_cga(v, 2, ctx)
+
+
+def _read_block_rep_order(v, desc: str, ctx: Ctx) -> str:
+    """`blockRepOrder = kThenMn`: an MLIR enum keyword (a string works too)."""
+    name = v.name if isinstance(v, IdentV) else v.value if isinstance(v, StrV) else None
+    if name is None:
+        raise ctx.err("expected keyword for allowed 32-bit signless integer cases: 0, 1", getattr(v, "pos", None))
+    if name not in ("mnThenK", "kThenMn"):
+        raise ctx.err("expected one of [mnThenK, kThenMn] for allowed 32-bit signless integer "
+                      f"cases: 0, 1, got: {name}", v.pos)
+    return name
+
+
+_TENSOR_MEMORY = {
+    "blockM": Field(read_struct_uint, required=True),
+    "blockN": Field(read_struct_uint, required=True),
+    "colStride": Field(read_struct_uint, required=True),
+    "CGALayout": Field(_read_cga_2d, default=()),
+    "twoCTAs": Field(read_struct_bool, default=False),
+    "fp4Padded": Field(read_struct_bool, default=False),
+}
+_TENSOR_MEMORY_SCALES = {
+    "CGALayout": Field(_read_cga_2d, default=()),
+    "blockRepOrder": Field(_read_block_rep_order, default="mnThenK"),
+}
 
 
 def _build_tensor_memory(items, ctx: Ctx, body_pos: int, body_end: int | None):
-    params = _struct_params(items, ("blockM", "blockN", "colStride", "CGALayout", "twoCTAs", "fp4Padded"),
-                            ctx, body_pos + 1)
-    for key in ("blockM", "blockN", "colStride"):
-        if key not in params:
-            raise ctx.err(f"struct is missing required parameter: {key}", body_end)
-    bm = read_struct_uint(params["blockM"], "blockM", ctx)
-    bn = read_struct_uint(params["blockN"], "blockN", ctx)
-    cs = read_struct_uint(params["colStride"], "colStride", ctx)
-    cga = parse_cga(params.get("CGALayout"), 2, ctx)
-    two = read_struct_bool(params["twoCTAs"], "twoCTAs", ctx) if "twoCTAs" in params else False
-    fp4 = read_struct_bool(params["fp4Padded"], "fp4Padded", ctx) if "fp4Padded" in params else False
+    params = _struct_params(items, _TENSOR_MEMORY, ctx, body_pos + 1)
+    f = _struct_values(params, _TENSOR_MEMORY, ctx, body_end)
+    bm, bn, cs, cga, two, fp4 = (f["blockM"], f["blockN"], f["colStride"], f["CGALayout"], f["twoCTAs"],
+                                 f["fp4Padded"])
     _verify(ctx, V.verify_tensor_memory, bm, bn, cs, cga, two, fp4)
     return TensorMemoryEncoding(bm, bn, cs, cga, two, fp4)
 
 
 def _build_tensor_memory_scales(items, ctx: Ctx, body_pos: int):
-    params = _struct_params(items, ("CGALayout", "blockRepOrder"), ctx, body_pos + 1) if items else {}
-    cga = parse_cga(params.get("CGALayout"), 2, ctx)
-    order = "mnThenK"
-    if "blockRepOrder" in params:
-        v = params["blockRepOrder"]
-        name = v.name if isinstance(v, IdentV) else v.value if isinstance(v, StrV) else None
-        if name is None:
-            raise ctx.err("expected keyword for allowed 32-bit signless integer cases: 0, 1", getattr(v, "pos", None))
-        if name not in ("mnThenK", "kThenMn"):
-            raise ctx.err("expected one of [mnThenK, kThenMn] for allowed 32-bit signless integer "
-                          f"cases: 0, 1, got: {name}", v.pos)
-        order = name
-    return TensorMemoryScalesEncoding(cga, order)
+    params = _struct_params(items, _TENSOR_MEMORY_SCALES, ctx, body_pos + 1) if items else {}
+    f = _struct_values(params, _TENSOR_MEMORY_SCALES, ctx, None)
+    return TensorMemoryScalesEncoding(f["CGALayout"], f["blockRepOrder"])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ Bases are tuples of tuples of ints (one inner tuple per basis, one entry per ten
 
 `str(attr)` is Triton 3.9's canonical print of the attribute (the attribute's own printer, no
 aliases), e.g. `#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1],
-order = [1, 0]}>` (one line). Objects come from `linlayout_cli.parser.parse_attribute`, which also
+order = [1, 0]}>` (one line). Objects come from `linlayout_cli.parsing.parse_attribute`, which also
 verifies them; constructing a dataclass directly performs no verification.
 """
 from __future__ import annotations

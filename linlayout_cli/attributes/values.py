@@ -6,7 +6,7 @@ rules (`read_uint`, `read_bool`, ...). Values that are not layouts survive as `O
 MLIR's canonical text (`1 : i64`, `"s"`, `[1, 2]`).
 
 `AttrError` is the internal error: it carries a character offset into the parsed text; the public
-functions in `linlayout_cli.parser` turn it into `ParseError`/`VerifyError` with line and column.
+functions in `linlayout_cli.parsing` turn it into `ParseError`/`VerifyError` with line and column.
 """
 from __future__ import annotations
 

@@ -1,0 +1,33 @@
+"""Parse Triton layout attributes, tensor types and MLIR files into encoding objects. The public API is
+exported here, so callers depend on the package and not on which of its modules does the job.
+
+Public API (other modules import exactly this from `linlayout_cli.parsing`):
+
+    parse_attribute(text, aliases=None) -> encoding object      # ParseError / VerifyError
+    parse_tensor_type(text) -> TensorType
+    parse_mlir_file(text) -> list[AliasDef]                     # every top-level `#name = <attr>`
+    MAX_FILE_CHARS, MAX_ATTRIBUTE_CHARS, MAX_NESTING, MAX_INT_DIGITS, MAX_INT_WIDTH   # input limits
+
+Modules, one job each:
+    tables       LALR(1) tables of grammar/mlir.lark (generated into `_mlir_tables.py`; Lark is only
+                 imported to regenerate them: `python -m linlayout_cli.parsing.tables --regenerate`)
+    lalr         lexer and table-driven LALR driver
+    reductions   grammar reductions -> `values.*V` objects; `#dialect.mnemonic<...>` -> attributes/build.py
+    attribute    parse_attribute: driver + reductions + located errors
+    tensor_type  parse_tensor_type: shape, element type, encoding
+    mlir_file    parse_mlir_file: alias definitions; operations and type aliases skipped
+    lexical      whitespace/comment, string and bracket skipping
+    locate       offsets -> `line L, column C` messages; input limits
+
+Errors: a syntax error names the column and the expected tokens
+(`column 23: expected one of ']' or ',' but found 'x'`); Triton's semantic parse errors keep Triton's
+words after the location prefix (`column 6: unexpected key: foo`); verification failures raise
+`VerifyError` with exactly Triton's message (in file mode prefixed with `line L, column C: `).
+"""
+from .attribute import parse_attribute
+from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, MAX_INT_DIGITS, MAX_INT_WIDTH, MAX_NESTING
+from .mlir_file import AliasDef, parse_mlir_file
+from .tensor_type import parse_tensor_type
+
+__all__ = ["parse_attribute", "parse_tensor_type", "parse_mlir_file", "AliasDef", "MAX_FILE_CHARS",
+           "MAX_ATTRIBUTE_CHARS", "MAX_NESTING", "MAX_INT_DIGITS", "MAX_INT_WIDTH"]
