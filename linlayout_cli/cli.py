@@ -176,8 +176,9 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     try:
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
-        with group.make_context("ttlayout", list(argv),
-                                obj={"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes}) as ctx:
+        obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
+               "error_line": one_line}
+        with group.make_context("ttlayout", list(argv), obj=obj) as ctx:
             group.invoke(ctx)
         return 0
     except click.exceptions.Exit as e:

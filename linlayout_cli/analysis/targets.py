@@ -28,6 +28,7 @@ AMD CDNA4 (gfx950, MI350): 64 banks, wave64:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -52,6 +53,7 @@ class Target:
     _phase_rule: Callable[[int, str, int], tuple[int, ...]]
     bank_bytes: int = 4
     triton_checked: bool = False   # True where Triton 3.9's get_shared_bank_conflicts is the reference
+    shared_limit: int = 0          # bytes of shared memory one CTA may use (the device's opt-in maximum)
 
     @property
     def bank_bits(self) -> int:
@@ -112,11 +114,16 @@ def _gfx950_rule(access_bits: int, op: str, lane_bits: int) -> tuple[int, ...]:
 
 
 TARGETS: dict[str, Target] = {
-    "sm80": Target("sm80", "nvidia", "NVIDIA Ampere (A100)", 32, 32, _nvidia_rule, triton_checked=True),
-    "sm90": Target("sm90", "nvidia", "NVIDIA Hopper (H100/H200)", 32, 32, _nvidia_rule, triton_checked=True),
-    "sm100": Target("sm100", "nvidia", "NVIDIA Blackwell (B200)", 32, 32, _nvidia_rule, triton_checked=True),
-    "gfx942": Target("gfx942", "amd", "AMD CDNA3 (MI300)", 32, 64, _gfx942_rule),
-    "gfx950": Target("gfx950", "amd", "AMD CDNA4 (MI350)", 64, 64, _gfx950_rule),
+    # shared_limit: CUDA's sharedMemPerBlockOptin (A100 163 KiB, H100 and B200 227 KiB); LDS per workgroup
+    # (MI300 64 KiB, MI350 160 KiB)
+    "sm80": Target("sm80", "nvidia", "NVIDIA Ampere (A100)", 32, 32, _nvidia_rule, triton_checked=True,
+                   shared_limit=163 * 1024),
+    "sm90": Target("sm90", "nvidia", "NVIDIA Hopper (H100/H200)", 32, 32, _nvidia_rule, triton_checked=True,
+                   shared_limit=227 * 1024),
+    "sm100": Target("sm100", "nvidia", "NVIDIA Blackwell (B200)", 32, 32, _nvidia_rule, triton_checked=True,
+                    shared_limit=227 * 1024),
+    "gfx942": Target("gfx942", "amd", "AMD CDNA3 (MI300)", 32, 64, _gfx942_rule, shared_limit=64 * 1024),
+    "gfx950": Target("gfx950", "amd", "AMD CDNA4 (MI350)", 64, 64, _gfx950_rule, shared_limit=160 * 1024),
 }
 
 DEFAULT_TARGET = "sm90"
@@ -126,8 +133,14 @@ ALIASES = {"ampere": "sm80", "hopper": "sm90", "blackwell": "sm100", "mi300": "g
 
 
 def get_target(name: str | None) -> Target:
+    """A target by name ('sm90'), nickname ('hopper') or as a module's `ttg.target` writes it ('cuda:90',
+    'hip:gfx942'; other CUDA capabilities map to the generation they belong to: cuda:86 -> sm80)."""
     key = (name or DEFAULT_TARGET).strip().lower()
     key = ALIASES.get(key, key)
+    m = re.fullmatch(r"cuda:(\d+)", key)
+    if m:
+        cc = int(m.group(1))
+        key = "sm80" if cc < 90 else "sm90" if cc < 100 else "sm100"
     if key not in TARGETS:
         raise TTLayoutError(f"unknown target '{name}'; known targets: {', '.join(TARGETS)}")
     return TARGETS[key]

@@ -3,6 +3,7 @@ triton-tensor-layout, including its LLVM-style option spellings."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import click
 
@@ -69,33 +70,106 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     if alias_names and not input_file:
         raise TTLayoutError("--alias-names picks aliases of an -i FILE, but no -i was given")
+    failures: list[str] = []
+    if input_file and not tensor_type and not layout:
+        jobs = _file_uses(input_file, obj["stdin"], inputs.split_names(alias_names), failures)
+    else:
+        jobs = _jobs(layout, tensor_type, input_file, alias_names, obj["stdin"], max_elements)
+    converted = []
+    for job in jobs:
+        try:
+            converted.append((job, inputs.linear_layout(job.attr, job.shape, max_elements)))
+        except TTLayoutError as e:
+            if not job.per_shape:
+                raise
+            failures.append(f"#{job.name} at {job.type_text}: {e}")
+    as_json = as_json or fmt == "json"
+    with obj["sink"](output) as write:
+        from ..render import render_layout
+        for job, linear in converted:
+            if as_json:
+                from ..render.json_view import render_json
+                header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
+                          "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind}
+                if job.per_shape:
+                    header["line"] = job.line
+                render_json(linear, use_hw_view, header, write)
+                continue
+            head = f"#{job.name} = " if job.name is not None else ""
+            tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+            write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
+            render_layout(linear, use_hw_view, write)
+            if job.blank:
+                write(b"\n")
+    if failures:
+        for message in failures:
+            obj["stderr"].write(obj["error_line"](message) + "\n")
+        raise click.exceptions.Exit(1)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One layout to print at one shape."""
+    name: str | None                 # alias name, None for -l
+    attr: object
+    shape: tuple[int, ...]
+    blank: bool = False              # a blank line after it (Triton does so for --alias-names)
+    per_shape: bool = False          # found through the file's own types (-i without -t)
+    type_text: str = ""
+    line: int = 0
+
+
+def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> list[Job]:
+    """-l and/or -i with -t: every layout at the one shape, as triton-tensor-layout does."""
     shape = inputs.tensor(tensor_type, max_elements).shape
-    jobs = []                                    # (alias name or None, layout, trailing blank line)
+    jobs = []
     if input_file:
-        table = inputs.alias_table(input_file, obj["stdin"])
+        table = inputs.alias_table(input_file, stdin)
         names = inputs.split_names(alias_names)
         if names:
-            jobs += [(name, inputs.named(table, name, strip_hash=False), True) for name in names]
+            jobs += [Job(name, inputs.named(table, name, strip_hash=False), shape, True) for name in names]
         else:
-            jobs += [(d.name, d.attr, False) for d in table.values() if getattr(d.attr, "kind", None)]
+            jobs += [Job(d.name, d.attr, shape) for d in table.values() if getattr(d.attr, "kind", None)]
             if not jobs:
                 raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
                                     "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
-        jobs.append((None, inputs.attribute(layout), False))
-    converted = [(name, attr, inputs.linear_layout(attr, shape, max_elements), blank) for name, attr, blank in jobs]
-    as_json = as_json or fmt == "json"
-    with obj["sink"](output) as write:
-        from ..render import render_layout
-        for name, attr, linear, blank in converted:
-            if as_json:
-                from ..render.json_view import render_json
-                header = {"layout": str(attr), "alias": name, "shape": list(shape),
-                          "view": "hardware" if use_hw_view else "tensor", "kind": attr.kind}
-                render_json(linear, use_hw_view, header, write)
-                continue
-            head = f"#{name} = " if name is not None else ""
-            write(f"Print layout attribute: {head}{attr}\n".encode())
-            render_layout(linear, use_hw_view, write)
-            if blank:
-                write(b"\n")
+        jobs.append(Job(None, inputs.attribute(layout), shape))
+    return jobs
+
+
+def _file_uses(input_file, stdin, names, failures) -> list[Job]:
+    """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
+    order of first use; an alias that cannot be read is reported (in `failures`) and the others still print."""
+    from ..parsing.module import parse_type, read_modules
+    modules = read_modules(inputs.read_text(input_file, stdin))
+    wanted = {n.lstrip("#") for n in names}
+    seen, jobs, cache = set(), [], {}
+    for m in modules:
+        for op in m.ops:
+            for text in op.operand_types + op.result_types:
+                vt = parse_type(text, m.aliases, cache)
+                name = vt.encoding_text[1:] if vt.encoding_text.startswith("#") else ""
+                if not name or name not in m.aliases or not vt.shape or (wanted and name not in wanted):
+                    continue
+                key = (id(m), name, vt.shape)
+                if key in seen:
+                    continue
+                seen.add(key)
+                attr = m.aliases[name]
+                if isinstance(attr, Exception):
+                    if (id(m), name) not in seen:
+                        seen.add((id(m), name))
+                        failures.append(f"#{name}: {attr}")
+                    continue
+                if getattr(attr, "kind", None) is None:
+                    continue
+                shape_text = "x".join(map(str, vt.shape))
+                jobs.append(Job(name, attr, vt.shape, per_shape=True, line=op.line,
+                                type_text=f"{'tensor' if vt.kind == 'tensor' else '!ttg.memdesc'}<{shape_text}x{vt.element}>"))
+    if not jobs and not failures:
+        where = "standard input" if input_file == "-" else abbreviate(input_file)
+        what = f" named {', '.join(sorted(wanted))}" if wanted else ""
+        raise TTLayoutError(f"{where} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
+                            "its aliases at one shape")
+    return jobs
