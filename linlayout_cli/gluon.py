@@ -187,7 +187,7 @@ _CALL = re.compile(r"\s*[A-Za-z_][\w.]*\s*\(")
 
 def looks_like_gluon(text: str) -> bool:
     """A constructor call (`Name(` / `a.b.Name(`) rather than MLIR attribute syntax (`#ttg.…`, `loc(…)`)."""
-    return bool(_CALL.match(text)) and not text.lstrip().startswith("loc")
+    return bool(_CALL.match(text)) and not re.match(r"\s*loc\s*\(", text)
 
 
 def parse_gluon(text: str):
