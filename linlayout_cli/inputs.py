@@ -162,11 +162,15 @@ def named(table: dict, name: str, strip_hash: bool = True):
 
 
 def attribute(text: str, table: dict | None = None):
-    """One attribute from the command line: its text, or (with an `-i` table) a `#name` / `name` of the file."""
+    """One attribute from the command line: its text, a Gluon constructor (`ttgl.BlockedLayout(...)`, built as
+    Triton's Gluon builds it), or (with an `-i` table) a `#name` / `name` of the file."""
     if table is not None:
         name = text[1:] if text.startswith("#") else text
         if name in table:
             return table[name].attr
+    from . import gluon
+    if gluon.looks_like_gluon(text):
+        return gluon.parse_gluon(text)
     from .parsing import parse_attribute
     aliases = {n: d.attr for n, d in table.items()} if table else None
     return parse_attribute(text, aliases)

@@ -45,6 +45,13 @@ Usage
                                          "gluon": GluonOpBuilder.to_linear_layout's bases (+ alignment
                                          of a shared layout) or null, "stderr"}
   triton_oracle.py linear ATTR SHAPE     the same, printed as JSON (SHAPE like 64x64)
+                                         {"op": "gluon", "text": GLUON, "shape": [..], "hw": bool}: a Gluon
+                                         constructor text (``ttgl.BlockedLayout(...)``) evaluated safely and
+                                         answered {"exit", "error", "attr" (canonical text of the attribute
+                                         Gluon builds), "view" (gluon_ir.get_layout_view), "view_error",
+                                         "linear" (to_linear_layout: {"bases", "out_sizes"|"alignment"}),
+                                         "linear_error"}
+  triton_oracle.py gluon TEXT SHAPE [hw] the same, printed as JSON
 """
 from __future__ import annotations
 
@@ -423,6 +430,7 @@ class BankOracle:
     def __init__(self, cli: CliOracle):
         L = cli.L
         self.L = L
+        self.cli = cli
         ir, gluon_ir = L.lt.ir, L.lt.gluon_ir
         self.ir = ir
         self.ctx = ctx = ir.context()
@@ -451,6 +459,10 @@ class BankOracle:
                 break
         if self.attr_off is None:
             raise RuntimeError("cannot locate ir.attribute storage")
+
+    def cli_print(self, a) -> bytes:
+        """Canonical text of an ``ir.attribute`` built in the Python context."""
+        return self.cli._print_attr(ctypes.c_void_p.from_address(id(a) + self.attr_off).value)
 
     def attr(self, text: str):
         p = self.L.parse_attr(*self.L.cstr(text.encode()), self.ctx_ptr, None, None, False)
@@ -519,6 +531,100 @@ class LinearOracle:
         if hasattr(r, "offset_bases"):
             return {"bases": {"offset": ints(r.offset_bases), "block": ints(r.block_bases)},
                     "alignment": int(r.alignment)}
+        return {"bases": {"register": ints(r.reg_bases), "lane": ints(r.lane_bases), "warp": ints(r.warp_bases),
+                          "block": ints(r.block_bases)},
+                "out_sizes": [int(x) for x in r.shape]}
+
+
+class GluonOracle:
+    """Gluon's own answers for a Gluon constructor text such as ``ttgl.BlockedLayout(size_per_thread=[1, 4], ...)``.
+
+    The text is evaluated safely (``gluon_object``: an ``ast``-checked expression of calls, dotted names, lists,
+    tuples, ints, bools and None; names resolve only to Gluon layout classes), then
+
+    * ``attr``: the canonical text of the attribute Gluon builds (``layout._to_ir(builder)`` printed);
+    * ``view``: ``gluon_ir.get_layout_view(layout, shape, hw)``, the string ``triton-tensor-layout`` prints;
+    * ``linear``: ``GluonOpBuilder.to_linear_layout(layout._to_ir(builder), shape)``."""
+
+    def __init__(self, linear: LinearOracle):
+        self.bank = linear.bank
+        import triton
+        import triton.experimental.gluon.language as ttgl
+        from triton.experimental.gluon.language.nvidia import blackwell
+        from triton._C.libtriton import gluon_ir
+        self.gluon_ir = gluon_ir
+        self.roots = {"ttgl": ttgl, "gl": ttgl, "triton": triton}
+        self.bases = (ttgl._layouts.DistributedLayout, ttgl._layouts.SharedLayout,
+                      blackwell.TensorMemoryLayout, blackwell.TensorMemoryScalesLayout)
+        self.bare = {}
+        for mod in (ttgl, ttgl.amd, ttgl.amd.cdna5, blackwell):
+            for name, obj in vars(mod).items():
+                if isinstance(obj, type) and issubclass(obj, self.bases) and not name.startswith("_"):
+                    self.bare.setdefault(name, obj)
+
+    def _resolve(self, node):
+        import ast
+        import types
+        parts = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            raise ValueError("only dotted names can be called")
+        parts.append(node.id)
+        parts.reverse()
+        if len(parts) == 1:
+            if parts[0] not in self.bare:
+                raise NameError("name %r is not a Gluon layout class" % parts[0])
+            return self.bare[parts[0]]
+        if parts[0] not in self.roots:
+            raise NameError("name %r is not defined" % parts[0])
+        obj = self.roots[parts[0]]
+        for name in parts[1:]:
+            if name.startswith("_") or not isinstance(obj, types.ModuleType):
+                raise AttributeError("refusing attribute %r" % name)
+            obj = getattr(obj, name)
+        if not (isinstance(obj, type) and issubclass(obj, self.bases)):
+            raise TypeError("%s is not a Gluon layout class" % ".".join(parts))
+        return obj
+
+    def _value(self, node):
+        import ast
+        if isinstance(node, ast.Call):
+            cls = self._resolve(node.func)
+            if any(k.arg is None for k in node.keywords) or any(isinstance(a, ast.Starred) for a in node.args):
+                raise ValueError("no * or ** arguments")
+            return cls(*[self._value(a) for a in node.args], **{k.arg: self._value(k.value) for k in node.keywords})
+        if isinstance(node, (ast.List, ast.Tuple)):
+            items = [self._value(e) for e in node.elts]
+            return items if isinstance(node, ast.List) else tuple(items)
+        if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, bool)):
+            return node.value
+        if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant)
+                and type(node.operand.value) is int):
+            return -node.operand.value
+        raise ValueError("unsupported expression %s" % type(node).__name__)
+
+    def gluon_object(self, text: str):
+        import ast
+        return self._value(ast.parse(text.strip(), mode="eval").body)
+
+    def attr(self, text: str) -> bytes:
+        a = self.gluon_object(text)._to_ir(self.bank.b)
+        return self.bank.cli_print(a)
+
+    def view(self, text: str, shape, hw: bool) -> bytes:
+        return self.gluon_ir.get_layout_view(self.gluon_object(text), list(shape), bool(hw)).encode()
+
+    def linear(self, text: str, shape) -> dict:
+        b = self.bank.b
+        r = b.to_linear_layout(self.gluon_object(text)._to_ir(b), list(shape))
+        ints = lambda bs: [[int(x) for x in v] for v in bs]  # noqa: E731
+        if hasattr(r, "offset_bases"):
+            return {"bases": {"offset": ints(r.offset_bases), "block": ints(r.block_bases)},
+                    "alignment": int(r.alignment)}
+        if hasattr(r, "rows"):
+            return {"bases": {"row": ints(r.rows), "col": ints(r.cols)}, "out_sizes": [int(x) for x in r.shape]}
         return {"bases": {"register": ints(r.reg_bases), "lane": ints(r.lane_bases), "warp": ints(r.warp_bases),
                           "block": ints(r.block_bases)},
                 "out_sizes": [int(x) for x in r.shape]}
@@ -669,6 +775,51 @@ def run_linear(attr: str, shape):
     return 0, {"bases": bases, "out_dims": outs, "alignment": alignment, "gluon": gluon}, err
 
 
+_GLUON = None
+
+
+def _gluon():
+    global _GLUON
+    if _GLUON is None:
+        _GLUON = GluonOracle(_linear())
+    return _GLUON
+
+
+def _python_error(fn):
+    """fn() -> (0, bytes); a Python exception becomes exit 1 with ``Type: message`` on stderr (an abort stays one)."""
+    def run():
+        try:
+            return fn()
+        except Exception as e:  # noqa: BLE001 - Gluon's asserts and nanobind's TypeErrors are answers here
+            os.write(2, ("%s: %s\n" % (type(e).__name__, e)).encode())
+            return 1, None
+    return run
+
+
+def run_gluon(text: str, shape, hw: bool):
+    """Gluon's answers for a constructor text: {"exit", "error", "attr", "view", "view_error", "linear",
+    "linear_error"}; ``exit``/``error`` are those of building the attribute (0/null when it built)."""
+    o = _gluon()
+    res = {}
+    rc, out, err = run_forked(_python_error(lambda: (0, o.attr(text))))
+    res["exit"], res["error"] = rc, (None if rc == 0 else first_error_line(err))
+    res["attr"] = out.decode() if rc == 0 else None
+    rc, out, err = run_forked(_python_error(lambda: (0, o.view(text, shape, hw))))
+    res["view"] = out.decode() if rc == 0 else None
+    res["view_error"] = None if rc == 0 else "[%d] %s" % (rc, first_error_line(err))
+    rc, out, err = run_forked(_python_error(lambda: (0, json.dumps(o.linear(text, shape)).encode())))
+    res["linear"] = json.loads(out) if rc == 0 else None
+    res["linear_error"] = None if rc == 0 else "[%d] %s" % (rc, first_error_line(err))
+    return res
+
+
+def first_error_line(err: bytes) -> str:
+    for line in err.decode("utf-8", "replace").splitlines():
+        if line.strip() and not line.startswith(("nanobind: leaked", " - leaked", " - ... skipped")):
+            return line.strip()
+    return ""
+
+
 def run_cli(argv):
     o = _cli()
     return run_forked(lambda: o.cli_main(list(argv)), progname=b"triton-tensor-layout")
@@ -699,6 +850,8 @@ def serve():
         elif req["op"] == "linear":
             rc, res, err = run_linear(req["attr"], req["shape"])
             resp = {"exit": rc, "stdout": None, "stderr": err.decode("utf-8", "replace"), **(res or {})}
+        elif req["op"] == "gluon":
+            resp = run_gluon(req["text"], req["shape"], req.get("hw", False))
         elif req["op"] == "bank":
             rc, n, err = run_bank(req["reg"], req["shared"], req["shape"], req["bitwidth"])
             resp = {"exit": rc, "conflicts": n, "stdout": None, "stderr": err.decode("utf-8", "replace")}
@@ -721,6 +874,12 @@ def main(argv):
         if rc == 0:
             print(json.dumps(res))
         return rc
+    if argv[:1] == ["gluon"]:
+        if len(argv) not in (3, 4):
+            print(__doc__, file=sys.stderr)
+            return 2
+        print(json.dumps(run_gluon(argv[1], [int(x) for x in argv[2].split("x")], argv[3:] == ["hw"]), indent=1))
+        return 0
     if argv[:1] == ["bank"]:
         if len(argv) != 5:
             print(__doc__, file=sys.stderr)

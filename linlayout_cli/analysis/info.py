@@ -240,8 +240,8 @@ class LayoutInfo:
     element_bits: int
     linear: LinearLayout
     linear_attr: str | None         # the paste-ready #ttg.linear / #ttg.shared_linear (None: Triton takes none)
-    gluon: str                      # the Gluon class constructor, or the linear one where there is no class
-    gluon_linear: str
+    gluon: str | None               # the Gluon class constructor, or the linear one where there is no class
+    gluon_linear: str | None        # None: Gluon holds these bases in no linear layout (as Triton, no paste)
     distributed: Distributed | None
     shared: Shared | None
 
@@ -278,9 +278,10 @@ def describe(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> 
     """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
-    lin_gluon = gluon.linear_text(bases_of(ll), shape, alignment_of(attr) if shared else None)
+    paste = linear_attr(attr, ll)
+    lin_gluon = gluon.linear_text(bases_of(ll), shape, alignment_of(attr) if shared else None) if paste else None
     return LayoutInfo(mnemonic(attr), category, str(attr), tuple(shape), element, element_bits, ll,
-                      linear_attr(attr, ll), gluon.class_text(attr) or lin_gluon, lin_gluon,
+                      paste, gluon.class_text(attr) or lin_gluon, lin_gluon,
                       None if shared else describe_distributed(ll, element_bits),
                       describe_shared(attr, ll, element_bits) if shared else None)
 

@@ -83,7 +83,7 @@ def blocks(info: LayoutInfo) -> list:
     basis_rows = [("bases" if i == 0 else "", f"{d} = {_bases_text(ll.get_in_dim_bases(d))}")
                   for i, d in enumerate(ll.in_dims)]
     tail = [("paste", info.linear_attr or "none: Triton accepts no linear attribute with these bases"),
-            ("gluon", info.gluon)]
+            ("gluon", info.gluon or "none: Gluon builds no layout with these bases")]
     if info.gluon != info.gluon_linear:
         tail.append(("", info.gluon_linear))
     return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,

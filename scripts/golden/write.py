@@ -6,7 +6,7 @@ import os
 import shutil
 from collections import Counter
 
-from . import linear
+from . import gluon, linear
 from .oracle import ROOT
 from .text import T
 
@@ -100,7 +100,9 @@ def write_suite(s, pool):
             with open(os.path.join(d, "inputs", name), "w", newline="\n") as f:
                 f.write(text)
     extra = []
-    if s.name == "bank":
+    if s.name == "gluon":
+        records, extra = gluon.write_records(s, pool, d)
+    elif s.name == "bank":
         results = pool.run_all([{"op": "bank", "reg": c["reg"], "shared": c["shared"], "shape": c["shape"],
                                  "bitwidth": c["bitwidth"]} for c in s.cases])
         for c, r in zip(s.cases, results):
@@ -129,8 +131,8 @@ def write_suite(s, pool):
 
 def summarize(name, lines):
     recs = [json.loads(x) for x in lines]
-    ok = sum(1 for r in recs if r["exit"] == 0)
+    ok = sum(1 for r in recs if r.get("exit", 0) == 0)
     kinds = Counter(r.get("kind", "bank") for r in recs)
-    exits = Counter(r["exit"] for r in recs)
+    exits = Counter(r.get("exit", 0) for r in recs)
     return ["%-7s %4d cases (%d ok) exits=%s" % (name, len(recs), ok, dict(sorted(exits.items()))),
             "        kinds: " + ", ".join("%s=%d" % kv for kv in sorted(kinds.items()))]
