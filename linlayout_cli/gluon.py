@@ -198,7 +198,7 @@ def parse_gluon(text: str):
         raise GluonError(f"not a Gluon constructor call: {e.msg} at column {e.offset or 1} of {abbreviate(text)}")
     except (RecursionError, MemoryError, ValueError):
         raise GluonError("the Gluon constructor is nested too deeply")
-    from .parser import parse_attribute
+    from .parsing import parse_attribute
     name, attr_text = _layout(tree.body)
     try:
         return parse_attribute(attr_text)
