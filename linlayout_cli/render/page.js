@@ -381,7 +381,8 @@
   var data = JSON.parse(document.getElementById("ttl-data").textContent);
   var canvas = document.getElementById("grid"), ctx = canvas.getContext("2d");
   var tip = document.getElementById("tip"), status = document.getElementById("status");
-  var state = {index: 0, hardware: data.view === "hardware", zoom: 1, px: 0, py: 0, sel: null, focus: null};
+  // zoom: cell size relative to the readable default; fit may squeeze one axis more (zy / zx) than the other
+  var state = {index: 0, hardware: data.view === "hardware", zoom: 1, zx: 1, zy: 1, px: 0, py: 0, sel: null, focus: null};
   var layouts = data.layouts.map(function (s) { return new Layout(s); });
   var grid, cw0;
 
@@ -405,8 +406,8 @@
     draw();
   }
 
-  function cellW() { return cw0 * state.zoom; }
-  function cellH() { return BASE_H * state.zoom; }
+  function cellW() { return cw0 * state.zoom * state.zx; }
+  function cellH() { return BASE_H * state.zoom * state.zy; }
   function viewW() { return canvas.clientWidth - LEFT; }
   function viewH() { return canvas.clientHeight - TOP; }
   function clamp() {
@@ -691,12 +692,17 @@
   }, {passive: false});
   function zoomAt(f, mx, my) {
     var ax = (mx - LEFT + state.px) / cellW(), ay = (my - TOP + state.py) / cellH();
-    state.zoom = Math.min(4, Math.max(minZoom(), state.zoom * f));
+    var least = Math.min(1, viewW() / (grid.cols * cw0 * state.zx), viewH() / (grid.rows * BASE_H * state.zy));
+    state.zoom = Math.min(4 / Math.min(state.zx, state.zy), Math.max(least, state.zoom * f));
     state.px = ax * cellW() - (mx - LEFT); state.py = ay * cellH() - (my - TOP);
     clamp(); draw();
   }
-  function minZoom() { return Math.min(1, Math.min(viewW() / (grid.cols * cw0), viewH() / (grid.rows * BASE_H))); }
-  function fit() { state.zoom = minZoom(); state.px = state.py = 0; clamp(); draw(); }
+  function fit() {                 // the whole grid in view (each axis at most the readable default size)
+    state.zoom = 1;
+    state.zx = Math.min(1, viewW() / (grid.cols * cw0));
+    state.zy = Math.min(1, viewH() / (grid.rows * BASE_H));
+    state.px = state.py = 0; clamp(); draw();
+  }
   document.getElementById("v-tensor").onclick = function () { state.hardware = false; state.focus = null; select(null, ""); setup(); };
   document.getElementById("v-hardware").onclick = function () { state.hardware = true; state.focus = null; select(null, ""); setup(); };
   document.getElementById("fit").onclick = fit;
@@ -707,13 +713,14 @@
   var chooser = document.getElementById("layout");
   if (layouts.length > 1) {
     data.layouts.forEach(function (s, i) { chooser.appendChild(new Option(s.name, String(i))); });
-    chooser.onchange = function () { state.index = +chooser.value; state.sel = null; state.focus = null; state.zoom = 1; setup(); };
+    chooser.onchange = function () { state.index = +chooser.value; state.sel = null; state.focus = null; state.zoom = state.zx = state.zy = 1; setup(); };
   } else chooser.style.display = "none";
   window.addEventListener("keydown", function (ev) { if (ev.key === "Escape") { state.focus = null; select(null, ""); } });
   window.addEventListener("resize", resize);
 
   root.ttl = {state: state, layouts: layouts, grid: function () { return grid; }, cellAt: cellAt, cellRect: cellRect,
               visibleCells: visibleCells, search: search, fit: fit, draw: draw, highlight: HIGHLIGHT,
+              centreOn: function (r, c) { centreOn(r, c); draw(); },
               setView: function (hw) { state.hardware = hw; state.sel = null; state.focus = null; setup(); },
               selectionCount: selectionCount};
   setup();

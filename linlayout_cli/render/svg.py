@@ -72,7 +72,7 @@ def stack(panels, horizontal: bool = False, gap: int = 24) -> Panel:
 
 BASE_CSS = ("text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:%dpx;fill:#111}"
             ".t{font-size:13px;font-weight:bold}.n{fill:#555}.ax{fill:#666;font-size:9px}"
-            ".g{fill:none;stroke:#fff;stroke-width:1}.hot{fill:none;stroke:#d00;stroke-width:2}"
+            ".m{white-space:pre}.g{fill:none;stroke:#fff;stroke-width:1}.hot{fill:none;stroke:#d00;stroke-width:2}"
             ".hotx{fill:#d00;font-weight:bold}" % FONT)
 
 
@@ -113,33 +113,35 @@ def text_lines(lines, width_chars: int = 110, cls: str = "n", line_h: int = 16) 
 
 @dataclass(frozen=True)
 class Cells:
-    """What a grid shows, row-major: each cell's label lines, its fill classes (one stripe each) and whether it is
-    hatched; axis labels; groups of rows drawn as separate blocks with a heading (warps, slices, CTAs)."""
+    """What a grid shows, row-major: each cell's label lines, its fill colours (ids, one column per stripe, -1 for
+    none) and whether it is hatched; axis labels; groups of rows drawn as separate blocks with a heading (warps,
+    slices, CTAs). `colour(id)` names the CSS class of a colour id and its rule."""
     rows: int
     cols: int
     lines: list                     # per cell: tuple of label lines
-    fills: list                     # per cell: tuple of CSS class names
-    hatched: list | None
+    fills: np.ndarray               # (cells, stripes) colour ids
+    hatched: np.ndarray | None      # (cells,) bool
     row_labels: list
     col_labels: list
     groups: list                    # (first row, heading) for each block of rows
-    styles: dict                    # class -> CSS rule
+    colour: object                  # id -> (class name, CSS rule)
     note: str | None = None
-    bold_cols: frozenset = frozenset()
 
 
-def _thread_class(group: int, lane: int, lanes: int, styles: dict) -> str:
-    name = f"k{group}_{lane}"
-    if name not in styles:
-        styles[name] = "fill:" + palette.css(palette.thread_hsl(group, lane, lanes))
-    return name
+def thread_colours(lanes: int):
+    """Colour ids group * lanes + lane -> (class, rule): hue by warp group, shade by lane."""
+    def colour(i: int):
+        return f"k{i}", "fill:" + palette.css(palette.thread_hsl(i // lanes, i % lanes, lanes))
+    return colour
 
 
-def _bank_class(b: int, styles: dict) -> str:
-    name = f"b{b}"
-    if name not in styles:
-        styles[name] = "fill:" + palette.css(palette.bank_hsl(b))
-    return name
+def bank_colour(b: int):
+    return f"b{b}", "fill:" + palette.css(palette.bank_hsl(b))
+
+
+def banks_of(offsets: np.ndarray, element_bits: int) -> np.ndarray:
+    """The bank of each element offset (see color.bank)."""
+    return (offsets * element_bits // 32) % BANKS
 
 
 def tensor_grid(sizes) -> tuple[int, int]:
@@ -233,12 +235,21 @@ def _holder_names(hw: np.ndarray, R: int, T: int, W: int, B: int) -> list[str]:
     return [f"T{t}:{r}" for t, r in zip(thread.tolist(), reg.tolist())]
 
 
-def _holder_lines(names: list[str], held: int, copies: int) -> tuple[str, ...]:
-    if not held:
-        return ("-",)
-    if copies <= MAX_LINES:
-        return tuple(names[:copies])
-    return tuple(names[:MAX_LINES - 1]) + (f"+{copies - MAX_LINES + 1} more",)
+def _holder_lines(names: list[str], held: list, copies: int) -> list:
+    """Each cell's label lines: its holders (at most MAX_LINES lines), '-' for an element no one holds."""
+    per = len(names) // max(1, len(held))
+    if copies == 1:
+        return [(names[i * per],) if h else ("-",) for i, h in enumerate(held)]
+    out = []
+    for i, h in enumerate(held):
+        mine = names[i * per:(i + 1) * per]
+        if not h:
+            out.append(("-",))
+        elif copies <= MAX_LINES:
+            out.append(tuple(mine[:copies]))
+        else:
+            out.append(tuple(mine[:MAX_LINES - 1]) + (f"+{copies - MAX_LINES + 1} more",))
+    return out
 
 
 def distributed_tensor_cells(layout) -> Cells:
@@ -249,21 +260,14 @@ def distributed_tensor_cells(layout) -> Cells:
     rows, cols = tensor_grid(sizes)
     tr, tc = tile_shape(rows, cols, lambda tr, tc: len(_tile_warp_span(holders, cols, tr, tc, R * T)))
     row_labels, col_labels, groups = _tensor_axes(sizes, rows, cols, tr, tc)
-    styles: dict = {}
     if (tr, tc) != (1, 1):
-        return _distributed_tiles(holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups, styles)
+        return _distributed_tiles(holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups)
     shown = min(holders.copies, MAX_STRIPES)
     hw, ok = holders.first(np.arange(rows * cols, dtype=np.int64), max(shown, min(holders.copies, MAX_LINES)))
-    names = _holder_names(hw.reshape(-1), R, T, W, B)
-    per = hw.shape[1]
-    lane = ((hw // R) % T).tolist()
-    group = (hw // (R * T)).tolist()
-    lines, fills = [], []
-    for i, held in enumerate(ok.tolist()):
-        lines.append(_holder_lines(names[i * per:(i + 1) * per], held, holders.copies))
-        fills.append(tuple(_thread_class(group[i][j], lane[i][j], T, styles) for j in range(shown)) if held
-                     else ("none",))
-    return Cells(rows, cols, lines, fills, None, row_labels, col_labels, groups, styles)
+    lines = _holder_lines(_holder_names(hw.reshape(-1), R, T, W, B), ok.tolist(), holders.copies)
+    ids = ((hw // (R * T)) * T + (hw // R) % T)[:, :shown]
+    ids[~ok] = -1
+    return Cells(rows, cols, lines, ids, None, row_labels, col_labels, groups, thread_colours(T))
 
 
 def _ranges(values) -> str:
@@ -294,15 +298,14 @@ def _tile_warp_span(holders: "Holders", cols: int, tr: int, tc: int, per_warp: i
     return sorted({int(s) for s in span_table(np.array(_reduced_echelon(spread), dtype=np.int64))})
 
 
-def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups, styles):
-    """Tiles labelled with the warps holding their elements. The holders of a tile's elements form an affine
-    subspace; its warp bits are g0 ^ span(S), with S the same for every tile, so each tile costs one solve."""
+def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups):
+    """Tiles labelled with the warps holding their elements (one solve per tile, see _tile_warp_span)."""
     shift = (R * T).bit_length() - 1
     span = _tile_warp_span(holders, cols, tr, tc, R * T)
-    firsts = _tile_elements(rows, cols, tr, tc)
-    x0, ok = holders.solve(firsts)
-    lines, fills = [], []
-    for g0, held in zip((x0 >> shift).tolist(), ok.tolist()):
+    x0, ok = holders.solve(_tile_elements(rows, cols, tr, tc))
+    lines = []
+    ids = np.full((len(x0), min(len(span), MAX_STRIPES)), -1, dtype=np.int64)
+    for i, (g0, held) in enumerate(zip((x0 >> shift).tolist(), ok.tolist())):
         found = sorted({g0 ^ s for s in span})
         if B > 1:
             by_block: dict = {}
@@ -311,12 +314,13 @@ def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_lab
             label = " ".join(f"B{b}:W{_ranges(ws)}" for b, ws in by_block.items())
         else:
             label = "W" + _ranges(found)
-        lines.append((label,))
-        fills.append(tuple(_thread_class(g, T // 2, T, styles) for g in found[:MAX_STRIPES]))
+        lines.append((label,) if held else ("-",))
+        if held:
+            ids[i, :len(found[:MAX_STRIPES])] = [g * T + T // 2 for g in found[:MAX_STRIPES]]
     note = (f"Drawn at tile granularity: each cell is a {tr}x{tc} tile of elements "
             f"({rows}x{cols} elements in {rows // tr}x{cols // tc} tiles), labelled with the warps holding them "
             f"and striped in their colours. Use --format html for every element.")
-    return Cells(rows // tr, cols // tc, lines, fills, None, row_labels, col_labels, groups, styles, note)
+    return Cells(rows // tr, cols // tc, lines, ids, None, row_labels, col_labels, groups, thread_colours(T), note)
 
 
 def shared_tensor_cells(layout, element_bits: int) -> Cells:
@@ -326,28 +330,25 @@ def shared_tensor_cells(layout, element_bits: int) -> Cells:
     rows, cols = tensor_grid(sizes)
     tr, tc = tile_shape(rows, cols)
     row_labels, col_labels, groups = _tensor_axes(sizes, rows, cols, tr, tc)
-    styles: dict = {}
-    elems = _tile_elements(rows, cols, tr, tc)
-    shown = min(holders.copies, MAX_LINES)
-    hw, ok = holders.first(elems, shown)
+    hw, ok = holders.first(_tile_elements(rows, cols, tr, tc), min(holders.copies, MAX_LINES))
     offset, block = hw % offsets, hw // offsets
-    lines, fills = [], []
-    for i, held in enumerate(ok.tolist()):
-        names = [(f"B{b}:" if blocks > 1 else "") + str(o) for o, b in zip(offset[i].tolist(), block[i].tolist())]
-        lines.append(_holder_lines(names, held, holders.copies if (tr, tc) == (1, 1) else 1))
-        fills.append((_bank_class(bank(int(offset[i, 0]), element_bits), styles),) if held else ("none",))
+    if blocks > 1:
+        names = [f"B{b}:{o}" for b, o in zip(block.reshape(-1).tolist(), offset.reshape(-1).tolist())]
+    else:
+        names = [str(o) for o in offset.reshape(-1).tolist()]
+    lines = _holder_lines(names, ok.tolist(), holders.copies if (tr, tc) == (1, 1) else 1)
+    ids = np.where(ok, banks_of(offset[:, 0], element_bits), -1)[:, None]
     note = None
     if (tr, tc) != (1, 1):
         note = (f"Drawn at tile granularity: each cell is a {tr}x{tc} tile of elements ({rows}x{cols} elements in "
                 f"{rows // tr}x{cols // tc} tiles), showing the offset and bank of the tile's first element. "
                 "Use --format html for every element.")
-    return Cells(len(range(0, rows, tr)), len(range(0, cols, tc)), lines, fills, None, row_labels, col_labels,
-                 groups, styles, note)
+    return Cells(rows // tr, cols // tc, lines, ids, None, row_labels, col_labels, groups, bank_colour, note)
 
 
-def _coord_labels(values: np.ndarray, sizes) -> list[str]:
+def _coord_labels(values: np.ndarray, sizes) -> list:
     coords = split_coords(values, sizes).T.tolist()
-    return ["(" + ",".join(map(str, c)) + ")" for c in coords]
+    return [("(" + ",".join(map(str, c)) + ")",) for c in coords]
 
 
 def distributed_hardware_cells(layout) -> Cells:
@@ -361,12 +362,7 @@ def distributed_hardware_cells(layout) -> Cells:
     regs = np.arange(0, R, tr, dtype=np.int64)
     x = ((np.arange(B * W, dtype=np.int64)[:, None, None] * T + np.arange(T, dtype=np.int64)[None, None, :]) * R
          + regs[None, :, None]).reshape(-1)
-    labels = _coord_labels(images(fb, x), sizes)
-    styles: dict = {}
-    lane = (x // R) % T
-    group = x // (R * T)
-    fills = [(_thread_class(g, ln, T, styles),) for g, ln in zip(group.tolist(), lane.tolist())]
-    hatched = ((x & lead) != 0).tolist() if lead else None
+    ids = ((x // (R * T)) * T + (x // R) % T)[:, None]
     groups = []
     for g in range(B * W):
         b, w = divmod(g, W)
@@ -375,8 +371,9 @@ def distributed_hardware_cells(layout) -> Cells:
     if tr > 1:
         note = (f"Drawn at tile granularity: each row stands for {tr} registers and shows the first of them "
                 f"(register r, r+{tr}, ...). Use --format html for every register.")
-    return Cells(B * W * len(regs), T, [(s,) for s in labels], fills, hatched, [f"r{r}" for r in regs.tolist()] * (B * W),
-                 [str(t) for t in range(T)], groups, styles, note)
+    return Cells(B * W * len(regs), T, _coord_labels(images(fb, x), sizes), ids, (x & lead) != 0 if lead else None,
+                 [f"r{r}" for r in regs.tolist()] * (B * W), [str(t) for t in range(T)], groups, thread_colours(T),
+                 note)
 
 
 def shared_row_length(offsets: int, element_bits: int) -> int:
@@ -397,34 +394,35 @@ def shared_hardware_cells(layout, element_bits: int) -> Cells:
     starts = np.arange(0, line_rows, tr, dtype=np.int64) * per_row
     offs = (starts[:, None] + np.arange(per_row, dtype=np.int64)[None, :])
     x = (np.arange(blocks, dtype=np.int64)[:, None, None] * offsets + offs[None]).reshape(-1)
-    labels = _coord_labels(images(fb, x), sizes)
-    styles: dict = {}
-    fills = [(_bank_class(bank(int(o), element_bits), styles),) for o in (x % offsets).tolist()]
-    hatched = ((x & lead) != 0).tolist() if lead else None
     groups = [(b * len(starts), f"CTA {b}" if blocks > 1 else None) for b in range(blocks)]
     col_labels = [f"b{bank(c, element_bits)}" if c * element_bits % 32 == 0 else "" for c in range(per_row)]
     note = None
     if tr > 1:
         note = (f"Drawn at tile granularity: each row stands for {tr} lines of {per_row} elements and shows the "
                 "first of them. Use --format html for every offset.")
-    return Cells(blocks * len(starts), per_row, [(s,) for s in labels], fills, hatched,
-                 [str(int(s)) for s in starts.tolist()] * blocks, col_labels, groups, styles, note,
-                 frozenset(range(per_row)))
+    return Cells(blocks * len(starts), per_row, _coord_labels(images(fb, x), sizes),
+                 banks_of(x % offsets, element_bits)[:, None], (x & lead) != 0 if lead else None,
+                 [str(int(s)) for s in starts.tolist()] * blocks, col_labels, groups, bank_colour, note)
 
 
 # ----------------------------------------------------------------------------------------- drawing
 
 
-def _cell_size(cells: Cells) -> tuple[int, int]:
-    chars = max((len(s) for ls in cells.lines for s in ls), default=1)
+def _cell_size(cells: Cells) -> tuple[int, int, int]:
+    """(cell width, cell height, characters per cell: the longest label and a space either side)."""
+    chars = max((len(s) for ls in cells.lines for s in ls), default=1) + 2
     chars = max(chars, max((len(s) for s in cells.col_labels), default=1) * 9 // 10)
     lines = max((len(ls) for ls in cells.lines), default=1)
-    return max(22, int(chars * CHAR_W + 2 * PAD - 2)), lines * LINE_H + 5
+    return max(22, int(chars * CHAR_W + 0.5)), lines * LINE_H + 5, chars
 
 
 def grid_panel(cells: Cells) -> Panel:
-    """The grid with its axes: column indices on top, row indices left, a heading above each group of rows."""
-    cw, ch = _cell_size(cells)
+    """The grid with its axes: column indices on top, row indices left, a heading above each group of rows.
+
+    Each row's labels are one <text> of fixed-width slots (each label centred in `chars` characters) stretched with
+    textLength to the row's width, so every label sits in its cell whatever the monospace font's width, and a
+    128x256 grid costs a few bytes per cell."""
+    cw, ch, chars = _cell_size(cells)
     label_w = int(max((len(s) for s in cells.row_labels), default=1) * 5.6) + 8
     head_h = 16
     ys, y = [], head_h
@@ -438,40 +436,43 @@ def grid_panel(cells: Cells) -> Panel:
             y += 16
         ys.append(y)
         y += ch
-    height = y
-    width = label_w + cells.cols * cw
-    paths: dict = {}
-    texts = []
-    for r, y0 in enumerate(ys):
-        line_parts: list[list[str]] = [[] for _ in range(MAX_LINES)]
-        for c in range(cells.cols):
-            i = r * cells.cols + c
-            x0 = label_w + c * cw
-            fills = cells.fills[i]
-            step = cw / len(fills)
-            for j, cls in enumerate(fills):
-                if cls == "none":
-                    continue
-                sx = x0 + j * step
-                paths.setdefault(cls, []).append(f"M{sx:.4g} {y0}h{step:.4g}v{ch}h-{step:.4g}z")
-            for k, s in enumerate(cells.lines[i]):
-                line_parts[k].append(f'<tspan x="{x0 + cw // 2}">{s}</tspan>')
-        for k, parts in enumerate(line_parts):
-            if parts:
-                texts.append(f'<text y="{y0 + LINE_H * (k + 1) - 1}">{"".join(parts)}</text>')
-    body = [f'<path class="{cls}" d="{"".join(d)}"/>' for cls, d in paths.items()]
-    if cells.hatched:
-        d = "".join(f"M{label_w + (i % cells.cols) * cw} {ys[i // cells.cols]}h{cw}v{ch}h-{cw}z"
-                    for i, h in enumerate(cells.hatched) if h)
-        if d:
-            body.append(f'<path fill="url(#hatch)" d="{d}"/>')
-    grid = []
-    for y0 in ys:
-        grid.append(f"M{label_w} {y0}h{cells.cols * cw}")
-    for c in range(cells.cols + 1):
-        grid.append(f"M{label_w + c * cw} {head_h}V{height}")
+    height, width = y, label_w + cells.cols * cw
+    n, stripes = cells.fills.shape
+    xs = [label_w + c * cw for c in range(cells.cols)]
+    body, styles = [], {}
+    for j in range(stripes):
+        x0, x1 = cw * j // stripes, cw * (j + 1) // stripes
+        tail = f"h{x1 - x0}v{ch}h-{x1 - x0}z"
+        ids = cells.fills[:, j]
+        order = np.argsort(ids, kind="stable")
+        sorted_ids = ids[order]
+        cuts = np.flatnonzero(np.diff(sorted_ids)) + 1
+        for part in np.split(order, cuts):
+            i0 = int(ids[part[0]])
+            if i0 < 0:
+                continue
+            name, rule = cells.colour(i0)
+            styles[name] = rule
+            d = "".join(f"M{xs[i % cells.cols] + x0} {ys[i // cells.cols]}{tail}" for i in part.tolist())
+            body.append(f'<path class="{name}" d="{d}"/>')
+    if cells.hatched is not None and cells.hatched.any():
+        tail = f"h{cw}v{ch}h-{cw}z"
+        d = "".join(f"M{xs[i % cells.cols]} {ys[i // cells.cols]}{tail}" for i in np.flatnonzero(cells.hatched).tolist())
+        body.append(f'<path fill="url(#hatch)" d="{d}"/>')
+    grid = [f"M{label_w} {y0}h{cells.cols * cw}" for y0 in ys]
+    grid += [f"M{x} {head_h}V{height}" for x in xs[1:]]
     body.append(f'<path class="g" d="{"".join(grid)}"/>')
-    body.append('<g text-anchor="middle">' + "".join(texts) + "</g>")
+    texts = []
+    depth = max((len(ls) for ls in cells.lines), default=1)
+    row_len = cells.cols * cw
+    for r, y0 in enumerate(ys):
+        row = cells.lines[r * cells.cols:(r + 1) * cells.cols]
+        for k in range(depth):
+            line = "".join((ls[k] if k < len(ls) else "").center(chars) for ls in row)
+            if line.strip():
+                texts.append(f'<text class="m" x="{label_w}" y="{y0 + LINE_H * (k + 1) - 1}" '
+                             f'textLength="{row_len}" lengthAdjust="spacing">{esc(line)}</text>')
+    body.append("".join(texts))
     body.append('<g text-anchor="middle" class="ax">' + "".join(
         f'<text x="{label_w + c * cw + cw // 2}" y="{head_h - 4}">{esc(s)}</text>'
         for c, s in enumerate(cells.col_labels) if s) + "</g>")
@@ -479,7 +480,7 @@ def grid_panel(cells: Cells) -> Panel:
         f'<text x="{label_w - 4}" y="{y0 + ch // 2 + 3}">{esc(s)}</text>' for y0, s in zip(ys, cells.row_labels))
         + "</g>")
     body.append("".join(f'<text class="n" x="{label_w}" y="{y0 + 12}">{esc(t)}</text>' for y0, t in headings))
-    return Panel(width, height, "".join(body), tuple(cells.styles.items()))
+    return Panel(width, height, "".join(body), tuple(styles.items()))
 
 
 def _swatch(x: int, y: int, fill: str, text: str, w: int = 14) -> str:
@@ -488,49 +489,43 @@ def _swatch(x: int, y: int, fill: str, text: str, w: int = 14) -> str:
 
 
 def distributed_legend(T: int, W: int, B: int, copies: int, hardware: bool) -> Panel:
-    """Warp hues, the lane shades of warp 0, and what stripes and hatching mean."""
-    parts, y = ['<text class="n" y="10">Colour: hue = warp, shade = lane (lane 0 lightest)</text>'], 18
+    """Warp hues, the lane shades of warp 0, and what labels, stripes and hatching mean."""
+    parts, y = [], 0
     groups = B * W
     shown = min(groups, 16)
     for g in range(shown):
         b, w = divmod(g, W)
-        x = (g % 8) * 96
-        parts.append(_swatch(x, y + (g // 8) * 16, palette.css(palette.thread_hsl(g, T // 2, T)),
+        parts.append(_swatch((g % 8) * 96, y + (g // 8) * 16, palette.css(palette.thread_hsl(g, T // 2, T)),
                              (f"B{b} " if B > 1 else "") + f"warp {w}"))
     y += ((shown + 7) // 8) * 16
-    if groups > shown:
-        parts.append(f'<text class="n" y="{y + 10}">... {groups - shown} more warps, hues continuing by the '
-                     'golden angle</text>')
-        y += 16
     lanes = [0, T // 4, T // 2, 3 * T // 4, T - 1] if T > 4 else list(range(T))
     for i, ln in enumerate(lanes):
         parts.append(_swatch(i * 96, y, palette.css(palette.thread_hsl(0, ln, T)), f"lane {ln}"))
     y += 18
-    if copies > 1:
-        what = ("Each element is held by %d threads/registers. " % copies) + (
-            "A hatched cell holds a copy of an element that a lower register, lane, warp or CTA already holds."
-            if hardware else "A cell is split into one stripe per holder and lists them (T<thread>:<register>, "
-            "thread = lane + warp x lanes).")
-        parts.append(f'<text class="n" y="{y + 10}">{esc(what)}</text>')
-        y += 16
-    elif not hardware:
-        parts.append(f'<text class="n" y="{y + 10}">T&lt;thread&gt;:&lt;register&gt;, thread = lane + warp x '
-                     f'{T} lanes{"; B<n>: the CTA" if B > 1 else ""}</text>')
-        y += 16
-    return Panel(8 * 96, y, "".join(parts))
+    notes = ["Colour: hue = warp, shade = lane (lane 0 lightest)."]
+    if groups > shown:
+        notes.append(f"... and {groups - shown} more warps, hues continuing by the golden angle.")
+    if hardware:
+        notes.append("Each cell: the tensor element (coordinates) that register of that lane holds.")
+        if copies > 1:
+            notes.append(f"Each element is held by {copies} registers/lanes/warps; a hatched cell holds a copy of an "
+                         "element that a lower index already holds.")
+    else:
+        notes.append(f"T<thread>:<register>, thread = lane + warp x {T} lanes" + ("; B<n>: the CTA." if B > 1 else "."))
+        if copies > 1:
+            notes.append(f"Each element is held by {copies} threads/registers: its cell lists them and is split into "
+                         "one stripe per holder.")
+    return stack([text_lines(notes[:1]), Panel(8 * 96, y, "".join(parts)), text_lines(notes[1:])], gap=4)
 
 
 def bank_legend(element_bits: int, hardware: bool, copies: int) -> Panel:
-    parts = [f'<text class="n" y="10">Colour: shared-memory bank (32 banks of 4 bytes; {element_bits}-bit '
-             f'elements){"" if hardware else ". Label: the element offset"}</text>']
-    for b in range(BANKS):
-        parts.append(_swatch((b % 16) * 52, 18 + (b // 16) * 16, palette.css(palette.bank_hsl(b)), str(b)))
-    y = 18 + 2 * 16
+    parts = [_swatch((b % 16) * 52, (b // 16) * 16, palette.css(palette.bank_hsl(b)), str(b)) for b in range(BANKS)]
+    notes = [f"Colour: shared-memory bank (32 banks of 4 bytes; {element_bits}-bit elements)."]
+    after = ["Each cell: the element stored at that offset." if hardware else
+             "Each cell: the element's offset in shared memory (in elements)."]
     if copies > 1:
-        parts.append(f'<text class="n" y="{y + 10}">Each element is stored at {copies} offsets; hatched offsets '
-                     "hold a copy.</text>")
-        y += 16
-    return Panel(16 * 52, y, "".join(parts))
+        after.append(f"Each element is stored at {copies} offsets; hatched offsets hold a copy.")
+    return stack([text_lines(notes), Panel(16 * 52, 34, "".join(parts)), text_lines(after)], gap=4)
 
 
 def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, title=None) -> Panel:
@@ -539,7 +534,8 @@ def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, titl
     sizes = out_sizes(layout)
     if shared:
         cells = (shared_hardware_cells if use_hw_view else shared_tensor_cells)(layout, element_bits)
-        legend = bank_legend(element_bits, use_hw_view, 1 if layout.is_injective() else 2)
+        legend = bank_legend(element_bits, use_hw_view,
+                             1 << (layout.get_total_in_dim_size_log2() - layout.get_matrix_rank()))
     else:
         cells = (distributed_hardware_cells if use_hw_view else distributed_tensor_cells)(layout)
         _, R, T, W, B = hardware_dims(layout)
@@ -549,9 +545,9 @@ def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, titl
     heading = [f"{'x'.join(map(str, sizes))} {view}" + (f": {title}" if title else "")]
     parts = [text_lines(heading, cls="t", width_chars=90)]
     if use_hw_view:
-        parts.append(text_lines(["Each cell: the tensor element (coordinates) held there. " + (
-            "Rows: 128-byte lines of shared memory, column headers: bank." if shared
-            else "Rows: registers, columns: lanes, one block per warp.")]))
+        parts.append(text_lines(["Rows: 128-byte lines of shared memory (labelled with their first offset); columns: "
+                                 "the elements of a line, headed by their bank." if shared else
+                                 "Rows: the registers of each warp; columns: lanes."]))
     if cells.note:
         parts.append(text_lines([cells.note]))
     parts += [grid_panel(cells), legend]
