@@ -4,7 +4,7 @@ Plain Python, no numpy, so that the terminal colouring costs no import. ``page.j
 the same formulas (a test compares them).
 
 Warp hues step by the golden angle from blue, so that neighbouring warps differ a lot and any number of warps stay
-distinct: warp 0 is 210°, warp 1 347.5°, warp 2 125°, ... Lane 0 is the lightest shade of its warp's hue, the last
+distinct: warp 0 is 210°, warp 1 347.508°, warp 2 125.016°, ... Lane 0 is the lightest shade of its warp's hue, the last
 lane the darkest, all light enough for black text.
 """
 from __future__ import annotations

@@ -409,8 +409,8 @@ def shared_hardware_cells(layout, element_bits: int) -> Cells:
 
 
 def _cell_size(cells: Cells) -> tuple[int, int, int]:
-    """(cell width, cell height, characters per cell: the longest label and a space either side)."""
-    chars = max((len(s) for ls in cells.lines for s in ls), default=1) + 2
+    """(cell width, cell height, characters per cell: the longest label and a space)."""
+    chars = max((len(s) for ls in cells.lines for s in ls), default=1) + 1
     chars = max(chars, max((len(s) for s in cells.col_labels), default=1) * 9 // 10)
     lines = max((len(ls) for ls in cells.lines), default=1)
     return max(22, int(chars * CHAR_W + 0.5)), lines * LINE_H + 5, chars
