@@ -1,7 +1,7 @@
 """ttlayout: Triton GPU layout inspector (tensor and hardware views, bank conflicts)."""
 __version__ = "0.1.0"
 
-__all__ = ["LinearLayout", "__version__"]
+__all__ = ["LinearLayout", "layout", "__version__"]
 
 
 def __getattr__(name):
@@ -9,4 +9,7 @@ def __getattr__(name):
     if name == "LinearLayout":
         from .engine.linear_layout import LinearLayout
         return LinearLayout
+    if name == "layout":
+        from .notebook import layout
+        return layout
     raise AttributeError(name)

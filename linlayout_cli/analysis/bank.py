@@ -247,27 +247,53 @@ def _xor_span(vectors: list[int]) -> np.ndarray:
     return out
 
 
+def lane_addresses(p: Prepared, max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> np.ndarray:
+    """[instruction, lane] -> the flattened shared address of the first element that lane moves (warp 0, block 0;
+    the first `max_instr` instructions)."""
+    cvt = p.cvt
+    regs = flatten(cvt.get_in_dim_bases("register"), out_shifts(cvt))
+    regs = [regs[i] for i in p.perm]
+    instr_bases = regs[p.v.bit_length() - 1:]
+    sim_bits = min(len(instr_bases), max(0, max_instr.bit_length() - 1))
+    return _xor_span(instr_bases[:sim_bits])[:, None] ^ _xor_span(flat_in_dim(cvt, "lane"))[None, :]
+
+
+def lane_words(addrs: np.ndarray, v: int, bitwidth: int) -> np.ndarray:
+    """[..., word]: the 32-bit words each access of `v` elements starting at `addrs` touches."""
+    words_per_lane = max(1, v * bitwidth // 32)
+    return ((addrs * bitwidth) >> 5)[..., None] + np.arange(words_per_lane, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class LaneAccess:
+    """What one lane of a wavefront touches: its 32-bit words and the first element it moves."""
+    lane: int
+    words: tuple[int, ...]
+    element: tuple[int, ...]
+
+
+def worst_wavefront_lanes(report: BankReport, op: str) -> tuple[LaneAccess, ...]:
+    """Every lane of the worst wavefront of `op` (``report.accesses[op].worst``) with the words it touches."""
+    worst = report.accesses[op].worst
+    if worst is None:
+        return ()
+    p = report.prep
+    addrs = lane_addresses(p)[worst.instruction]
+    words = lane_words(addrs, p.v, report.bitwidth)
+    return tuple(LaneAccess(int(lane), tuple(int(w) for w in words[lane]), p.element_at(int(addrs[lane])))
+                 for lane in worst.lanes)
+
+
 def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
              max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> tuple[np.ndarray, Worst]:
     """Lane-by-lane replay of warp 0 / block 0: (wavefronts[instruction, phase], the worst wavefront)."""
-    cvt = p.cvt
-    shifts = out_shifts(cvt)
-    regs = flatten(cvt.get_in_dim_bases("register"), shifts)
-    regs = [regs[i] for i in p.perm]
-    log_v = p.v.bit_length() - 1
-    instr_bases = regs[log_v:]
-    sim_bits = min(len(instr_bases), max(0, max_instr.bit_length() - 1))
-    instr_addr = _xor_span(instr_bases[:sim_bits])
-    lane_addr = _xor_span(flat_in_dim(cvt, "lane"))
-    n_lanes = len(lane_addr)
-    addrs = instr_addr[:, None] ^ lane_addr[None, :]                       # [I, L] first element of each lane
-    words_per_lane = max(1, p.v * bitwidth // 32)
-    first_word = (addrs * bitwidth) >> 5
-    words = first_word[:, :, None] + np.arange(words_per_lane, dtype=np.int64)[None, None, :]   # [I, L, W]
+    addrs = lane_addresses(p, max_instr)
+    n_lanes = addrs.shape[1]
+    words = lane_words(addrs, p.v, bitwidth)
     banks = words % target.num_banks
     phase_of_lane = span_cosets(masks, n_lanes)
     n_phases = int(phase_of_lane.max()) + 1 if n_lanes else 1
-    n_i = len(instr_addr)
+    n_i = addrs.shape[0]
     group = (np.arange(n_i)[:, None, None] * n_phases + phase_of_lane[None, :, None]) * target.num_banks + banks
     wbits = max(1, int(words.max()).bit_length()) if words.size else 1
     keys = np.unique((group.astype(np.int64) << wbits) | words)

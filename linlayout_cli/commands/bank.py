@@ -17,8 +17,12 @@ ROLES = [("register", "distributed"), ("shared", "shared")]
 @click.option("-s", "--shared", "shared", metavar="ATTR", help="Shared layout attribute, or #alias of -i.")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="REG,SHARED",
               help="With -i: the aliases of the register and the shared layout.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", show_default=True,
+              help="text: the report; json: same as --json; svg: a picture of the worst wavefront (banks across, "
+                   "the conflicting banks and lanes in red).")
+@click.option("-o", "output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 @common.common_options
-def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth, as_json):
+def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth, as_json, fmt, output):
     """Shared-memory bank conflicts of storing/loading a register layout to/from a shared layout.
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
@@ -47,8 +51,22 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
     t, bits = common.tensor_and_bits(tensor_type, bitwidth)
     result = analyze(inputs.linear_layout(reg_attr, t.shape), inputs.linear_layout(shared_attr, t.shape), bits, tgt)
     reg_text, shared_text = str(reg_attr), str(shared_attr)
-    common.emit_report(report.blocks(result, reg_text, shared_text, t.element), as_json,
-                       lambda: report.json_text(result, reg_text, shared_text, t.element))
+    as_json = as_json or fmt == "json"
+
+    def json_text():
+        return report.json_text(result, reg_text, shared_text, t.element)
+
+    if output is None and fmt != "svg":
+        common.emit_report(report.blocks(result, reg_text, shared_text, t.element), as_json, json_text)
+        return
+    with click.get_current_context().obj["sink"](output) as write:
+        if fmt == "svg" and not as_json:
+            from ..render.bank_svg import render_bank_svg
+            render_bank_svg(result, reg_text, shared_text, t.element, write)
+        else:
+            from ..reports.blocks import to_text
+            write((json_text() if as_json else to_text(report.blocks(result, reg_text, shared_text, t.element)))
+                  .encode())
 
 
 def _auto_pick(table, reg_attr, shared_attr):

@@ -2,7 +2,9 @@
 triton-tensor-layout, including its LLVM-style option spellings."""
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass
 
 import click
@@ -13,6 +15,7 @@ from . import single_option
 
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
+FORMATS = ["text", "json", "svg", "html"]
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
@@ -50,15 +53,20 @@ def normalize_argv(argv: list[str]) -> list[str]:
 @click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
               help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
 @click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts; "
+                   "svg: a picture (cells coloured by warp and lane, or by bank); html: one self-contained "
+                   "interactive page (hover, click a thread, search, tensor/hardware switch).")
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text view by warp and lane (shared layouts: by bank), replicated cells underlined; "
+                   "auto: only on a terminal, and not when NO_COLOR is set. The text itself never changes.")
 @click.option("--max-elements", type=click.IntRange(min=1), default=inputs.DEFAULT_MAX_ELEMENTS, show_default=True,
               help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
                    "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
                    "layouts.")
 @click.version_option(__version__, "--version", prog_name="ttlayout")
-def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, max_elements):
+def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, color, max_elements):
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
@@ -84,6 +92,10 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
                 raise
             failures.append(f"#{job.name} at {job.type_text}: {e}")
     as_json = as_json or fmt == "json"
+    if fmt in ("svg", "html") and not as_json:
+        _picture(fmt, converted, use_hw_view, obj["sink"](output))
+        return _report_failures(obj, failures)
+    system = _color_system(color, output) if not as_json else None
     with obj["sink"](output) as write:
         from ..render import render_layout
         for job, linear in converted:
@@ -98,13 +110,55 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
             head = f"#{job.name} = " if job.name is not None else ""
             tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
             write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
-            render_layout(linear, use_hw_view, write)
+            if system is None:
+                render_layout(linear, use_hw_view, write)
+            else:
+                from ..render.color import colored_writer
+                colored = colored_writer(linear, use_hw_view, job.element_bits, write, system)
+                render_layout(linear, use_hw_view, colored)
+                colored.close()
             if job.blank:
                 write(b"\n")
+    _report_failures(obj, failures)
+
+
+def _report_failures(obj, failures) -> None:
+    """The aliases that could not be printed, one error line each, and exit status 1 (the others printed)."""
     if failures:
         for message in failures:
             obj["stderr"].write(obj["error_line"](message) + "\n")
         raise click.exceptions.Exit(1)
+
+
+def _color_system(mode: str, output):
+    """rich's colour system for the text view, or None for plain text. auto: standard output is a terminal,
+    NO_COLOR is unset or empty and TERM is not 'dumb'; checked before rich is imported."""
+    if mode == "never":
+        return None
+    if mode == "auto":
+        if output not in (None, "-") or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+            return None
+        try:
+            if sys.stdout is None or not sys.stdout.isatty():
+                return None
+        except (AttributeError, ValueError):
+            return None
+    from ..render.color import color_system
+    return color_system(mode == "always")
+
+
+def _picture(fmt: str, converted, use_hw_view: bool, sink) -> None:
+    """--format svg / html: every layout of the command line in one picture (or one page)."""
+    layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
+                + (f" at {job.type_text}" if job.per_shape else ""), linear) for job, linear in converted]
+    bits = [job.element_bits for job, _ in converted]
+    with sink as write:
+        if fmt == "svg":
+            from ..render.svg import render_svg
+            render_svg(layouts, use_hw_view, bits, write)
+        else:
+            from ..render.html import render_html
+            render_html(layouts, use_hw_view, bits, write)
 
 
 @dataclass(frozen=True)
@@ -117,24 +171,36 @@ class Job:
     per_shape: bool = False          # found through the file's own types (-i without -t)
     type_text: str = ""
     line: int = 0
+    element: str = "f16"
+
+    @property
+    def element_bits(self) -> int:
+        """The element width shared-memory banks need (16 where it cannot be told)."""
+        try:
+            return inputs.element_bitwidth(self.element)
+        except TTLayoutError:
+            return 16
 
 
 def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> list[Job]:
     """-l and/or -i with -t: every layout at the one shape, as triton-tensor-layout does."""
-    shape = inputs.tensor(tensor_type, max_elements).shape
+    tensor = inputs.tensor(tensor_type, max_elements)
+    shape, element = tensor.shape, tensor.element
     jobs = []
     if input_file:
         table = inputs.alias_table(input_file, stdin)
         names = inputs.split_names(alias_names)
         if names:
-            jobs += [Job(name, inputs.named(table, name, strip_hash=False), shape, True) for name in names]
+            jobs += [Job(name, inputs.named(table, name, strip_hash=False), shape, True, element=element)
+                     for name in names]
         else:
-            jobs += [Job(d.name, d.attr, shape) for d in table.values() if getattr(d.attr, "kind", None)]
+            jobs += [Job(d.name, d.attr, shape, element=element) for d in table.values()
+                     if getattr(d.attr, "kind", None)]
             if not jobs:
                 raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
                                     "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
-        jobs.append(Job(None, inputs.attribute(layout), shape))
+        jobs.append(Job(None, inputs.attribute(layout), shape, element=element))
     return jobs
 
 
@@ -165,7 +231,7 @@ def _file_uses(input_file, stdin, names, failures) -> list[Job]:
                 if getattr(attr, "kind", None) is None:
                     continue
                 shape_text = "x".join(map(str, vt.shape))
-                jobs.append(Job(name, attr, vt.shape, per_shape=True, line=op.line,
+                jobs.append(Job(name, attr, vt.shape, per_shape=True, line=op.line, element=vt.element,
                                 type_text=f"{'tensor' if vt.kind == 'tensor' else '!ttg.memdesc'}<{shape_text}x{vt.element}>"))
     if not jobs and not failures:
         where = "standard input" if input_file == "-" else abbreviate(input_file)

@@ -1,0 +1,57 @@
+"""A layout at a tensor type, as a Python object that shows itself: `layout(attr, type)` in a notebook draws the
+tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures and Triton's text.
+
+    from linlayout_cli import layout
+    mma = layout("#ttg.nvidia_mma<{versionMajor = 3, ...}>", "tensor<128x128xf16>")
+    mma                     # in Jupyter: the picture
+    print(mma.text())       # Triton's tensor view
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import inputs
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A layout attribute, its linear layout at one tensor shape, and the element width (for shared banks)."""
+    title: str
+    linear: object                 # LinearLayout
+    element_bits: int = 16
+
+    @property
+    def shared(self) -> bool:
+        return self.linear.has_in_dim("offset")
+
+    def text(self, hardware: bool = False) -> str:
+        """Triton's text view (without its 'Print layout attribute' header)."""
+        from .render import layout_str
+        return layout_str(self.linear, hardware)
+
+    def svg(self, hardware: bool = False) -> str:
+        """The SVG picture (drawn at tile granularity for big tensors)."""
+        from .render.svg import document, layout_panel
+        return document(layout_panel(self.linear, hardware, self.element_bits, self.title))
+
+    def html(self, hardware: bool = False) -> str:
+        """The self-contained interactive page."""
+        from .render.html import page, layout_spec
+        return page([layout_spec(self.title, self.linear, self.element_bits)], hardware)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+
+def layout(attr: str, tensor_type: str) -> Layout:
+    """`attr` (a layout attribute's text) at `tensor_type` (e.g. 'tensor<64x64xf16>')."""
+    parsed = inputs.attribute(attr)
+    tensor = inputs.tensor(tensor_type)
+    linear = inputs.linear_layout(parsed, tensor.shape)
+    bits = tensor.element_bits if linear.has_in_dim("offset") else 16
+    return Layout(str(parsed), linear, bits)
+
+
+def from_linear(linear, element_bits: int = 16, title: str = "") -> Layout:
+    """A picture-able wrapper around a `LinearLayout` built by hand."""
+    return Layout(title, linear, element_bits)
