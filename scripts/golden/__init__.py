@@ -13,7 +13,7 @@ which has Triton 3.9.0 installed.  Triton is never a dependency of ttlayout; onl
 ``scripts/triton_oracle.py`` use it.
 
 Modules: ``text`` (attribute text builders), ``pieces`` (random parameters), ``suite`` (sections),
-``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` (one per suite), ``oracle`` (the worker pool),
+``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``memory`` (one per suite), ``oracle`` (the worker pool),
 ``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the core and mma cases).
 
 Stable ids and random streams: every suite is a list of *sections* (``core/blocked-order``, ``mma/dot-v3``,
@@ -67,6 +67,9 @@ Suites (generated in this order):
   them, amd_mfma v0-4, amd_wmma v1-3, nvmma_shared; the four RUN lines of
   ``test/Tools/tensor_layout_print.mlir`` and the header example of ``bin/triton-tensor-layout.cpp``.
 * ``bank``   - register x shared layout pairs for ``get_shared_bank_conflicts`` (spec section 7 too).
+* ``memory`` - padded / partitioned shared and tensor memory layouts, which Triton's tool cannot print: Triton's
+  facts instead of text (``paddedLinearLayout`` / ``toLinearLayout`` bases, ``applyPadding`` of every offset,
+  ``getPaddedSize``, Gluon's TMEM ``to_linear_layout`` and ``tmem_load`` register layouts); format in ``memory.py``.
 
 Deliberate differences (a case's ``"ttlayout"`` field; Triton's own result is still recorded):
 

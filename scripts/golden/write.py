@@ -98,7 +98,10 @@ def write_suite(s, pool):
             with open(os.path.join(d, "inputs", name), "w", newline="\n") as f:
                 f.write(text)
     extra = []
-    if s.name == "bank":
+    if s.name == "memory":
+        from . import memory
+        records = memory.run(s, pool)
+    elif s.name == "bank":
         results = pool.run_all([{"op": "bank", "reg": c["reg"], "shared": c["shared"], "shape": c["shape"],
                                  "bitwidth": c["bitwidth"]} for c in s.cases])
         for c, r in zip(s.cases, results):
