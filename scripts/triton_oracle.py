@@ -535,7 +535,8 @@ class MemoryOracle:
       ``toLinearLayout(shape, attr)`` (the others), printed by ``LinearLayout::toString()``;
     * ``getPaddedSharedShifts(attr, 16, false)``, ``applyPadding(offset, shifts)`` for every offset and
       ``PaddedSharedEncodingAttr::getPaddedSize(shape)``;
-    * Gluon's ``to_linear_layout`` of a tensor memory layout (rows/cols, a cross-check), and
+    * ``getTmemAllocSizes(memdesc)`` and Gluon's ``to_linear_layout`` of a tensor memory layout (rows/cols, a
+      cross-check), and
       ``_compute_tmem_reg_layout`` (what ``tensor_memory_descriptor_type.get_reg_layout`` calls)."""
 
     def __init__(self, linear: LinearOracle):
@@ -553,6 +554,7 @@ class MemoryOracle:
         self.padded_ll = fn("_ZN4mlir6triton3gpu18paddedLinearLayoutENS1_11MemDescTypeE", vp, vp, vp)
         self.shifts = fn("_ZN4mlir21getPaddedSharedShiftsENS_9AttributeEjb", vp, vp, vp, u32, ctypes.c_bool)
         self.apply_padding = fn("_ZN4mlir12applyPaddingEjN4llvm8ArrayRefISt4pairIjjEEE", u32, u32, vp, sz)
+        self.alloc_sizes = fn("_ZN4mlir6triton10nvidia_gpu17getTmemAllocSizesENS0_3gpu11MemDescTypeE", ctypes.c_uint64, vp)
         self.padded_size = fn("_ZNK4mlir6triton3gpu24PaddedSharedEncodingAttr13getPaddedSizeEN4llvm8ArrayRefIlEE",
                               ctypes.c_int64, vp, vp, sz)
 
@@ -598,13 +600,22 @@ class MemoryOracle:
                                                             len(shape)))
         return 0, facts
 
-    def tmem(self, attr_text: str, shape):
-        """(exit, facts): toLinearLayout's row/col/block bases and Gluon's rows/cols of the same layout."""
+    def tmem(self, attr_text: str, shape, dtype: str):
+        """(exit, facts): toLinearLayout's row/col/block bases, and getTmemAllocSizes (rows, 32-bit columns per
+        CTA) of the memdesc with that element type."""
         rc, text = self.linear.text(attr_text, shape)
         if rc:
             return rc, None
         bases, outs = parse_ll_text(text.decode())
-        return 0, {"bases": bases, "out_dims": outs}
+        L = self.L
+        memdesc = "!ttg.memdesc<%sx%s, %s, #ttng.tensor_memory, mutable>" % ("x".join(map(str, shape)), dtype,
+                                                                              attr_text)
+        ty = L.parse_type(*L.cstr(memdesc.encode()), self.cli.ctx, None, False)
+        alloc = None
+        if ty:
+            packed = self.alloc_sizes(ty)           # TMemAllocation {int numRows; int numCols;} in one register
+            alloc = [packed & 0xFFFFFFFF, packed >> 32]
+        return 0, {"bases": bases, "out_dims": outs, "alloc": alloc}
 
     def gluon_tmem(self, attr_text: str, shape):
         r = self.linear.bank.b.to_linear_layout(self.linear.bank.attr(attr_text), list(shape))
@@ -778,7 +789,7 @@ def run_memory(req):
     if what == "shared":
         call = lambda: o.shared(req["attr"], req.get("inner"), req["shape"], req["padded"])  # noqa: E731
     elif what == "tmem":
-        call = lambda: o.tmem(req["attr"], req["shape"])  # noqa: E731
+        call = lambda: o.tmem(req["attr"], req["shape"], req["dtype"])  # noqa: E731
     else:
         def call():
             try:

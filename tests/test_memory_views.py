@@ -1,8 +1,8 @@
 """ttlayout's views of the layouts Triton 3.9's triton-tensor-layout cannot print, against Triton's own facts.
 
 ``golden/memory/cases.jsonl`` (``python3 -m scripts.golden --suite memory``) holds, per case, what Triton's library
-computes: ``paddedLinearLayout`` / ``toLinearLayout`` bases, ``applyPadding`` of every offset and
-``getPaddedSize``, Gluon's ``to_linear_layout`` of tensor memory layouts and the ``tmem_load`` register layouts of
+computes: ``paddedLinearLayout`` / ``toLinearLayout`` bases, ``applyPadding`` of every offset,
+``getPaddedSize`` and ``getTmemAllocSizes``, Gluon's ``to_linear_layout`` of tensor memory layouts and the ``tmem_load`` register layouts of
 ``_compute_tmem_reg_layout``.  Here ttlayout's conversions must give the same numbers, and its printed views are
 read back and compared with an independent evaluation of Triton's bases (XOR of the bases of the set bits) under
 the documented reading rules (README, "Layouts Triton 3.9 cannot print").  The hand-worked examples are in
@@ -15,9 +15,9 @@ import re
 import pytest
 
 try:
-    from golden_cases import ROOT, load_suite
+    from golden_cases import load_suite
 except ImportError:  # tests/ used as a package
-    from tests.golden_cases import ROOT, load_suite
+    from tests.golden_cases import load_suite
 
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
@@ -286,3 +286,14 @@ def test_tmem_warps_option_prints_gluons_register_layout(case, regs):
         str(b[d]) for d in ("register", "lane", "warp", "block"))
     assert note == "tmem_load register layout (%d warps, %s): %s" % (regs["warps"], regs["instr"], linear)
     assert out.splitlines()[2:] == cli("-l", linear, "-t", tensor(case))
+
+
+@pytest.mark.parametrize("case", VIEWED, ids=ids(VIEWED))
+def test_tmem_hardware_view_spans_tritons_allocation(case):
+    """The hardware view's 32-bit columns per row, and its rows holding data, are what Triton allocates
+    (getTmemAllocSizes): the column rule col * bits / 32 and the unused-row rule agree with Triton's allocator."""
+    lines = cli("-l", case["attr"], "-t", tensor(case), "--use-hw-view")
+    rows = [line.split(": ", 1)[1] for line in lines if line.startswith("Row ")][:128]   # first CTA
+    columns = {len(re.findall(r"\([^()]*\)|-", r)) // (32 // BITS[case["dtype"]]) for r in rows}
+    used = sum(1 for r in rows if "(" in r)
+    assert [used, columns] == [case["alloc"][0], {case["alloc"][1]}]

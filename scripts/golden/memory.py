@@ -8,7 +8,9 @@ object per line::
      "bases": {in dim: [[..], ..]}, "out_dims": {dim: size}      Triton's layout (see below), exit 0 only;
      padded:      "shifts": getPaddedSharedShifts(attr, 16, false), "padded_offsets": [applyPadding(o) for every
                   linear offset o], ["padded_size": getPaddedSize(shape), bare padded_shared only];
-     tmem:        "gluon": Gluon's to_linear_layout rows/cols (a cross-check; null where Gluon fails),
+     tmem:        "alloc": getTmemAllocSizes [rows, 32-bit columns] per CTA of the memdesc with that dtype (null
+                  where Triton's verifier rejects it),
+                  "gluon": Gluon's to_linear_layout rows/cols (a cross-check; null where Gluon fails),
                   "registers": [{"warps", "instr", "exit", "bases" | null, "error"}] from Gluon's
                   _compute_tmem_reg_layout (what tensor_memory_descriptor_type.get_reg_layout calls)}
 
@@ -63,7 +65,7 @@ def tmem_case(sec, attr_params, shape, dtype, note, registers=True):
     attr, params = attr_params
     kind = "tensor_memory_scales" if params["kind"] == "scales" else "tensor_memory"
     sec.record(kind=kind, attr=attr, shape=list(shape), dtype=dtype, note=note,
-               _req={"what": "tmem", "attr": attr, "shape": list(shape)},
+               _req={"what": "tmem", "attr": attr, "shape": list(shape), "dtype": dtype},
                _regs=registers and "blockRepOrder" not in attr, _params=params)
 
 
