@@ -7,8 +7,13 @@ Each step raises a `TTLayoutError` whose message is the one line the user sees.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import ShapeError, TTLayoutError, UnsupportedError, abbreviate
+
+if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+    from .conversions.padded_shared import Padding
+    from .engine import LinearLayout
 
 DEFAULT_MAX_ELEMENTS = 1 << 26        # about 1 GB of tensor-view text at ~16 bytes per element
 HARD_MAX_ELEMENTS = 1 << 31
@@ -185,12 +190,82 @@ def require_kind(attr, kind: str, role: str, name: str | None = None):
     raise TTLayoutError(f"the {role} layout must be a {kind} layout attribute, got {abbreviate(str(attr))}")
 
 
+def _memory_kinds():
+    """(padded-like shared classes, tensor memory classes): what only the print command shows, as memory maps."""
+    from .attributes import encodings as enc
+    return ((enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding),
+            (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding))
+
+
 def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
     """Triton's `toLinearLayout(shape, attr)` for a layout attribute, with its hardware index space checked
     against the size limit (a broadcast layout can have far more slots than elements)."""
+    if isinstance(attr, _memory_kinds()[0]):
+        raise UnsupportedError(f"{str(attr).split('<', 1)[0]} can only be printed ('ttlayout -l ATTR -t TYPE'): "
+                               "this command does not model its padding or partitions")
     if getattr(attr, "kind", None) not in LAYOUT_KINDS:
         raise UnsupportedError(f"Unsupported tensor layout attribute: {abbreviate(str(attr))}")
     from .conversions import to_linear_layout
     linear = to_linear_layout(attr, list(shape))
     check_size(linear.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
     return linear
+
+
+# ----------------------------------------------------------------------------------------- what print shows
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What the print command shows for one attribute. view "triton": `linear` in Triton's own views;
+    "shared_memory": padded / partitioned shared memory (`padding` None when unpadded); "tensor_memory": TMEM
+    rows and columns of `element_bits`-bit elements. `tmem_load`: with --tmem-warps, the register layout (then
+    `linear`) as a #ttg.linear attribute."""
+    linear: LinearLayout
+    view: str = "triton"
+    padding: Padding | None = None
+    element_bits: int = 32
+    tmem_load: str | None = None
+
+
+def printed(attr, t: Tensor, max_elements: int = DEFAULT_MAX_ELEMENTS, tmem_warps: int | None = None,
+            tmem_instr: str = "32x32b") -> Printed:
+    """The print command's layout for `attr` at tensor `t`; with tmem_warps, a tensor memory layout gives the
+    register layout Triton's tmem_load produces for that many warps and message shape instead."""
+    from .attributes import encodings as enc
+    shared_kinds, tmem_kinds = _memory_kinds()
+    if not isinstance(attr, shared_kinds + tmem_kinds):
+        return Printed(linear_layout(attr, t.shape, max_elements))
+    from .conversions import to_linear_layout
+    layout = to_linear_layout(attr, list(t.shape))
+    check_size(layout.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+    if isinstance(attr, tmem_kinds):
+        bits = tmem_element_bits(t)
+        if tmem_warps is None:
+            return Printed(layout, "tensor_memory", element_bits=bits)
+        from .conversions.tmem_registers import register_layout
+        regs = register_layout(layout, tmem_instr, tmem_warps, bits)
+        check_size(regs.get_total_in_dim_size(), "the register layout's hardware index space", max_elements)
+        text = enc.LinearEncoding(*(regs.get_in_dim_bases(d) for d in ("register", "lane", "warp", "block")))
+        return Printed(regs, tmem_load=str(text))
+    from .conversions.padded_shared import padding_of
+    inner = attr.partition_layout if isinstance(attr, enc.PartitionedSharedEncoding) else attr
+    if not isinstance(inner, enc.PaddedSharedEncoding):
+        return Printed(layout, "shared_memory")
+    padding = padding_of(inner)
+    count = layout.get_in_dim_size("offset")
+    check_size(padding.padded_size(count) * (layout.get_total_in_dim_size() // count), "the padded memory",
+               max_elements)
+    return Printed(layout, "shared_memory", padding)
+
+
+def tmem_element_bits(t: Tensor) -> int:
+    """Bits per element in tensor memory (32-bit columns hold 32 / bits elements)."""
+    try:
+        bits = t.element_bits
+    except UnsupportedError:
+        raise UnsupportedError(f"cannot tell the bit width of element type '{abbreviate(t.element)}' "
+                               "for the tensor memory view")
+    if bits > 32 or 32 % bits:
+        raise UnsupportedError(f"tensor memory holds elements of 1 to 32 bits that divide 32; "
+                               f"{abbreviate(t.element)} has {bits}")
+    return bits

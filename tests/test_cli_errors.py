@@ -64,13 +64,15 @@ ABORT_CASES = [
     ("undefined alias", ["-l", "#blocked", "-t", "tensor<4xf16>"], ["undefined symbol alias id 'blocked'"]),
     ("non-layout attribute", ["-l", "#ttg.shared_memory", "-t", "tensor<4xf16>"],
      ["Unsupported tensor layout attribute", "#ttg.shared_memory"]),
-    ("tensor memory encoding", ["-l", "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>",
-                                "-t", "tensor<128x128xf32>"], ["Unsupported tensor layout attribute"]),
-    ("padded_shared", ["-l", "#ttg.padded_shared<[32:+4] {order = [1, 0], shape = [16, 16]}>",
-                       "-t", "tensor<16x16xf16>"], ["padded_shared", "no linear layout"]),
-    ("partitioned_shared", ["-l", "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 0, "
-                            f"partitionLayout = {SW}}}>", "-t", "tensor<16x16xf16>"],
-     ["partitioned_shared", "no linear layout"]),
+    ("tensor memory tensor shorter than blockM (Triton: assert)",
+     ["-l", "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>", "-t", "tensor<64x128xf32>"],
+     ["smaller than", "repsM"]),
+    ("padded_shared tensor shape differs from the layout's", ["-l", "#ttg.padded_shared<[32:+4] {order = [1, 0], "
+                                                              "shape = [16, 16]}>", "-t", "tensor<32x16xf16>"],
+     ["32x16", "16x16"]),
+    ("partitioned_shared with fewer rows than pieces (Triton: assert)",
+     ["-l", "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 0, "
+            f"partitionLayout = {SW}}}>", "-t", "tensor<1x16xf16>"], ["pieces"]),
     ("nvmma box too small for the swizzle", ["-l", NVMMA128, "-t", "tensor<8x32xf16>"], ["TMA", "block shape"]),
     ("nvmma collapsed box smaller than the core matrix", ["-l", NVMMA128, "-t", "tensor<4x64xf16>"],
      ["Illegal shared layout", "collapsed"]),
@@ -134,7 +136,8 @@ def test_one_by_one_tensor_with_128_threads_prints():
 # The abort classes through the real executable: Triton dies by SIGABRT (134) / SIGFPE (136) here.
 SIGNAL_CASES = [c for c in ABORT_CASES if any(k in c[0] for k in (
     "non-power-of-two dim, distributed", "zero dim, shared", "rank mismatch, blocked", "unranked", "perPhase = 0",
-    "maxPhase = 0", "too small for the swizzle", "collapsed", "padded_shared", "64x4", "slice without dim",
+    "maxPhase = 0", "too small for the swizzle", "collapsed", "64x4", "slice without dim",
+    "shorter than blockM", "fewer rows than pieces",
     "not surjective", "64 layout bits"))]
 
 

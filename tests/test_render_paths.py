@@ -9,10 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linlayout_cli import render
+from linlayout_cli.attributes.encodings import PaddedSharedEncoding, PartitionedSharedEncoding
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
+from linlayout_cli.conversions.padded_shared import padding_of
 from linlayout_cli.errors import TTLayoutError
 from linlayout_cli.parsing import parse_attribute
+from linlayout_cli.render import memory
 from linlayout_cli.render.small import entries
 
 try:
@@ -40,10 +43,17 @@ def test_path_matches_triton(path, monkeypatch):
             path, case_id(case), case["note"], err, short_diff(expected, out))
 
 
-def _render(layout, hw: bool, limit: int) -> str:
+def _render(layout, hw: bool, limit: int, attr=None) -> str:
+    """Triton's views of `layout`, or for a padded / partitioned shared `attr` ttlayout's memory view."""
     old, render.SMALL_LIMIT = render.SMALL_LIMIT, limit
     try:
-        return render.layout_str(layout, hw)
+        if not isinstance(attr, (PaddedSharedEncoding, PartitionedSharedEncoding)):
+            return render.layout_str(layout, hw)
+        inner = getattr(attr, "partition_layout", attr)
+        padding = padding_of(inner) if isinstance(inner, PaddedSharedEncoding) else None
+        parts: list[bytes] = []
+        (memory.shared_hardware_view if hw else memory.shared_tensor_view)(layout, padding, parts.append)
+        return b"".join(parts).decode()
     finally:
         render.SMALL_LIMIT = old
 
@@ -62,7 +72,8 @@ def test_paths_agree_on_random_layouts(kind, data, fuzz_counter):
     if entries(layout) > 1 << 14:
         return
     for hw in (False, True):
-        assert _render(layout, hw, LIMITS["python"]) == _render(layout, hw, LIMITS["numpy"]), (str(attr), dims, hw)
+        assert (_render(layout, hw, LIMITS["python"], attr) == _render(layout, hw, LIMITS["numpy"], attr)), \
+            (str(attr), dims, hw)
     fuzz_counter["property"] += 1
 
 

@@ -65,8 +65,14 @@ def normalize_argv(argv: list[str]) -> list[str]:
               help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
                    "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
                    "layouts.")
+@click.option("--tmem-warps", type=int, metavar="N",
+              help="For a tensor memory layout: print instead the register layout tmem_load gives with N warps "
+                   "(a power of two, at least 4), as Triton's get_tmem_reg_layout computes it.")
+@click.option("--tmem-instr", default="32x32b", show_default=True, metavar="SHAPE",
+              help="The tcgen05.ld/st message shape for --tmem-warps: 32x32b, 16x64b, 16x128b or 16x256b.")
 @click.version_option(__version__, "--version", prog_name="ttlayout")
-def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, color, max_elements):
+def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, color, max_elements,
+            tmem_warps, tmem_instr):
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
@@ -83,34 +89,44 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
         jobs = _file_uses(input_file, obj["stdin"], inputs.split_names(alias_names), failures)
     else:
         jobs = _jobs(layout, tensor_type, input_file, alias_names, obj["stdin"], max_elements)
+    _check_tmem_instr(tmem_warps, tmem_instr)
     converted = []
     for job in jobs:
         try:
-            converted.append((job, inputs.linear_layout(job.attr, job.shape, max_elements)))
+            converted.append((job, inputs.printed(job.attr, inputs.Tensor(job.shape, job.element), max_elements,
+                                                  tmem_warps, tmem_instr)))
         except TTLayoutError as e:
             if not job.per_shape:
                 raise
             failures.append(f"#{job.name} at {job.type_text}: {e}")
     as_json = as_json or fmt == "json"
+    _check_memory_views([p for _, p in converted], tmem_warps, as_json, fmt)
     if fmt in ("svg", "html") and not as_json:
         _picture(fmt, converted, use_hw_view, obj["sink"](output))
         return _report_failures(obj, failures)
     system = _color_system(color, output) if not as_json else None
     with obj["sink"](output) as write:
         from ..render import render_layout
-        for job, linear in converted:
+        for job, shown in converted:
+            linear = shown.linear
             if as_json:
                 from ..render.json_view import render_json
                 header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
-                          "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind}
+                          "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
                 if job.per_shape:
                     header["line"] = job.line
+                if shown.tmem_load:
+                    header["tmem_load"] = shown.tmem_load
                 render_json(linear, use_hw_view, header, write)
                 continue
             head = f"#{job.name} = " if job.name is not None else ""
             tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
             write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
-            if system is None:
+            if shown.tmem_load:
+                write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
+            if shown.view != "triton":
+                _render_memory(shown, use_hw_view, write)
+            elif system is None:
                 render_layout(linear, use_hw_view, write)
             else:
                 from ..render.color import colored_writer
@@ -120,6 +136,34 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
             if job.blank:
                 write(b"\n")
     _report_failures(obj, failures)
+
+
+def _render_memory(shown, use_hw_view: bool, write) -> None:
+    from ..render import memory
+    if shown.view == "tensor_memory":
+        view = memory.tmem_hardware_view if use_hw_view else memory.tmem_tensor_view
+        view(shown.linear, shown.element_bits, write)
+    else:
+        view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
+        view(shown.linear, shown.padding, write)
+
+
+def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
+    from ..conversions.tmem_registers import ATOMS
+    if tmem_instr not in ATOMS:
+        raise TTLayoutError(f"unknown --tmem-instr '{abbreviate(tmem_instr)}' (expected {', '.join(ATOMS)})")
+    if tmem_warps is None and tmem_instr != "32x32b":
+        raise TTLayoutError("--tmem-instr needs --tmem-warps N")
+
+
+def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
+    """--tmem-warps needs a tensor memory layout; JSON and pictures only cover Triton's own views."""
+    if tmem_warps is not None and not any(p.tmem_load for p in shown):
+        raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
+                            "#ttng.tensor_memory_scales_encoding) only")
+    if (as_json or fmt in ("svg", "html")) and any(p.view != "triton" for p in shown):
+        raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
+                            "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 
 def _report_failures(obj, failures) -> None:
@@ -150,7 +194,7 @@ def _color_system(mode: str, output):
 def _picture(fmt: str, converted, use_hw_view: bool, sink) -> None:
     """--format svg / html: every layout of the command line in one picture (or one page)."""
     layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
-                + (f" at {job.type_text}" if job.per_shape else ""), linear) for job, linear in converted]
+                + (f" at {job.type_text}" if job.per_shape else ""), shown.linear) for job, shown in converted]
     bits = [job.element_bits for job, _ in converted]
     with sink as write:
         if fmt == "svg":

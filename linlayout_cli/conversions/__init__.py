@@ -19,7 +19,12 @@ _CONVERTERS = {
     enc.AMDMfmaEncoding: ("amd_mfma", "mfma_to_ll"),
     enc.AMDWmmaEncoding: ("amd_wmma", "wmma_to_ll"),
     enc.NVMMASharedEncoding: ("nvmma_shared", "nvmma_shared_to_ll"),
+    enc.PaddedSharedEncoding: ("padded_shared", "padded_to_ll"),                # the linear component only
+    enc.PartitionedSharedEncoding: ("partitioned_shared", "partitioned_to_ll"),  # in dims offset, block, partition
+    enc.TensorMemoryEncoding: ("tmem", "tmem_to_ll"),                           # in dims row, col, block
+    enc.TensorMemoryScalesEncoding: ("tmem", "tmem_scales_to_ll"),
 }
+_NEEDS_CONVERT = ("slice", "partitioned_shared")     # wrappers: they convert the layout they wrap
 
 
 def to_linear_layout(attr, shape):
@@ -32,12 +37,9 @@ def to_linear_layout(attr, shape):
 
 
 def _convert(attr, shape):
-    if isinstance(attr, (enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding)):
-        raise UnsupportedError(f"{str(attr).split('<', 1)[0]} has no linear layout in Triton 3.9 "
-                               "(triton-tensor-layout aborts on it)")
     target = next((_CONVERTERS[c] for c in type(attr).__mro__ if c in _CONVERTERS), None)
     if target is None:
         raise UnsupportedError(f"Unsupported tensor layout attribute: {attr}")
     module, name = target
     convert = getattr(importlib.import_module(f".{module}", __name__), name)
-    return convert(attr, shape, _convert) if module == "slice" else convert(attr, shape)
+    return convert(attr, shape, _convert) if module in _NEEDS_CONVERT else convert(attr, shape)

@@ -13,7 +13,7 @@ which has Triton 3.9.0 installed.  Triton is never a dependency of ttlayout; onl
 ``scripts/triton_oracle.py`` use it.
 
 Modules: ``text`` (attribute text builders), ``pieces`` (random parameters), ``suite`` (sections),
-``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` (one per suite), ``oracle`` (the worker pool),
+``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` (one per suite), ``oracle`` (the worker pool),
 ``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the core and mma cases).
 
 Stable ids and random streams: every suite is a list of *sections* (``core/blocked-order``, ``mma/dot-v3``,
@@ -72,6 +72,9 @@ Suites (generated in this order):
   mma case with ``bases``, evaluated by Triton's Gluon (oracle op ``gluon``: view, bases, attribute), and
   hand-written constructors of every Gluon layout class of Triton 3.9 (one section per class, and ``errors``),
   with Triton's view in ``<id>.out``; see ``gluon.py`` for the record fields.
+* ``memory`` - padded / partitioned shared and tensor memory layouts, which Triton's tool cannot print: Triton's
+  facts instead of text (``paddedLinearLayout`` / ``toLinearLayout`` bases, ``applyPadding`` of every offset,
+  ``getPaddedSize``, Gluon's TMEM ``to_linear_layout`` and ``tmem_load`` register layouts); format in ``memory.py``.
 
 Deliberate differences (a case's ``"ttlayout"`` field; Triton's own result is still recorded):
 

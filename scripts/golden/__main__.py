@@ -8,13 +8,14 @@ import time
 from collections import Counter
 
 from . import __doc__ as DOC
-from . import bank, core, errors, files, gluon, mma
+from . import bank, core, errors, files, gluon, memory, mma
 from .oracle import OraclePool
 from .suite import Suite
 from .write import summarize, write_suite
 
 GENERATORS = {"core": core.generate, "files": files.generate, "errors": errors.generate, "mma": mma.generate,
-              "bank": bank.generate, "gluon": gluon.generate}
+              "bank": bank.generate, "gluon": gluon.generate,
+              "memory": memory.generate}
 SUITE_ORDER = list(GENERATORS)
 
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 from .text import T, amd_mfma, amd_wmma, blocked, dot_op, linear, nvidia_mma, nvmma_shared, shared_linear, slice_, swizzled
 
 
+# Triton 3.9 cannot print these layouts; ttlayout prints its memory views of them (README, "Layouts Triton 3.9
+# cannot print"), checked against Triton's own facts by the memory suite
+MEMORY = {"prints": "ttlayout's padded / partitioned / tensor memory view"}
+
+
 def generate(s):
     b2 = blocked([1, 2], [8, 4], [2, 2], [1, 0])
     sections = {}
@@ -123,12 +128,12 @@ def generate(s):
     E("shared", ["-l", shared_linear([[0, 1], [1, 0]], [], 3), "-t", T([2, 2])], "shared_linear", "alignment 3")
     E("shared", ["-l", "#ttg.shared_linear<{offset = [[0, 1], [1, 0]], block = [], alignment = 16}>", "-t", T([2, 2])], "shared_linear", "alignment inside braces")
     E("shared", ["-l", shared_linear([[0, 1], [0, 1]], [], 16), "-t", T([1, 4])], "shared_linear", "not bijective")
-    E("shared", ["-l", "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t", T([16, 16])], "padded_shared", "padded_shared: LLVM ERROR")
-    E("shared", ["-l", "#ttg.padded_shared<[2:+2, 4:+1] {offset = [[0, 1], [0, 2], [1, 0]], block = []}>", "-t", T([2, 4])], "padded_shared", "padded_shared offset form")
-    E("shared", ["-l", "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 0, partitionLayout = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>}>", "-t", T([16, 16])], "partitioned_shared", "partitioned_shared: LLVM ERROR")
+    E("shared", ["-l", "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t", T([16, 16])], "padded_shared", "padded_shared: LLVM ERROR", ttlayout=MEMORY)
+    E("shared", ["-l", "#ttg.padded_shared<[2:+2, 4:+1] {offset = [[0, 1], [0, 2], [1, 0]], block = []}>", "-t", T([2, 4])], "padded_shared", "padded_shared offset form", ttlayout=MEMORY)
+    E("shared", ["-l", "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 0, partitionLayout = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>}>", "-t", T([16, 16])], "partitioned_shared", "partitioned_shared: LLVM ERROR", ttlayout=MEMORY)
     # non-layout attributes, parse errors
-    E("attr", ["-l", "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>", "-t", T([128, 64])], "tensor_memory_encoding", "tmem encoding unsupported")
-    E("attr", ["-l", "#ttng.tensor_memory_scales_encoding<>", "-t", T([128, 4])], "tensor_memory_scales_encoding", "tmem scales encoding unsupported")
+    E("attr", ["-l", "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>", "-t", T([128, 64])], "tensor_memory_encoding", "tmem encoding unsupported", ttlayout=MEMORY)
+    E("attr", ["-l", "#ttng.tensor_memory_scales_encoding<>", "-t", T([128, 4])], "tensor_memory_scales_encoding", "tmem scales encoding unsupported", ttlayout=MEMORY)
     E("attr", ["-l", "#ttg.shared_memory", "-t", T([4, 4])], "shared_memory", "#ttg.shared_memory unsupported")
     E("attr", ["-l", "1 : i32", "-t", T([4, 4])], "builtin", "builtin attribute unsupported")
     E("attr", ["-l", "#ttg.foo<{}>", "-t", T([4, 4])], "unknown", "unknown attribute kind")

@@ -102,6 +102,9 @@ def write_suite(s, pool):
     extra = []
     if s.name == "gluon":
         records, extra = gluon.write_records(s, pool, d)
+    elif s.name == "memory":
+        from . import memory
+        records = memory.run(s, pool)
     elif s.name == "bank":
         results = pool.run_all([{"op": "bank", "reg": c["reg"], "shared": c["shared"], "shape": c["shape"],
                                  "bitwidth": c["bitwidth"]} for c in s.cases])
