@@ -1,0 +1,426 @@
+"""What a ``ttg.convert_layout(SRC -> DST)`` costs, as Triton 3.9 lowers it.
+
+``analyze_convert(src_ll, dst_ll, bitwidth, target)`` follows Triton's decision chain
+(docs/convert_model.md has the long form, the sources and the measured agreement):
+
+1. The minimal conversion (``minimalCvtLayout``): ``dst⁻¹ ∘ src`` maps each destination hardware index
+   (register, lane, warp, block) to the source index holding the same element; hardware dims on which it is
+   the identity are quotiented away, slowest first (block, warp, lane, register), stopping at the first that
+   moves.  The warp dim also goes when the source is replicated over the warps the destination uses.
+2. The path, from what is left:
+   * nothing: ``noop`` (the two layouts agree, the values are reused as they are);
+   * register only: ``registers`` (each thread reorders its own values, no instruction moves data);
+   * lane (and register): ``warp_shuffle`` when the warp decomposition needs at most one register-lane
+     transposition (``cvtNeedsWarpShuffle``), else ``shared_memory``;
+   * warp: ``shared_memory``; block: ``cross_cta`` (distributed shared memory, never with one CTA).
+3. The cost of that path: shuffles per thread (``convert_shuffle.py``), or the scratch buffer and its accesses
+   (``convert_smem.py``).
+
+Example: the 64x64 f32 transpose blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA =
+[4, 1], order = [1, 0]}> -> blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4],
+order = [0, 1]}> on sm90 moves elements between warps: shared memory, 16384 bytes of scratch, eight 128-bit
+stores and eight 128-bit loads per thread and one barrier (as Triton 3.9 emits it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..engine import LinearLayout
+from ..errors import ShapeError, UnsupportedError
+from . import convert_shuffle as shuf
+from . import convert_smem as smem_mod
+from .bank import check_bitwidth, conflicts_of_layouts
+from .swizzle import _shared_linear_text
+from .targets import READ, TARGETS, WRITE
+
+REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
+HW_DIMS = (REG, LANE, WARP, BLOCK)
+PATHS = ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta")
+
+
+@dataclass(frozen=True)
+class Lowering:
+    """The facts about a target that Triton's convert lowering reads (its ``TargetInfo``)."""
+    name: str
+    vendor: str                       # "nvidia" or "amd"
+    warp_size: int
+    num_banks: int                    # getSharedMemoryBanks
+    ldmatrix: bool = False            # supportLdMatrix (sm75+)
+    stmatrix: bool = False            # supportStMatrix (sm90+)
+    permlane_swap: bool = False       # supportsPermlaneSwap (CDNA4)
+    load_tile_128: tuple[int, ...] = ()   # AMD getSharedLdStTiles: lanes of one ds_read_b128 wavefront
+
+
+LOWERINGS = {
+    "sm80": Lowering("sm80", "nvidia", 32, 32, ldmatrix=True),
+    "sm90": Lowering("sm90", "nvidia", 32, 32, ldmatrix=True, stmatrix=True),
+    "sm100": Lowering("sm100", "nvidia", 32, 32, ldmatrix=True, stmatrix=True),
+    "gfx942": Lowering("gfx942", "amd", 64, 32, load_tile_128=(0, 1, 4)),
+    "gfx950": Lowering("gfx950", "amd", 64, 64, permlane_swap=True, load_tile_128=(0, 1, 3, 4)),
+    "gfx1200": Lowering("gfx1200", "amd", 32, 32),
+}
+
+
+def get_lowering(target: str | None) -> Lowering:
+    key = (target or "sm90").strip().lower()
+    if key not in LOWERINGS:
+        raise UnsupportedError(f"unknown target '{target}' for convert; known: {', '.join(LOWERINGS)}")
+    return LOWERINGS[key]
+
+
+# ----------------------------------------------------------------------------------------- minimal conversion
+
+
+def _is_trivial_over(ll: LinearLayout, dims) -> bool:
+    """Triton's ``isTrivialOver``: on ``dims`` the layout is the identity and does not mix with other dims."""
+    outs = ll.out_dims
+    for d in dims:
+        if not ll.has_in_dim(d) or d not in outs or ll.get_in_dim_size(d) != ll.get_out_dim_size(d):
+            return False
+    for d in ll.in_dims:
+        for i, v in enumerate(ll.get_in_dim_bases(d)):
+            for o, c in zip(outs, v):
+                if d in dims and o == d:
+                    if c != 1 << i:
+                        return False
+                elif (d in dims) != (o in dims) and c:
+                    return False
+                elif d in dims and o in dims and o != d and c:
+                    return False
+    return True
+
+
+def _quotient(ll: LinearLayout, dim: str) -> LinearLayout | None:
+    if not _is_trivial_over(ll, [dim]):
+        return None
+    ins = [d for d in ll.in_dims if d != dim]
+    outs = [d for d in ll.out_dims if d != dim]
+    return ll.sublayout(ins, outs)
+
+
+def _warp_read_lanes(comp: LinearLayout, src: LinearLayout) -> int | None:
+    """When ``src`` is replicated over the warp bits where the destination keeps other data, each warp already
+    holds what it needs: the destination's warp bits then read source *lanes*, chosen by the warp id (Triton
+    3.9 quotients the warp dim anyway and shuffles with a warp-dependent lane index).  Returns the mask of those
+    source lane bits (0 if none), or None when some element must cross warps."""
+    outs = comp.out_dims
+    wi, li, ri = outs.index(WARP), outs.index(LANE), outs.index(REG)
+    free = src.get_free_variable_masks()[WARP]
+    nonfree = ((1 << src.get_in_dim_size_log2(WARP)) - 1) & ~free
+    lanes = 0
+    for d in comp.in_dims:
+        for i, v in enumerate(comp.get_in_dim_bases(d)):
+            ideal = 1 << i if d == WARP else 0
+            if (v[wi] ^ ideal) & nonfree:
+                return None
+            if d == WARP:
+                if v[ri] or (BLOCK in outs and v[outs.index(BLOCK)]):
+                    return None
+                lanes |= v[li]
+    return lanes
+
+
+def _relaxed_warp_quotient(comp: LinearLayout, src: LinearLayout) -> LinearLayout | None:
+    if _warp_read_lanes(comp, src) is None or comp.get_in_dim_size(WARP) != comp.get_out_dim_size(WARP):
+        return None
+    ins = [d for d in comp.in_dims if d != WARP]
+    outs = [d for d in comp.out_dims if d != WARP]
+    return comp.sublayout(ins, outs)
+
+
+def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
+    """Triton's ``minimalCvtLayout``: ``dst.invertAndCompose(src)`` (destination hardware index -> source
+    hardware index) with the unchanged hardware dims quotiented away, slowest first.  The warp dim also goes
+    when the source is replicated over the warp bits the destination uses (``_warp_read_lanes``)."""
+    s_dims, d_dims = src.in_dims, dst.in_dims
+    common = []
+    for a, b in zip(reversed(s_dims), reversed(d_dims)):
+        if a != b:
+            break
+        common.append(a)
+    comp = dst.invert_and_compose(src)
+    for d in common:
+        q = _quotient(comp, d)
+        if q is None and d == WARP:
+            q = _relaxed_warp_quotient(comp, src)
+        if q is None:
+            break
+        comp = q
+    return comp
+
+
+def warp_read_lanes(src: LinearLayout, dst: LinearLayout) -> int:
+    """Source lane bits the destination's warp bits read (``_warp_read_lanes``); 0 when none."""
+    comp = dst.invert_and_compose(src)
+    return _warp_read_lanes(comp, src) or 0
+
+
+def _without_lanes(ll: LinearLayout, mask: int) -> LinearLayout:
+    """``ll`` with the lane bases of ``mask`` made broadcast (zero)."""
+    if not mask:
+        return ll
+    bases = {d: [list(v) for v in ll.get_in_dim_bases(d)] for d in ll.in_dims}
+    bases[LANE] = [[0] * len(v) if mask >> j & 1 else v for j, v in enumerate(bases[LANE])]
+    return LinearLayout(bases, ll.get_out_dims(), require_surjective=False)
+
+
+def path_of(conversion: LinearLayout, needs_shuffle) -> str:
+    dims = conversion.in_dims
+    if BLOCK in dims:
+        return "cross_cta"
+    if WARP in dims:
+        return "shared_memory"
+    if LANE in dims:
+        return "warp_shuffle" if needs_shuffle() else "shared_memory"
+    if REG in dims:
+        return "registers"
+    return "noop"
+
+
+def needs_warp_shuffle(src: LinearLayout, dst: LinearLayout) -> bool:
+    """Triton's ``cvtNeedsWarpShuffle``: data moves only inside warps and the decomposition needs at most one
+    register-lane transposition (it is computed for 32-bit elements whatever the element type).  Source lanes
+    that the destination reads by warp id count as broadcast there."""
+    if minimal_conversion(src, dst).out_dims != [REG, LANE]:
+        return False
+    src = _without_lanes(src, warp_read_lanes(src, dst))
+    return len(shuf.decompose(src, dst, 32).transpositions) < 2
+
+
+# ----------------------------------------------------------------------------------------- explanations
+
+
+def _unit(vec, outs) -> tuple[str, int] | None:
+    hit = [(o, c) for o, c in zip(outs, vec) if c]
+    if len(hit) != 1 or hit[0][1] & (hit[0][1] - 1):
+        return None
+    return hit[0][0], hit[0][1].bit_length() - 1
+
+
+def _scope(a: str, b: str) -> str:
+    if BLOCK in (a, b):
+        return "elements move between CTAs (distributed shared memory)"
+    if WARP in (a, b):
+        return "elements move between warps, so shared memory"
+    if LANE in (a, b):
+        return "elements move between threads of a warp"
+    return "elements stay in their thread (register renaming)"
+
+
+def explain_moves(conversion: LinearLayout, src_free: dict | None = None) -> tuple[str, ...]:
+    """One line per hardware bit of the destination that reads from another hardware bit of the source,
+    e.g. ``dst lane bit 2 <- src register bit 0: elements move between threads of a warp``.  ``src_free``
+    (the source's free-variable masks, i.e. the bits it is replicated over) marks reads that need no movement:
+    when the source holds copies along that destination bit, every thread or warp already has its element."""
+    outs = conversion.out_dims
+    src_free = src_free or {}
+    lines = []
+    for d in conversion.in_dims:
+        for i, vec in enumerate(conversion.get_in_dim_bases(d)):
+            u = _unit(vec, outs)
+            if u == (d, i):
+                continue
+            if not any(vec):
+                lines.append(f"dst {d} bit {i} <- nothing new: copies of the same element (broadcast)")
+                continue
+            if u is None:
+                src = " ^ ".join(f"src {o} bits {c:#b}" for o, c in zip(outs, vec) if c)
+                worst = max((o for o, c in zip(outs, vec) if c), key=HW_DIMS.index)
+                lines.append(f"dst {d} bit {i} <- {src}: {_scope(d, worst)}")
+                continue
+            scope = _scope(d, u[0])
+            if u[0] != d and src_free.get(d, 0) >> i & 1:
+                scope = (f"no movement across {d}s: the source already holds copies along {d} bit {i}, "
+                         f"so each {'thread' if d == LANE else d} reads its own {u[0]}")
+            lines.append(f"dst {d} bit {i} <- src {u[0]} bit {u[1]}: {scope}")
+    return tuple(lines)
+
+
+# ----------------------------------------------------------------------------------------- the report
+
+
+@dataclass(frozen=True)
+class ConvertReport:
+    """The cost of one convert_layout, per thread, as Triton 3.9 emits it for ``target``."""
+    target: str
+    bitwidth: int
+    path: str                                   # one of PATHS
+    scratch_bytes: int                          # Triton's shared-memory allocation for this op
+    per_thread: dict                            # shuffles, shared_stores, shared_loads, barriers
+    minimal_conversion: LinearLayout            # dst hardware -> src hardware, unchanged dims removed
+    moves: tuple[str, ...]                      # which hardware bits move, in words
+    store_instruction: str | None = None        # st.shared / stmatrix / stmatrix.trans (generic names)
+    load_instruction: str | None = None
+    store_vector_bits: int | None = None        # bits one lane moves per store instruction
+    load_vector_bits: int | None = None
+    bank_conflicts: dict | None = None          # {"store": n, "load": n}, Triton's unit (extra wavefronts)
+    uses_stmatrix: bool = False
+    uses_ldmatrix: bool = False
+    reps: int = 0                               # rounds of the shared-memory round trip
+    barrier: str | None = None                  # "block" (bar.sync / s_barrier) or "warp" (bar.warp.sync)
+    shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
+    shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _check(src: LinearLayout, dst: LinearLayout, low: Lowering) -> None:
+    if src.get_out_dims() != dst.get_out_dims():
+        raise ShapeError("the two layouts cover different tensor shapes")
+    for name, ll in (("source", src), ("destination", dst)):
+        for d in HW_DIMS:
+            if not ll.has_in_dim(d):
+                raise UnsupportedError(f"the {name} layout is not a distributed layout (no '{d}' dimension)")
+        if ll.get_in_dim_size(LANE) != low.warp_size:
+            raise UnsupportedError(f"the {name} layout has {ll.get_in_dim_size(LANE)} lanes per warp but "
+                                   f"{low.name} runs {low.warp_size}")
+    if src.get_in_dim_size(WARP) != dst.get_in_dim_size(WARP):
+        raise UnsupportedError("the two layouts use different numbers of warps")
+    if src.get_in_dim_size(BLOCK) != dst.get_in_dim_size(BLOCK):
+        raise UnsupportedError("the two layouts use different numbers of CTAs")
+
+
+def shuffle_instructions(kind: str, mask: int, low: Lowering) -> int:
+    """Machine instructions for one 32-bit shuffle, as measured on Triton 3.9's output.  NVIDIA: one
+    ``shfl.sync``.  AMD: indexed, xor 16 and xor 32 -> one ``ds_bpermute_b32`` (RDNA4 xor 16:
+    ``v_permlanex16_b32``); xor 1, 2, 8 -> one DPP move (``quad_perm``, ``row_ror:8``); xor 4 -> two DPP moves
+    on CDNA3/4 (``row_half_mirror`` + ``quad_perm``), one on RDNA4 (``row_xmask``)."""
+    if low.vendor == "amd" and kind == "xor" and mask == 4 and low.name != "gfx1200":
+        return 2
+    return 1
+
+
+def _shuffle_costs(src, dst, bitwidth, low: Lowering):
+    read = warp_read_lanes(src, dst)
+    src = _without_lanes(src, read)
+    dec, cost = shuf.shuffle_count(src, dst, bitwidth)
+    if read:
+        # the source lane depends on the warp id: one indexed shuffle per (packed) register
+        return dec, "swap", cost.registers
+    shuffles = sum(n * shuffle_instructions(kind, mask, low) for kind, mask, n in cost.shuffles)
+    method = cost.method
+    if low.permlane_swap and len(dec.transpositions) == 1:
+        # CDNA4: one transposition with lane bit 4 or 5 (optionally with l4 <-> l5) is a v_permlane16/32_swap
+        # per pair of registers (ConvertLayoutOpPermlaneSwap)
+        t = dec.transpositions[0]
+        others_fixed = all(p == i for i, p in enumerate(dec.lane_perm) if i not in (4, 5))
+        three_cycle = len(dec.lane_perm) > 5 and dec.lane_perm[4] == 5 and dec.lane_perm[5] == 4
+        if (t.reg_bit >= dec.n_pack and t.top_pre == 0x3210 and t.top_post == 0x3210 and t.lane_bit in (4, 5)
+                and others_fixed and (dec.lane_perm_is_identity or three_cycle)):
+            regs = 1 << dec.n_reg_bits
+            words = regs >> dec.n_pack if dec.n_pack else regs * (2 if bitwidth == 64 else 1)
+            method, shuffles = "permlane", (words // 2) * (2 if three_cycle else 1)
+    return dec, method, shuffles
+
+
+def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | None = "sm90",
+                    num_warps: int | None = None) -> ConvertReport:
+    """The cost of converting a tensor of ``bitwidth``-bit elements from ``src_ll`` to ``dst_ll`` (both
+    distributed linear layouts of the same shape) on ``target``.  ``bitwidth`` as Triton stores it: i1 is 8,
+    pointers are 64."""
+    low = get_lowering(target)
+    check_bitwidth(bitwidth)
+    _check(src_ll, dst_ll, low)
+    if num_warps is not None and src_ll.get_in_dim_size(WARP) != num_warps:
+        raise UnsupportedError(f"the layouts use {src_ll.get_in_dim_size(WARP)} warps, not {num_warps}")
+    conversion = minimal_conversion(src_ll, dst_ll)
+    path = path_of(conversion, lambda: needs_warp_shuffle(src_ll, dst_ll))
+    moves = explain_moves(dst_ll.invert_and_compose(src_ll) if path != "noop" else conversion,
+                          src_ll.get_free_variable_masks())
+    zero = {"shuffles": 0, "shared_stores": 0, "shared_loads": 0, "barriers": 0}
+    if path in ("noop", "registers"):
+        return ConvertReport(low.name, bitwidth, path, 0, zero, conversion, moves)
+    if path in ("warp_shuffle", "shared_memory") and any("no movement across lanes" in m for m in moves):
+        extra = ("the source already holds copies along lane bits the destination reads from registers; Triton "
+                 "3.9 moves the data anyway (it reuses copies held along warps only)",)
+    else:
+        extra = ()
+    if path == "warp_shuffle":
+        dec, method, shuffles = _shuffle_costs(src_ll, dst_ll, bitwidth, low)
+        notes = (f"{len(dec.transpositions)} register-lane transposition(s), lane permutation "
+                 f"{'identity' if dec.lane_perm_is_identity else list(dec.lane_perm)}, "
+                 f"{1 << dec.n_pack} element(s) per 32-bit register",)
+        return ConvertReport(low.name, bitwidth, path, 0, dict(zero, shuffles=shuffles), conversion, moves,
+                             shuffle_method=method, notes=notes + extra)
+    report = _shared_memory_report(src_ll, dst_ll, bitwidth, low, path, conversion, moves)
+    return replace(report, notes=report.notes + extra) if extra else report
+
+
+def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves) -> ConvertReport:
+    src, dst = smem_mod.Side.of(src_ll), smem_mod.Side.of(dst_ll)
+    dim = src_ll.get_total_out_dim_size_log2()
+    if low.vendor == "nvidia":
+        src_tiles, dst_tiles = smem_mod.src_dst_tiles(bitwidth, low.ldmatrix, low.stmatrix)
+        smem, st_tile, ld_tile, _ = smem_mod.tile_swizzle(src, dst, src_tiles, dst_tiles, bitwidth, dim)
+    else:
+        vec_bits = (1 << len(smem_mod.vector_basis(src, dst, bitwidth, dim)[0])) * bitwidth
+        load_tile = smem_mod.Tile((), low.load_tile_128) if vec_bits == 128 else smem_mod.Tile()
+        smem = smem_mod.ldst_swizzle(src, dst, bitwidth, dim, low.num_banks, smem_mod.Tile(), load_tile)
+        st_tile = ld_tile = smem_mod.LDST_SHARED
+    store = smem_mod.shared_access(src, smem, bitwidth, st_tile, True)
+    load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)
+    n_reps = smem.n_reps
+    scratch = (1 << (dim - len(smem.reps))) * bitwidth // 8
+    warp_sync = _is_dim_sync(src_ll, dst_ll, WARP)
+    per_thread = {"shuffles": 0, "shared_stores": store.count * n_reps, "shared_loads": load.count * n_reps,
+                  "barriers": 2 * n_reps - 1}
+    shape = [size for _, size in src_ll.get_out_dims()]
+    smem_ll = smem_mod.shared_layout_ll(smem, shape)
+    conflicts = _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low, store, load)
+    notes = []
+    if n_reps > 1:
+        notes.append(f"the scratch buffer holds 1/{n_reps} of the tensor: {n_reps} store/load rounds "
+                     "separated by barriers")
+    return ConvertReport(low.name, bitwidth, path, scratch, per_thread, conversion, moves,
+                         store.instruction, load.instruction, store.bits, load.bits, conflicts,
+                         store.instruction.startswith("stmatrix"), load.instruction.startswith("ldmatrix"),
+                         n_reps, "warp" if warp_sync else "block", None,
+                         _shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes))
+
+
+def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str) -> bool:
+    """Triton's ``isCvtDimSync``: a warp-level barrier suffices when no data crosses warps (or CTAs) and
+    neither layout broadcasts over warps."""
+    if dim == WARP and not _is_dim_sync(src, dst, BLOCK):
+        return False
+    comp = dst.invert_and_compose(src)
+    return (_is_trivial_over(comp, [dim]) and src.get_free_variable_masks()[dim] == 0
+            and dst.get_free_variable_masks()[dim] == 0)
+
+
+def _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low: Lowering, store, load) -> dict | None:
+    """Bank conflicts of the plain ld/st.shared accesses on the scratch layout (the target's bank model,
+    analysis/bank.py); None for ldmatrix/stmatrix and targets without a bank model."""
+    if low.name not in TARGETS:
+        return None
+    out = {}
+    for key, ll, acc, op in (("store", src_ll, store, WRITE), ("load", dst_ll, load, READ)):
+        if acc.instruction.endswith("shared"):
+            try:
+                out[key] = conflicts_of_layouts(ll, smem_ll, bitwidth, low.name, op)
+            except (ShapeError, UnsupportedError):
+                out[key] = None
+        else:
+            out[key] = None
+    return out
+
+
+def analyze_convert_attrs(src_attr, dst_attr, shape, bitwidth: int, target: str | None = "sm90",
+                          num_warps: int | None = None) -> ConvertReport:
+    """``analyze_convert`` on two layout attributes (text or parsed) over ``shape``."""
+    from ..conversions import to_linear_layout
+    from ..parser import parse_attribute
+    shape = [int(s) for s in shape]
+    if not shape:
+        raise ShapeError("a rank-0 tensor has no elements to convert")
+    lls = []
+    for name, attr in (("source", src_attr), ("destination", dst_attr)):
+        if isinstance(attr, str):
+            attr = parse_attribute(attr)
+        if getattr(attr, "kind", None) != "distributed":
+            raise UnsupportedError(f"the {name} layout must be a distributed layout attribute")
+        lls.append(to_linear_layout(attr, shape))
+    return analyze_convert(lls[0], lls[1], bitwidth, target, num_warps)
+
+
+__all__ = ["ConvertReport", "Lowering", "LOWERINGS", "PATHS", "analyze_convert", "analyze_convert_attrs",
+           "minimal_conversion", "needs_warp_shuffle", "explain_moves"]
