@@ -20,8 +20,8 @@ import pytest
 from linlayout_cli.analysis.convert import (LOWERINGS, PATHS, analyze_convert, analyze_convert_attrs,
                                             explain_moves, minimal_conversion)
 from linlayout_cli.conversions import to_linear_layout
-from linlayout_cli.errors import ShapeError, UnsupportedError
-from linlayout_cli.parser import parse_attribute
+from linlayout_cli.errors import ShapeError, TTLayoutError, UnsupportedError
+from linlayout_cli.parsing import parse_attribute
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "convert" / "cases.jsonl"
 CASES = [json.loads(line) for line in GOLDEN.read_text().splitlines() if line.strip()]
@@ -279,7 +279,7 @@ def test_bad_inputs_raise_clear_errors():
         analyze_convert(src, src, 32, "sm70")
     with pytest.raises(UnsupportedError, match="power of two"):
         analyze_convert(src, src, 24)
-    with pytest.raises(UnsupportedError, match="distributed"):
+    with pytest.raises(TTLayoutError, match="distributed"):
         analyze_convert_attrs(ROWS, "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
                               [64, 64], 32)
     assert set(PATHS) == {"noop", "registers", "warp_shuffle", "shared_memory", "cross_cta"}
@@ -314,3 +314,47 @@ def agreement_tables() -> str:
 
 if __name__ == "__main__":
     print(agreement_tables())
+
+
+# ----------------------------------------------------------------------------------------- the command
+
+
+@pytest.mark.parametrize("case_id", sorted(BY_ID)[::9])
+def test_command_json_equals_the_compiler(case_id):
+    """`ttlayout convert --json` on a sample of golden pairs: path, scratch and every count as Triton emitted."""
+    from linlayout_cli.cli import run
+    case = BY_ID[case_id]
+    shape = "x".join(map(str, case["shape"]))
+    code, out, err = run(["convert", "-s", case["src"], "-d", case["dst"], "-t", f"tensor<{shape}x{case['elem']}>",
+                          "--target", case["target"], "--json"])
+    assert code == 0, err
+    got, want = json.loads(out), measured(case)
+    assert (got["path"], got["scratch_bytes"]) == (want.path, case["scratch_bytes"])
+    assert got["per_thread"] == want.counts
+    for key in ("store_vector_bits", "load_vector_bits", "bank_conflicts", "target", "element_bits"):
+        assert key in got
+
+
+def test_command_verdicts_and_errors():
+    from linlayout_cli.cli import run
+    code, out, _ = run(["convert", "-s", ROWS, "-d", COLS, "-t", "tensor<64x64xf32>"])
+    assert code == 0 and out.startswith("convert: shared memory: 16384 bytes scratch, 1 round, store v4")
+    assert "elements move between warps, so shared memory" in out and "#ttg.shared_linear<{offset" in out
+    code, out, _ = run(["convert", "-s", ROWS, "-d", ROWS, "-t", "tensor<64x64xf32>"])
+    assert out.startswith("convert: no-op (same layout)")
+    shared = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+    code, out, err = run(["convert", "-s", ROWS, "-d", shared, "-t", "tensor<64x64xf32>"])
+    assert code == 1 and "shared layout" in err and "ttlayout bank" in err
+    code, out, err = run(["convert", "-s", ROWS, "-d", COLS, "-t", "tensor<64x64xf32>", "--target", "sm70"])
+    assert code == 1 and "unknown target" in err
+
+
+def test_command_svg_shows_both_layouts_and_what_moves(tmp_path):
+    from linlayout_cli.cli import run
+    target = tmp_path / "cvt.svg"
+    code, out, err = run(["convert", "-s", ROWS, "-d", COLS, "-t", "tensor<16x16xf32>", "--format", "svg",
+                          "-o", str(target)])
+    assert code == 0 and not err, err
+    svg = target.read_text()
+    assert svg.startswith("<svg") and "source #ttg.blocked" in svg and "destination #ttg.blocked" in svg
+    assert "moves between warps (" in svg and "stays in its thread (" in svg

@@ -87,9 +87,9 @@ def _span(vs):
 def test_compute_segment_pairs_write_and_read_lanes():
     # dim 4; write lanes {1, 2}, read lanes {4, 8}: no free unit vector left, so the segment pairs them
     # (1 ^ 4, 2 ^ 8) - conflict-free for both sides; a 3-long segment must accept one conflict per side.
-    assert sw._compute_segment([1, 2], [4, 8], 4, 2) == [1 ^ 4, 2 ^ 8]
-    assert sw._compute_segment([1, 2], [4, 8], 4, 3) == [2 ^ 8, 1, 4]
-    assert sw._compute_segment([1], [1], 3, 2) == [2, 4]                   # free directions first
+    assert sw.compute_segment([1, 2], [4, 8], 4, 2) == [1 ^ 4, 2 ^ 8]
+    assert sw.compute_segment([1, 2], [4, 8], 4, 3) == [2 ^ 8, 1, 4]
+    assert sw.compute_segment([1], [1], 3, 2) == [2, 4]                   # free directions first
 
 
 # ----------------------------------------------------------------------------------------- building blocks
@@ -412,3 +412,17 @@ def test_a_better_swizzled_shared_beats_a_bit_identical_one():
     assert s.attr_text == S.format(1, 1, 1, [1, 0])
     assert (s.score.read_vec, s.score.conflicts) == (4, 0)
     assert s.score.key <= s.baseline.key
+
+
+def test_swizzle_for_tma_picks_an_nvmma_layout_and_the_plain_search_says_when_tma_cannot_use_its_layout():
+    mma = ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+           "instrShape = [16, 128, 16]}>")
+    code, out, err = run(["swizzle", "-r", mma, "-t", "tensor<128x128xf16>", "--for", "tma"])
+    assert code == 0 and out.startswith("#ttg.nvmma_shared<{swizzlingByteWidth = 128")
+    assert bank_conflicts(mma, out.splitlines()[0], [128, 128], 16) == 0
+    code, out, err = run(["swizzle", "-r", mma, "-t", "tensor<128x128xf16>"])
+    assert code == 0 and not out.startswith("#ttg.nvmma_shared")
+    assert "TMA copies and wgmma operands cannot use this layout" in out and "swizzlingByteWidth = 128" in out
+    rank1 = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+    code, out, err = run(["swizzle", "-r", rank1, "-t", "tensor<128xf16>", "--for", "wgmma"])
+    assert code == 1 and "no #ttg.nvmma_shared layout fits" in err

@@ -83,16 +83,18 @@ def lane_tile(lanes: list[int], masks) -> list[int]:
 
 @dataclass(frozen=True)
 class Threads:
-    """A register layout flattened: register bases (broadcast ones removed), lanes, warps and blocks."""
+    """A register layout flattened: register bases (broadcast ones removed), lanes, warps and blocks; `ll` is that
+    layout with the broadcast registers removed."""
     regs: tuple[int, ...]
     lanes: tuple[int, ...]
     warps: tuple[int, ...]
     blocks: tuple[int, ...]
+    ll: LinearLayout | None = None
 
     @staticmethod
     def of(ll: LinearLayout) -> "Threads":
         reg = ll.remove_zero_bases_along_dim("register")
-        return Threads(*(tuple(flat_in_dim(reg, d)) for d in ("register", "lane", "warp", "block")))
+        return Threads(*(tuple(flat_in_dim(reg, d)) for d in ("register", "lane", "warp", "block")), reg)
 
     @property
     def n_regs(self) -> int:
@@ -130,6 +132,14 @@ def largest_vectorisation(reg_addrs: list[int], other_addrs: list[int], max_elem
                 return v, chosen + rest
         v //= 2
     raise UnsupportedError("no vectorisation possible (Triton aborts here)")
+
+
+def vectorisation(cvt: LinearLayout, bitwidth: int) -> tuple[int, list[int]]:
+    """`largest_vectorisation` of a conversion layout (register, lane, warp, block) -> shared address (offset,
+    then block)."""
+    reg_addrs = flatten(cvt.get_in_dim_bases("register"), out_shifts(cvt))
+    other_addrs = [a for d in cvt.in_dims if d != "register" for a in flat_in_dim(cvt, d)]
+    return largest_vectorisation(reg_addrs, other_addrs, 128 // bitwidth)
 
 
 def wavefront_split(total: int, v: int, bitwidth: int, target: Target) -> tuple[int, int]:

@@ -162,7 +162,7 @@ def _convert(ctx: _Context, op) -> Finding:
     bits = _bits(src.element)
     report = analyze_convert(ctx.linear(src), ctx.linear(dst), bits, ctx.target.name)
     p = report.per_thread
-    conflicts = report.bank_conflicts or {}
+    conflicts = {k: v or 0 for k, v in (report.bank_conflicts or {}).items()}
     cost = (p["shuffles"] + p["shared_stores"] * (1 + conflicts.get("store", 0))
             + p["shared_loads"] * (1 + conflicts.get("load", 0)) + 2 * p["barriers"])
     from ..reports.convert import verdict

@@ -30,8 +30,8 @@ import numpy as np
 
 from ..engine import LinearLayout
 from ..errors import LayoutError, ShapeError, UnsupportedError
-from .access import (Wavefronts, flat_in_dim, flatten, largest_vectorisation, out_shifts, unflatten,
-                     wavefront_split, wavefronts)
+from .access import (Wavefronts, flat_in_dim, flatten, out_shifts, unflatten, vectorisation, wavefront_split,
+                     wavefronts)
 from .targets import READ, WRITE, Target, get_target
 
 # ----------------------------------------------------------------------------------------- inputs
@@ -182,10 +182,7 @@ def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int) -> Prepa
         cvt = reg.invert_and_compose(smem_ll)
     except LayoutError as e:
         raise LayoutError("the shared layout does not hold every element of the register layout") from e
-    addr_shifts = out_shifts(cvt)
-    reg_addrs = flatten(cvt.get_in_dim_bases("register"), addr_shifts)
-    other_addrs = [a for d in cvt.in_dims if d != "register" for a in flat_in_dim(cvt, d)]
-    v, perm = largest_vectorisation(reg_addrs, other_addrs, 128 // bitwidth)
+    v, perm = vectorisation(cvt, bitwidth)
     ins = ["offset"] + [d for d in smem_ll.in_dims if d != "offset"]
     smem_flat = tuple(x for d in ins for x in flat_in_dim(smem_ll, d))
     return Prepared(reg, smem_ll, cvt, v, tuple(perm), smem_ll.get_in_dim_size("offset"),

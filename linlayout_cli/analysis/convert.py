@@ -30,7 +30,7 @@ from ..errors import ShapeError, UnsupportedError
 from . import convert_shuffle as shuf
 from . import convert_smem as smem_mod
 from .bank import check_bitwidth, conflicts_of_layouts
-from .swizzle import _shared_linear_text
+from .swizzle import shared_linear_text
 from .targets import READ, TARGETS, WRITE
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
@@ -346,7 +346,7 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
 
 
 def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves) -> ConvertReport:
-    src, dst = smem_mod.Side.of(src_ll), smem_mod.Side.of(dst_ll)
+    src, dst = smem_mod.Threads.of(src_ll), smem_mod.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
     if low.vendor == "nvidia":
         src_tiles, dst_tiles = smem_mod.src_dst_tiles(bitwidth, low.ldmatrix, low.stmatrix)
@@ -374,7 +374,7 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, convers
                          store.instruction, load.instruction, store.bits, load.bits, conflicts,
                          store.instruction.startswith("stmatrix"), load.instruction.startswith("ldmatrix"),
                          n_reps, "warp" if warp_sync else "block", None,
-                         _shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes))
+                         shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes))
 
 
 def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str) -> bool:
@@ -406,19 +406,15 @@ def _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low: Lowering, store, load) ->
 
 def analyze_convert_attrs(src_attr, dst_attr, shape, bitwidth: int, target: str | None = "sm90",
                           num_warps: int | None = None) -> ConvertReport:
-    """``analyze_convert`` on two layout attributes (text or parsed) over ``shape``."""
-    from ..conversions import to_linear_layout
-    from ..parser import parse_attribute
+    """`analyze_convert` on two layout attributes (text or parsed) over `shape`."""
+    from .. import inputs
     shape = [int(s) for s in shape]
     if not shape:
         raise ShapeError("a rank-0 tensor has no elements to convert")
     lls = []
-    for name, attr in (("source", src_attr), ("destination", dst_attr)):
-        if isinstance(attr, str):
-            attr = parse_attribute(attr)
-        if getattr(attr, "kind", None) != "distributed":
-            raise UnsupportedError(f"the {name} layout must be a distributed layout attribute")
-        lls.append(to_linear_layout(attr, shape))
+    for role, attr in (("source", src_attr), ("destination", dst_attr)):
+        attr = inputs.attribute(attr) if isinstance(attr, str) else attr
+        lls.append(inputs.linear_layout(inputs.require_kind(attr, "distributed", role), shape))
     return analyze_convert(lls[0], lls[1], bitwidth, target, num_warps)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import LinearLayout
-from .bank import flat_in_dim
+from .access import flat_in_dim
 
 REG, LANE = "register", "lane"
 

@@ -17,7 +17,7 @@ store, ``ld.shared`` / ``ldmatrix`` / ``ldmatrix.trans`` for the load) whose 128
 fill, and keep the pair whose layout has the fewest bank conflicts (``optimalSwizzling`` with
 ``getSrcDstTiles``); when none fits they fall back to the plain swizzling above.
 
-The primitives (``intersection_basis``, ``complement_basis``, ``_compute_segment``) are those of
+The primitives (``intersection_basis``, ``complement_basis``, ``compute_segment``) are those of
 ``analysis/swizzle.py``; the vector-basis choice, the tiles and ``reps`` are Triton 3.9's, which differ from
 the older ``getVbasis`` that ``swizzle.py`` follows (see docs/convert_model.md).
 """
@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
-from .bank import flat_in_dim, vectorisation
-from .swizzle import _compute_segment, complement_basis, intersection_basis
+from .access import Threads
+from .access import vectorisation
+from .swizzle import complement_basis, compute_segment, intersection_basis
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 
@@ -49,21 +50,6 @@ LDST_SHARED = Tile((), (0, 1, 2))
 LDST_MATRIX = Tile((0, 1), (2, 3, 4))
 LDST_MATRIX_TRANS = Tile((2, 3, 4), (0, 1))
 INSTRUCTIONS = {LDST_SHARED: "shared", LDST_MATRIX: "matrix", LDST_MATRIX_TRANS: "matrix.trans"}
-
-
-@dataclass(frozen=True)
-class Side:
-    """One register layout, broadcast registers removed, flattened: bases as integers."""
-    ll: LinearLayout
-    regs: tuple[int, ...]
-    lanes: tuple[int, ...]
-    warps: tuple[int, ...]
-    blocks: tuple[int, ...]
-
-    @staticmethod
-    def of(ll: LinearLayout) -> "Side":
-        ll = ll.remove_zero_bases_along_dim(REG)
-        return Side(ll, *(tuple(flat_in_dim(ll, d)) for d in (REG, LANE, WARP, BLOCK)))
 
 
 @dataclass(frozen=True)
@@ -92,7 +78,7 @@ def _remove_zeros(v):
 # ----------------------------------------------------------------------------------------- Triton's pieces
 
 
-def vector_basis(src: Side, dst: Side, bitwidth: int, dim: int) -> tuple[list[int], bool | None]:
+def vector_basis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> tuple[list[int], bool | None]:
     """Triton 3.9's ``getVecBasisLdSt``: (vector bases, which side filled the first bank word: True = src,
     False = dst, None = neither had to)."""
     vbasis = intersection_basis(list(src.regs), list(dst.regs), dim)[:_log2(128 // bitwidth)]
@@ -139,7 +125,7 @@ def lane_tile(tile: Tile, lanes, vec_size: int, bitwidth: int, num_banks: int) -
     return list(lanes[:len(lanes) - log2_phase])
 
 
-def _core(src: Side, dst: Side, bitwidth: int, vbasis, tile_src, tile_dst, dim: int, leave_reps: int = 0,
+def _core(src: Threads, dst: Threads, bitwidth: int, vbasis, tile_src, tile_dst, dim: int, leave_reps: int = 0,
           num_banks: int = 32) -> ScratchLayout:
     """Triton's inner ``optimalSwizzling`` + ``buildReps`` for a given vector part and lane tiles."""
     blocks = _remove_zeros(src.blocks)
@@ -147,7 +133,7 @@ def _core(src: Side, dst: Side, bitwidth: int, vbasis, tile_src, tile_dst, dim: 
     len_s = dim - len_b - len(vbasis) - len(blocks)
     bank_src = [x for x in list(vbasis) + list(tile_src) + blocks]
     bank_dst = [x for x in list(vbasis) + list(tile_dst) + blocks]
-    sbasis = _compute_segment(bank_src, bank_dst, dim, len_s)
+    sbasis = compute_segment(bank_src, bank_dst, dim, len_s)
     bbasis = complement_basis(list(vbasis) + sbasis + blocks, dim)
     src_regs, dst_regs = set(src.regs), set(dst.regs)
     segment, reps = [], []
@@ -163,7 +149,7 @@ def _core(src: Side, dst: Side, bitwidth: int, vbasis, tile_src, tile_dst, dim: 
     return ScratchLayout(tuple(vbasis), tuple(bbasis), tuple(segment), tuple(src.blocks), tuple(reps))
 
 
-def ldst_swizzle(src: Side, dst: Side, bitwidth: int, dim: int, num_banks: int = 32,
+def ldst_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks: int = 32,
                  src_tile: Tile = Tile(), dst_tile: Tile = Tile()) -> ScratchLayout:
     """Triton's ``optimalSwizzlingLdSt``: the layout for plain vectorised ld/st of shared memory."""
     vbasis, src_fills = vector_basis(src, dst, bitwidth, dim)
@@ -193,7 +179,7 @@ def _lane_component(cvt: LinearLayout, lane: int, out: str) -> int:
     return cvt.get_in_dim_bases(LANE)[lane][cvt.out_dims.index(out)]
 
 
-def matrix_vector_basis(a: Side, b: Side, n_reg_a: int, n_reg_b: int, contig_a, contig_b, dim: int):
+def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, contig_a, contig_b, dim: int):
     """Triton's ``optimalSwizzlingTile``: the 128-bit contiguous tile two instructions can share, or None."""
     if n_reg_a < n_reg_b:
         return matrix_vector_basis(b, a, n_reg_b, n_reg_a, contig_b, contig_a, dim)
@@ -243,7 +229,7 @@ def src_dst_tiles(bitwidth: int, ldmatrix: bool, stmatrix: bool) -> tuple[list[T
     return src, dst
 
 
-def tile_swizzle(src: Side, dst: Side, src_tiles, dst_tiles, bitwidth: int, dim: int):
+def tile_swizzle(src: Threads, dst: Threads, src_tiles, dst_tiles, bitwidth: int, dim: int):
     """Triton's ``optimalSwizzling`` over instruction tiles: (layout, store tile, load tile, lane tiles)."""
     total = _log2(128 // bitwidth)
     candidates = []
@@ -254,7 +240,7 @@ def tile_swizzle(src: Side, dst: Side, src_tiles, dst_tiles, bitwidth: int, dim:
             if vb is not None:
                 candidates.append((ts, td, vb))
 
-    def get_tile(tile: Tile, side: Side, vbasis):
+    def get_tile(tile: Tile, side: Threads, vbasis):
         need = 3 - len(tile.lane_addr)
         out = []
         for r in side.regs:
@@ -308,7 +294,7 @@ def _coords(smem: ScratchLayout):
     return coords
 
 
-def access_layout(side: Side, smem: ScratchLayout) -> LinearLayout:
+def access_layout(side: Threads, smem: ScratchLayout) -> LinearLayout:
     """One round's access: (register, lane, warp, block) -> offset, the rep registers divided out."""
     coords = _coords(smem)
     regs = []
@@ -330,7 +316,7 @@ class SharedAccess:
     bits: int                 # bits per lane per instruction
 
 
-def shared_access(side: Side, smem: ScratchLayout, bitwidth: int, tile: Tile, store: bool) -> SharedAccess:
+def shared_access(side: Threads, smem: ScratchLayout, bitwidth: int, tile: Tile, store: bool) -> SharedAccess:
     """What ``lowerLdStShared`` / ``lowerLdStMatrix`` emit per thread for one round."""
     cvt = access_layout(side, smem)
     n_regs = cvt.get_in_dim_size(REG)

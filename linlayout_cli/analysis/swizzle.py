@@ -120,7 +120,7 @@ def _vbasis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> list[int]:
     return vbasis
 
 
-def _compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, length: int) -> list[int]:
+def compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, length: int) -> list[int]:
     """Triton's ``computeSegment``."""
     set_src = set(bank_src) - {0}
     set_dst = set(bank_dst) - {0}
@@ -205,7 +205,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     len_s = dim - len_b - len(vbasis)
     if len_s < 0:
         raise ShapeError("the tensor is smaller than the vector the layouts share")
-    sbasis = _independent(vbasis, _compute_segment(bank_src, bank_dst, dim, len_s))
+    sbasis = _independent(vbasis, compute_segment(bank_src, bank_dst, dim, len_s))
     bbasis = complement_basis(vbasis + sbasis, dim)
     if len(bbasis) != len_b + (len_s - len(sbasis)):
         raise UnsupportedError("internal error: swizzle bases do not span the tensor")
@@ -470,3 +470,66 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
                                            "(same conflicts, wavefronts and instructions per warp) but is not "
                                            "bit-identical to it; that one is printed as shared_linear",))
     return sugg
+
+
+# ----------------------------------------------------------------------------------------- TMA and wgmma
+
+NVMMA_SWIZZLES = (128, 64, 32, 0)
+
+
+def nvmma_candidates(shape: list[int], bitwidth: int):
+    """Every `#ttg.nvmma_shared` a tensor of this shape and element width can take, with its flattened offset
+    bases: swizzle 128/64/32/0 bytes, transposed or not (a swizzle wider than the tile is refused, as Triton does)."""
+    from ..attributes.encodings import NVMMASharedEncoding
+    from ..conversions import to_linear_layout
+    from ..errors import TTLayoutError
+    if len(shape) < 2 or bitwidth not in (8, 16, 32, 64):
+        return
+    for swizzle in NVMMA_SWIZZLES:
+        for transposed in (False, True):
+            attr = NVMMASharedEncoding(swizzle, transposed, bitwidth, rank=len(shape))
+            try:
+                ll = to_linear_layout(attr, list(shape))
+            except TTLayoutError:
+                continue
+            yield attr, flat_in_dim(ll, "offset")
+
+
+def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+               target: Target | str | None = None):
+    """(attribute, Score) of the best `#ttg.nvmma_shared` (the layouts TMA and wgmma can use) for this pair, or
+    None when no nvmma_shared fits the shape. Ties go to the wider swizzle, then to the untransposed layout."""
+    target = target if isinstance(target, Target) else get_target(target)
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    shape = [size for _, size in write_ll.get_out_dims()]
+    scored = []
+    for attr, offsets in nvmma_candidates(shape, bitwidth):
+        try:
+            scored.append((score(offsets, src, dst, bitwidth, target), attr, offsets))
+        except (ShapeError, UnsupportedError):
+            continue
+    if not scored:
+        return None
+    best = min(scored, key=lambda s: s[0].key)
+    return best[1], best[0], best[2]
+
+
+def suggest_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+                  target: Target | str | None = None, use: str = "tma") -> Suggestion:
+    """The best `#ttg.nvmma_shared` for the pair, as a Suggestion (for `swizzle --for tma|wgmma`)."""
+    target = target if isinstance(target, Target) else get_target(target)
+    found = best_nvmma(write_ll, read_ll, bitwidth, target)
+    if found is None:
+        raise UnsupportedError(f"no #ttg.nvmma_shared layout fits this tensor with {bitwidth}-bit elements (TMA and "
+                               "wgmma need a rank >= 2 tile of at least 8 rows of 16 bytes)")
+    attr, sc, offsets = found
+    shape = [size for _, size in write_ll.get_out_dims()]
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    order = layout_order(write_ll)
+    baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
+    full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
+    note = (f"restricted to #ttg.nvmma_shared, the layouts {use.upper()} can use; the unrestricted search "
+            "may find fewer conflicts (ttlayout swizzle without --for)")
+    return Suggestion(target, bitwidth, tuple(shape), full, tuple(offsets), str(attr), "nvmma_shared", True,
+                      f"nvmma_shared search for {use}", shared_linear_text(offsets, shape), sc,
+                      swizzled_text(1, 1, 1, order), baseline, (note,))

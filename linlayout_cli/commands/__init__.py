@@ -14,7 +14,7 @@ import click
 from .. import __version__
 
 PRINT = "print"
-SUBCOMMANDS = ("info", "lookup", "audit", "bank", "swizzle")
+SUBCOMMANDS = ("info", "lookup", "convert", "audit", "bank", "swizzle")
 TOPICS = ("notation", "bank-model")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 

@@ -19,8 +19,10 @@ ROLES = [("write", "distributed"), ("read", "distributed")]
               help="With -i: the aliases of the writing and the reading layout.")
 @click.option("--no-search", is_flag=True, help="Skip the search over swizzled_shared layouts; print Triton's "
               "generic swizzling result as it is.")
+@click.option("--for", "use", type=click.Choice(["tma", "wgmma"]), default=None,
+              help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared.")
 @common.common_options
-def command(write, read, alias_names, no_search, tensor_type, input_file, target, bitwidth, as_json):
+def command(write, read, alias_names, no_search, use, tensor_type, input_file, target, bitwidth, as_json):
     """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
@@ -31,7 +33,9 @@ def command(write, read, alias_names, no_search, tensor_type, input_file, target
     ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
-    from ..analysis.swizzle import suggest
+    from dataclasses import replace
+
+    from ..analysis.swizzle import best_nvmma, suggest, suggest_nvmma
     from ..analysis.targets import get_target
     tgt = get_target(target)
     common.check_alias_usage(alias_names, input_file, write is not None, "-r/--read")
@@ -55,6 +59,18 @@ def command(write, read, alias_names, no_search, tensor_type, input_file, target
         raise TTLayoutError("missing -r WRITE_ATTR; see 'ttlayout swizzle --help'")
     r = r or w
     t, bits = common.tensor_and_bits(tensor_type, bitwidth)
-    s = suggest(inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape), bits, tgt, search=not no_search)
+    w_ll, r_ll = inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape)
+    if use is not None:
+        s = suggest_nvmma(w_ll, r_ll, bits, tgt, use)
+    else:
+        s = suggest(w_ll, r_ll, bits, tgt, search=not no_search)
+        if tgt.vendor == "nvidia" and s.kind != "nvmma_shared":
+            alt = best_nvmma(w_ll, r_ll, bits, tgt)
+            if alt is not None:
+                s = replace(s, notes=s.notes + (
+                    f"TMA copies and wgmma operands cannot use this layout (they need #ttg.nvmma_shared); the best "
+                    f"one for them is {alt[0]} with {alt[1].conflicts} conflict(s) "
+                    f"({alt[1].write_wavefronts + alt[1].read_wavefronts} wavefronts per warp): "
+                    f"ttlayout swizzle --for tma",))
     common.emit_report(report.blocks(s, str(w), str(r), t.element), as_json,
                        lambda: report.json_text(s, str(w), str(r), t.element))
