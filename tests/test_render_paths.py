@@ -1,5 +1,7 @@
-"""The plain-Python renderer (small layouts) and the numpy renderers (everything else) against Triton's golden
-text: every golden case that prints is rendered by each path in turn, whatever its size."""
+"""The three renderers against Triton's golden text: plain Python (small layouts), row templates (large ones whose
+text repeats) and numpy (everything else). Every golden case that prints is rendered by each path in turn,
+whatever its size; the templates run with tiny units, so rows split across units and units of several rows
+both occur, and without their cost limit, so they take every layout they can."""
 from __future__ import annotations
 
 import math
@@ -9,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linlayout_cli import render
+from linlayout_cli.render import templates
 from linlayout_cli.attributes.encodings import PaddedSharedEncoding, PartitionedSharedEncoding
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
@@ -28,14 +31,23 @@ except ImportError:  # tests/ used as a package
     from tests.test_properties import KINDS
 
 PRINTED = [c for s in ("core", "files", "mma") for c in load_suite(s) if c["exit"] == 0 and "ttlayout" not in c]
-LIMITS = {"numpy": 0, "python": 1 << 62}
+PATHS = ("numpy", "python", "templates")
 
 
-@pytest.mark.parametrize("path", sorted(LIMITS))
+def _use(path: str, monkeypatch, fields: int = 8) -> None:
+    """Route every render through one path."""
+    monkeypatch.setattr(render, "SMALL_LIMIT", 1 << 62 if path == "python" else 0)
+    monkeypatch.setattr(templates, "FIELDS", fields)
+    monkeypatch.setattr(templates, "MAX_COST_SHARE", float("inf"))
+    if path == "numpy":
+        monkeypatch.setattr(templates, "render", lambda layout, hw, write: False)
+
+
+@pytest.mark.parametrize("path", PATHS)
 def test_path_matches_triton(path, monkeypatch):
     assert len(PRINTED) > 500
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(render, "SMALL_LIMIT", LIMITS[path])
+    _use(path, monkeypatch)
     for case in PRINTED:
         code, out, err = run(list(case["args"]))
         expected = expected_stdout(case)
@@ -43,10 +55,28 @@ def test_path_matches_triton(path, monkeypatch):
             path, case_id(case), case["note"], err, short_diff(expected, out))
 
 
-def _render(layout, hw: bool, limit: int, attr=None) -> str:
-    """Triton's views of `layout`, or for a padded / partitioned shared `attr` ttlayout's memory view."""
-    old, render.SMALL_LIMIT = render.SMALL_LIMIT, limit
-    try:
+def test_templates_take_the_golden_layouts(monkeypatch):
+    """The template path is not silently declining: it renders most golden layouts itself (the others miss
+    elements, or are multi-CTA shared layouts whose blocks show fewer offsets than they hold)."""
+    _use("templates", monkeypatch, fields=templates.FIELDS)
+    taken = []
+    real = templates.render
+
+    def counted(layout, hw, write):
+        taken.append(real(layout, hw, write))
+        return taken[-1]
+    monkeypatch.setattr(templates, "render", counted)
+    monkeypatch.chdir(ROOT)
+    for case in PRINTED[::7]:
+        run(list(case["args"]))
+    assert len(taken) > 90 and sum(taken) >= 0.9 * len(taken), (sum(taken), len(taken))
+
+
+def _render(layout, hw: bool, path: str, attr=None) -> str:
+    """Triton's views of `layout` through one path, or for a padded / partitioned shared `attr` ttlayout's memory
+    view."""
+    with pytest.MonkeyPatch.context() as mp:
+        _use(path, mp, fields=4)
         if not isinstance(attr, (PaddedSharedEncoding, PartitionedSharedEncoding)):
             return render.layout_str(layout, hw)
         inner = getattr(attr, "partition_layout", attr)
@@ -54,14 +84,12 @@ def _render(layout, hw: bool, limit: int, attr=None) -> str:
         parts: list[bytes] = []
         (memory.shared_hardware_view if hw else memory.shared_tensor_view)(layout, padding, parts.append)
         return b"".join(parts).decode()
-    finally:
-        render.SMALL_LIMIT = old
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 @given(data=st.data())
 def test_paths_agree_on_random_layouts(kind, data, fuzz_counter):
-    """Random valid layouts of every kind and random shapes up to 4096 elements: identical text from both paths."""
+    """Random valid layouts of every kind and random shapes up to 4096 elements: identical text from all paths."""
     attr = parse_attribute(data.draw(KINDS[kind], label="attribute"))
     dims = data.draw(st.lists(st.integers(0, 5).map(lambda k: 1 << k), min_size=attr.rank, max_size=attr.rank)
                      .filter(lambda d: math.prod(d) <= 4096), label="shape")
@@ -72,8 +100,8 @@ def test_paths_agree_on_random_layouts(kind, data, fuzz_counter):
     if entries(layout) > 1 << 14:
         return
     for hw in (False, True):
-        assert (_render(layout, hw, LIMITS["python"], attr) == _render(layout, hw, LIMITS["numpy"], attr)), \
-            (str(attr), dims, hw)
+        texts = {path: _render(layout, hw, path, attr) for path in PATHS}
+        assert texts["python"] == texts["numpy"] == texts["templates"], (str(attr), dims, hw)
     fuzz_counter["property"] += 1
 
 
@@ -87,7 +115,7 @@ def test_numpy_batches_match_triton(chunk, monkeypatch):
     replicated layouts), entries and coordinates formatted without look-up tables."""
     from linlayout_cli.render import chars, distributed
     monkeypatch.chdir(ROOT)
-    monkeypatch.setattr(render, "SMALL_LIMIT", 0)
+    _use("numpy", monkeypatch)
     monkeypatch.setattr(distributed, "CHUNK", chunk)
     monkeypatch.setattr(distributed, "TABLE_LIMIT", chunk)
     monkeypatch.setattr(chars, "TABLE_SIZE", chunk)
@@ -104,6 +132,6 @@ def test_partial_layout_leaves_cells_empty():
     from linlayout_cli.engine import LinearLayout
     layout = LinearLayout({"register": [[0, 1]], "lane": [[0, 0]]}, [("dim0", 2), ("dim1", 2)],
                           require_surjective=False)
-    for limit in LIMITS.values():
-        assert _render(layout, False, limit) == "[[T0:0|T1:0, T0:1|T1:1]\n[ , ]]\n"
-        assert _render(layout, True, limit) == "Warp0:\n(0,0), (0,0)\n(0,1), (0,1)\n"
+    for path in PATHS:
+        assert _render(layout, False, path) == "[[T0:0|T1:0, T0:1|T1:1]\n[ , ]]\n"
+        assert _render(layout, True, path) == "Warp0:\n(0,0), (0,0)\n(0,1), (0,1)\n"

@@ -161,3 +161,23 @@ def transpose(vectors: Sequence[int], length: int) -> list[int]:
             out[low.bit_length() - 1] |= 1 << i
             v ^= low
     return out
+
+
+def reduced_echelon(vectors: Iterable[int]) -> list[int]:
+    """Reduced row echelon basis of the span of `vectors` (ints as GF(2) bit vectors), sorted by leading bit
+    ascending: every leading bit is set in exactly one basis vector. With x reduced by it (no leading bit set),
+    x ^ (XOR of basis[j] over the set bits j of c) grows with c: the coset x + span comes out sorted.
+
+    >>> reduced_echelon([0b110, 0b011])            # 0b110 ^ 0b011 = 0b101 keeps bit 1 in one vector only
+    [3, 5]
+    """
+    basis: list[int] = []
+    for v in vectors:
+        for b in basis:
+            if v ^ b < v:
+                v ^= b
+        if v:
+            lead = 1 << (v.bit_length() - 1)
+            basis = [b ^ v if b & lead else b for b in basis]
+            basis.append(v)
+    return sorted(basis)

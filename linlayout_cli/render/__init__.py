@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 SMALL_LIMIT = 1 << 12    # up to this many elements / hardware indices the plain-Python renderer is faster than
-                         # importing numpy
+                         # importing numpy; above it the row templates (render/templates.py) take over, and numpy
+                         # where a layout's text repeats too little for them
 
 
 def render_layout(layout, use_hw_view: bool, write) -> None:
@@ -12,6 +13,9 @@ def render_layout(layout, use_hw_view: bool, write) -> None:
         view = {(False, False): small.distributed_tensor_view, (False, True): small.distributed_hardware_view,
                 (True, False): small.shared_tensor_view, (True, True): small.shared_hardware_view}
         return view[is_shared, use_hw_view](layout, write)
+    from . import templates
+    if templates.render(layout, use_hw_view, write):
+        return
     from . import distributed, shared
     module = shared if is_shared else distributed
     (module.hardware_view if use_hw_view else module.tensor_view)(layout, write)

@@ -7,7 +7,7 @@ import numpy as np
 from .apply import images, span_table, split_coords
 from .chars import (blank, coord_cells, digits, join_cells, num_digits, number_table, put_char,
                     put_number)
-from ..engine.gf2 import null_space, solve as gf2_solve
+from ..engine.gf2 import null_space, reduced_echelon, solve as gf2_solve
 from .small import hardware_dims, out_sizes, row_brackets
 
 CHUNK = 1 << 16          # entries formatted per numpy batch
@@ -105,28 +105,13 @@ def tensor_view(layout, write) -> None:
     _emit_rows(sizes, rank, nrows, row_len, len(coset), cell_text, b", ", write)
 
 
-def _reduced_echelon(vectors) -> list[int]:
-    """Reduced row echelon basis of the span of `vectors` (ints as GF(2) bit vectors), sorted by leading bit
-    ascending: every leading bit is set in exactly one basis vector."""
-    basis: list[int] = []
-    for v in vectors:
-        for b in basis:
-            if v ^ b < v:
-                v ^= b
-        if v:
-            lead = 1 << (v.bit_length() - 1)
-            basis = [b ^ v if b & lead else b for b in basis]
-            basis.append(v)
-    return sorted(basis)
-
-
 def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, write):
     """Tensor view for layouts whose cells hold more than CHUNK entries, one bounded chunk at a time.
 
     With a reduced echelon kernel basis k_0 < k_1 < ... and x0 reduced by it (zero at every leading bit),
     x0 ^ (XOR of k_j over the set bits j of c) increases with c, so the coset comes out sorted by walking
     c = 0, 1, 2, ...: low bits from a CHUNK-entry table, high bits one at a time."""
-    basis = _reduced_echelon(kernel)
+    basis = reduced_echelon(kernel)
     low_bits = CHUNK.bit_length() - 1
     low = span_table(np.array(basis[:low_bits], dtype=np.int64))
     high = [int(x) for x in span_table(np.array(basis[low_bits:], dtype=np.int64))]

@@ -14,11 +14,11 @@ import json
 
 import numpy as np
 
-from ..engine.gf2 import null_space
+from ..engine.gf2 import null_space, reduced_echelon
 from .apply import images, span_table, split_coords
 from .chars import blank, coord_cells, digits, join_cells, put_char, put_number
 from . import distributed
-from .distributed import _emit_rows, _reduced_echelon
+from .distributed import _emit_rows
 from .small import hardware_dims, out_sizes, shared_dims
 
 DISTRIBUTED_HOLDER = ("block", "warp", "lane", "register")
@@ -119,7 +119,7 @@ def _huge_cosets(sizes, solve, kernel, split, write) -> None:
     """Cells with more than CHUNK holders each (a heavily broadcast layout), written one bounded chunk at a time in
     ascending order (the reduced echelon trick of the text view)."""
     from .small import row_brackets
-    basis = _reduced_echelon(kernel)
+    basis = reduced_echelon(kernel)
     low_bits = distributed.CHUNK.bit_length() - 1
     low = span_table(np.array(basis[:low_bits], dtype=np.int64))
     high = [int(h) for h in span_table(np.array(basis[low_bits:], dtype=np.int64))]

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.gf2 import null_space
+from ..engine.gf2 import null_space, reduced_echelon
 from . import palette
 from .apply import images, span_table, split_coords
 from .color import bank
-from .distributed import _reduced_echelon
 from .json_view import _solver
 from .small import hardware_dims, out_sizes, shared_dims
 
@@ -207,7 +206,7 @@ class Holders:
 
     def __init__(self, columns: list[int]):
         self.solve = _solver(columns)
-        self.kernel = _reduced_echelon(null_space(columns))
+        self.kernel = reduced_echelon(null_space(columns))
         self.copies = 1 << len(self.kernel)
         self.lead_mask = 0
         for k in self.kernel:
@@ -295,7 +294,7 @@ def _tile_warp_span(holders: "Holders", cols: int, tr: int, tc: int, per_warp: i
     if units:
         x_units, ok_units = holders.solve(np.array(units, dtype=np.int64))
         spread += [int(x) >> shift for x, ok in zip(x_units, ok_units) if ok]
-    return sorted({int(s) for s in span_table(np.array(_reduced_echelon(spread), dtype=np.int64))})
+    return sorted({int(s) for s in span_table(np.array(reduced_echelon(spread), dtype=np.int64))})
 
 
 def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups):
