@@ -491,9 +491,6 @@ def test_syntax_errors(text, message):
      "column 6: #ttg.slice requires an integer 'dim' (e.g. dim = 0)"),
     ("#ttg.slice<{dim = 0}>", ParseError, "column 6: expected a distributed encoding trait"),
     ("#ttg.slice<>", ParseError, "column 6: #ttg.slice requires an integer 'dim' (e.g. dim = 0)"),
-    ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32]}>", ParseError,
-     "column 6: #ttg.amd_mfma requires 'isTransposed = true|false' (Triton 3.9 leaves it uninitialised "
-     "when omitted)"),
     ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32], isTransposed = false}>",
      VerifyError, "instrShape must have 2 or 3 entries ([mDim, nDim] or [mDim, nDim, kDim]), got [32]"),
     ("#ttg.nvmma_shared<{transposed = false, elementBitWidth = 16}>", ParseError,
