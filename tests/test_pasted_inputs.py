@@ -177,7 +177,10 @@ def test_file_errors_quote_the_line(tmp_path):
     path.write_text(f"#a = loc(unknown)\n#blocked = {B[:-2]}]}}>\n")
     assert error(["-i", str(path), "-t", T16]) == (
         "line 2, column 111: expected one of '}' or ',' but found ']' (in -i: '... = [2, 2], order = [1, "
-        "0][HERE]]}> ')")
+        "0][HERE]]}>')")
+    path.write_text("module {\n} // -----\n#a = 1\n#a = 2\n")
+    assert error(["-i", str(path), "-t", T16]) == (
+        "line 4, column 1: redefinition of attribute alias id 'a' (in -i: '[HERE]#a = 2')")
 
 
 def test_amd_mfma_without_is_transposed_prints_false():

@@ -64,15 +64,18 @@ HERE = "[HERE]"
 
 
 def excerpt(text: str, pos: int) -> str:
-    """About 40 characters of `text` around offset `pos`, on one printable line, with HERE marking `pos`.
+    """About 40 characters of the line of `text` around offset `pos`, printable, with HERE marking `pos`.
 
     >>> excerpt('tensor<128x64>', 13)
     'tensor<128x64[HERE]>'
     """
     pos = max(0, min(pos, len(text)))
-    start, end = max(0, pos - EXCERPT_BEFORE), min(len(text), pos + EXCERPT_AFTER)
-    before = ("..." if start else "") + _one_line(text[start:pos])
-    after = _one_line(text[pos:end]) + ("..." if end < len(text) else "")
+    first = text.rfind("\n", 0, pos) + 1
+    last = text.find("\n", pos)
+    last = len(text) if last < 0 else last
+    start, end = max(first, pos - EXCERPT_BEFORE), min(last, pos + EXCERPT_AFTER)
+    before = ("..." if start > first else "") + _one_line(text[start:pos])
+    after = _one_line(text[pos:end]) + ("..." if end < last else "")
     return before + HERE + after
 
 
