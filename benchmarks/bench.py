@@ -1,6 +1,8 @@
-"""ttlayout benchmarks: render time (beside Triton's own printer when available), start-up, peak memory, scaling.
+"""ttlayout benchmarks: render time (beside Triton's own printer when available), start-up, `-i` on a 4 MB dump,
+peak memory, scaling.
 
     python benchmarks/bench.py [--oracle-python /path/to/venv-with-triton-3.9/bin/python] [--repeat 5] [--quick]
+                               [--big-dump-only]
 
 Run it with the python of a venv where ttlayout is installed (`pip install .`), so that start-up is what users see.
 
@@ -13,12 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
            "order = [1, 0]}>")
 MMA_V3 = ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], "
@@ -116,8 +120,12 @@ def main():
                     help="python of a venv with triton==3.9.0, to time Triton's printer side by side")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="skip the 4096x4096 measures")
+    ap.add_argument("--big-dump-only", action="store_true", help="only the -i timings on the 4 MB dump")
     opts = ap.parse_args()
     repeat = opts.repeat
+    if opts.big_dump_only:
+        big_dump_times(repeat)
+        return
 
     venv = "venv" if sys.prefix != sys.base_prefix else "no venv: site-packages .pth files add to start-up"
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]} ({venv})")
@@ -136,6 +144,8 @@ def main():
     row("---", "---")
     row("python -c pass", f"{process_times_raw([sys.executable, '-c', 'pass'], 15) * 1e3:.0f}")
     row("ttlayout -l <blocked> -t tensor<16x16xf16>", f"{process_times(small, 15) * 1e3:.0f}")
+
+    big_dump_times(repeat)
 
     if not opts.quick:
         print("\n### Peak RSS, tensor view of tensor<4096x4096xf16> written with -o\n")
@@ -161,6 +171,28 @@ def main():
     row("---", "---")
     for label, extra in (("ttlayout bank (text report)", []), ("ttlayout bank --json", ["--json"])):
         row(label, f"{bank_time(extra, repeat) * 1e3:.1f}")
+
+
+def big_dump_times(repeat: int) -> None:
+    """`-i` on the 4 MB dump with 80,000 `#loc` lines that scripts/make_big_dump.py writes (deterministically):
+    one alias picked with --alias-names, and every layout alias (no --alias-names)."""
+    maker = os.path.join(ROOT, "scripts", "make_big_dump.py")
+    if not os.path.exists(maker):
+        print("\n(scripts/make_big_dump.py not found: big-dump timings skipped; run from a checkout)")
+        return
+    print(f"\n### -i on a 4 MB dump with 80,000 #loc lines (whole process, median of {max(repeat, 5)} runs)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = os.path.join(tmp, "big.ttgir")
+        subprocess.run([sys.executable, maker, dump], check=True, stdout=subprocess.DEVNULL)
+        with open(dump, encoding="utf-8") as f:
+            text = f.read()
+        alias = re.search(r"^#([\w$-]+) = #ttg\.", text, re.M).group(1)       # its first layout alias
+        row("command", "wall (ms)")
+        row("---", "---")
+        for label, extra in ((f"ttlayout -i BIG -t tensor<64x64xf16> --alias-names {alias}", ["--alias-names", alias]),
+                             ("ttlayout -i BIG -t tensor<64x64xf16> (every layout alias)", [])):
+            t = process_times(["-i", dump, "-t", "tensor<64x64xf16>", *extra], max(repeat, 5))
+            row(label, f"{t * 1e3:.0f}")
 
 
 def process_times_raw(cmd, repeat):

@@ -6,10 +6,11 @@ Each step raises a `TTLayoutError` whose message is the one line the user sees.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ShapeError, TTLayoutError, UnsupportedError, abbreviate
+from .errors import ParseError, ShapeError, TTLayoutError, UnsupportedError, VerifyError, abbreviate
 
 if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
     from .conversions.padded_shared import Padding
@@ -23,9 +24,14 @@ LAYOUT_KINDS = ("distributed", "shared")
 
 @dataclass(frozen=True)
 class Tensor:
-    """A checked `-t` tensor type: a non-empty power-of-two shape and its element type (e.g. `f16`)."""
+    """A checked `-t` tensor type: a non-empty power-of-two shape and its element type (e.g. `f16`); `encoding`:
+    the text of an encoding written in it (`#blocked`, `#ttg.blocked<{...}>`), found at `encoding_at` of
+    `source`, the `-t` text."""
     shape: tuple[int, ...]
     element: str
+    encoding: str | None = None
+    source: str = ""
+    encoding_at: int = 0
 
     @property
     def element_bits(self) -> int:
@@ -86,9 +92,13 @@ def tensor(text: str | None, max_elements: int = DEFAULT_MAX_ELEMENTS, example: 
     """`-t TYPE` parsed and checked: ranked, every dimension a known power of two, within the size limit."""
     if not text:
         raise TTLayoutError(f"missing -t: specify the tensor type, e.g. -t '{example}'")
-    from .parsing import parse_tensor_type
-    ttype = parse_tensor_type(text)
-    return Tensor(tuple(checked_shape(ttype.shape, text, max_elements)), ttype.element)
+    from .parsing import parse_type_argument
+    try:
+        arg = parse_type_argument(text)
+    except (ParseError, VerifyError) as e:
+        raise located(e, text, "-t") from None
+    shape = tuple(checked_shape(arg.type.shape, text, max_elements))
+    return Tensor(shape, arg.type.element, arg.encoding, text, arg.encoding_at)
 
 
 def checked_shape(shape, text: str, max_elements: int) -> list[int]:
@@ -147,10 +157,35 @@ def element_bitwidth(element: str) -> int:
 # ----------------------------------------------------------------------------------------- attributes
 
 
-def alias_table(path: str, stdin) -> dict:
-    """The `-i` file's top-level `#name = <attr>` definitions, name (no '#') -> AliasDef, in file order."""
-    from .parsing import parse_mlir_file
-    return {d.name: d for d in parse_mlir_file(read_text(path, stdin))}
+_LOCATED = re.compile(r"(?:line [0-9]+, )?column [0-9]+: ")
+_MAX_MESSAGE = 280                    # the error line stays under 300 characters with 'ttlayout: error: '
+
+
+def located(err: TTLayoutError, text: str, what: str) -> TTLayoutError:
+    """A located parse (or file-mode verify) error with the text around its column quoted, on the same line:
+    `column 14: expected 'x' in dimension list (in -t: 'tensor<128x64[HERE]>')`."""
+    line, column = getattr(err, "line", None), getattr(err, "column", None)
+    message = str(err)
+    if line is None or column is None or not _LOCATED.match(message):
+        return err
+    from .parsing.locate import excerpt, offset_of
+    quoted = f"{message} (in {what}: '{excerpt(text, offset_of(text, line, column))}')"
+    if len(quoted) > _MAX_MESSAGE:
+        return err
+    new = ParseError(quoted, line, column) if isinstance(err, ParseError) else type(err)(quoted)
+    new.line, new.column = line, column
+    return new
+
+
+def alias_table(path: str, stdin):
+    """The `-i` file's top-level `#name = <attr>` definitions: an `AliasTable`, name (no '#') -> AliasDef in file
+    order, whose `layouts()` are the layout aliases and whose `attributes` resolve `#name` in other text."""
+    from .parsing import parse_alias_table
+    text = read_text(path, stdin)
+    try:
+        return parse_alias_table(text)
+    except (ParseError, VerifyError) as e:
+        raise located(e, text, "-i") from None
 
 
 def split_names(groups) -> list[str]:
@@ -158,17 +193,36 @@ def split_names(groups) -> list[str]:
     return [n for group in groups for n in group.split(",") if n]
 
 
-def named(table: dict, name: str, strip_hash: bool = True):
-    """The attribute an alias name stands for, or the error that says it is not in the file."""
-    name = name.lstrip("#") if strip_hash else name
-    if name not in table:
-        raise TTLayoutError(f"Can't find the layout attribute: {name}")
-    return table[name].attr
+def named(table, name: str):
+    """The attribute an alias name (`mma` or `#mma`) stands for, or the error that says it is not in the file
+    and lists the file's layout aliases."""
+    key = name[1:] if name.startswith("#") else name
+    if key not in table:
+        raise TTLayoutError(f"Can't find the layout attribute: {abbreviate(name, 60)}{aliases_hint(table, key)}")
+    return table[key].attr
 
 
-def attribute(text: str, table: dict | None = None):
+def aliases_hint(table, name: str) -> str:
+    """What the file defines, for a name it lacks: " (did you mean #mma?); the file's layout aliases are ..."
+    (the first dozen) and how many other aliases (`#loc`...) it has."""
+    import difflib
+    layouts = [d.name for d in table.layouts()]
+    others = len(table) - len(layouts)
+    close = difflib.get_close_matches(name, layouts, n=1, cutoff=0.6) if len(name) <= 100 else []
+    if layouts:
+        shown = ", ".join("#" + n for n in layouts[:12]) + (", ..." if len(layouts) > 12 else "")
+        text = f"the file's layout aliases are {abbreviate(shown, 120)}"
+    else:
+        text = "the file has no layout alias"
+    if others:
+        text += f" (and {others} other alias{'es' if others > 1 else ''})"
+    return (f" (did you mean #{close[0]}?)" if close else "") + "; " + text
+
+
+def attribute(text: str, table=None):
     """One attribute from the command line: its text, a Gluon constructor (`ttgl.BlockedLayout(...)`, built as
-    Triton's Gluon builds it), or (with an `-i` table) a `#name` / `name` of the file."""
+    Triton's Gluon builds it), or (with an `-i` table) a `#name` / `name` of the file. A line copied from a dump
+    works too: `#name = <attr>` and a trailing `loc(...)` are dropped."""
     if table is not None:
         name = text[1:] if text.startswith("#") else text
         if name in table:
@@ -176,9 +230,50 @@ def attribute(text: str, table: dict | None = None):
     from . import gluon
     if gluon.looks_like_gluon(text):
         return gluon.parse_gluon(text)
-    from .parsing import parse_attribute
-    aliases = {n: d.attr for n, d in table.items()} if table else None
-    return parse_attribute(text, aliases)
+    from .parsing import parse_pasted_attribute
+    try:
+        return parse_pasted_attribute(text, table.attributes if table is not None else None)
+    except (ParseError, VerifyError) as e:
+        raise located(e, text, "-l") from None
+
+
+def check_same_layout(attr, inline) -> None:
+    """`-l` and an encoding written in `-t` must be the same layout (their canonical texts agree)."""
+    a, b = str(attr), str(inline)
+    if a == b:
+        return
+    d = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    start = a.rfind(" ", 0, max(0, d - 20)) + 1          # the texts agree before d: one start for both
+
+    def cut(text: str) -> str:
+        return ("..." if start else "") + abbreviate(text[start:], 60)
+    raise TTLayoutError(f"-l and the encoding in -t are different layouts: -l has '{cut(a)}' where -t has "
+                        f"'{cut(b)}'; give the layout once")
+
+
+def inline_layout(t: Tensor, table, required: bool):
+    """The layout an encoding written in `-t` names, as (alias name or None, attribute); None when `-t` has no
+    encoding, or (unless `required`) when it names an alias that no `-i` file defines."""
+    if t.encoding is None:
+        return None
+    name = t.encoding[1:]
+    if table is not None and t.encoding.startswith("#") and name in table:
+        return name, table[name].attr
+    from .parsing import parse_inline_encoding
+    try:
+        return None, parse_inline_encoding(t.source, t.encoding, t.encoding_at,
+                                           table.attributes if table is not None else None)
+    except ParseError as e:
+        if "undefined symbol alias id" not in str(e):
+            raise located(e, t.source, "-t") from None
+        if not required:
+            return None
+        alias = re.search(r"undefined symbol alias id '(.*)'", str(e)).group(1)
+        if table is None:
+            raise TTLayoutError(f"the encoding in -t names the alias #{abbreviate(alias, 40)}; give -i FILE that "
+                                "defines it, or the layout with -l") from None
+        raise TTLayoutError(f"the encoding in -t names the alias #{abbreviate(alias, 40)}, which the -i file does not "
+                            f"define{aliases_hint(table, alias)}") from None
 
 
 def require_kind(attr, kind: str, role: str, name: str | None = None):

@@ -80,7 +80,8 @@ def tensor_shape(tensor_type: str) -> list[int]:
 
 
 def replace_layout(args: list[str], attr: str) -> list[str]:
-    """The argv with its ``-l`` value replaced by `attr`, spelling kept."""
+    """The argv with its ``-l`` value replaced by `attr`, spelling kept; an encoding written in ``-t`` (which
+    would then be a different layout from ``-l``) is left out."""
     out, i = [], 0
     while i < len(args):
         a = args[i]
@@ -88,6 +89,18 @@ def replace_layout(args: list[str], attr: str) -> list[str]:
             out += [a, attr]
             i += 2
             continue
+        if a in ("-t", "--t") and i + 1 < len(args):
+            out += [a, without_encoding(args[i + 1])]
+            i += 2
+            continue
+        if a.startswith(("-t=", "--t=")):
+            name, value = a.split("=", 1)
+            a = name + "=" + without_encoding(value)
         out.append(a.split("=", 1)[0] + "=" + attr if a.startswith(("-l=", "--l=")) else a)
         i += 1
     return out
+
+
+def without_encoding(tensor_type: str) -> str:
+    """``tensor<16x16xf16, #ttg.blocked<...>>`` -> ``tensor<16x16xf16>``"""
+    return re.sub(r",.*>$", ">", tensor_type, flags=re.S)

@@ -87,8 +87,9 @@ ABORT_CASES = [
                                               "-t", "tensor<2x64x64xf16>"], ["tilesPerWarp", "rank-3"]),
     ("linear layout not surjective", ["-l", "#ttg.linear<{register = [[0, 2]], lane = [[1, 0]], warp = [], "
                                       "block = []}>", "-t", "tensor<2x4xf16>"], ["surjective"]),
-    ("mfma isTransposed omitted", ["-l", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32]}>",
-                                   "-t", "tensor<64x64xf16>"], ["isTransposed"]),
+    ("64x4 mfma, isTransposed omitted (false)", ["-l", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], "
+                                                "instrShape = [64, 4]}>", "-t", "tensor<128x8xf16>"],
+     ["64x4", "transposed"]),
     ("nvmma swizzlingByteWidth omitted", ["-l", "#ttg.nvmma_shared<{transposed = false, elementBitWidth = 16}>",
                                           "-t", "tensor<64x64xf16>"], ["swizzlingByteWidth"]),
     ("nvmma elementBitWidth omitted", ["-l", "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false}>",

@@ -430,7 +430,7 @@ _AMD_MFMA = FieldTable({
     "version": Field(read_uint, default=0),
     "warpsPerCTA": Field(read_uint_array, default=()),
     "instrShape": Field(read_uint_array, default=()),
-    "isTransposed": Field(read_bool),
+    "isTransposed": Field(read_bool, default=False),   # Triton 3.9 leaves it unset when omitted; it prints false
     "CGALayout": _CGA_FIELD,
     "tilesPerWarp": Field(read_uint_array, default=()),
     "elementBitWidth": Field(read_uint, default=32),
@@ -445,9 +445,6 @@ def _build_amd_mfma(items, ctx: Ctx):
     if not instr and f["nonKDim"] is not None:
         instr = (f["nonKDim"], f["nonKDim"])
     cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
-    if f["isTransposed"] is None:
-        raise ctx.err("#ttg.amd_mfma requires 'isTransposed = true|false' "
-                      "(Triton 3.9 leaves it uninitialised when omitted)")
     if all(x == 1 for x in tpw) and len(tpw) == len(instr):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
     _verify(ctx, V.verify_amd_mfma, version, instr, ebw)

@@ -67,7 +67,7 @@ def from_alias_names(table, names: list[str], roles):
 
 
 def aliases_of_kind(table, kind: str) -> list[str]:
-    return [n for n, d in table.items() if getattr(d.attr, "kind", None) == kind]
+    return [d.name for d in table.layouts() if d.attr.kind == kind]
 
 
 def check_alias_usage(alias_names, input_file, given_all: bool, flags: str) -> None:
@@ -132,8 +132,8 @@ def one_layout(layout: str | None, input_file: str | None, alias_names, command:
         raise TTLayoutError(f"ttlayout {command} takes one layout, got {len(names)} alias names")
     if names:
         return inputs.named(table, names[0])
-    layouts = [n for n, d in table.items() if getattr(d.attr, "kind", None)]
+    layouts = table.layouts()
     if len(layouts) != 1:
-        raise TTLayoutError(f"the file has {len(layouts)} layouts ({', '.join(layouts[:6])}); "
+        raise TTLayoutError(f"the file has {len(layouts)} layouts ({', '.join(d.name for d in layouts[:6])}); "
                             "say which with --alias-names NAME")
-    return table[layouts[0]].attr
+    return layouts[0].attr

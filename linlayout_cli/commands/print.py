@@ -44,14 +44,17 @@ def normalize_argv(argv: list[str]) -> list[str]:
 
 
 @click.command("print", context_settings={"help_option_names": ["-h", "--help"]})
-@single_option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>'.")
-@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
+@single_option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>' (a whole alias "
+              "line '#name = <attr> loc(...)' copied from a dump works too).")
+@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>', or a '!ttg.memdesc<...>'; "
+              "an encoding written in it is the layout when -l is not given. Without -t, -i prints each alias at the "
+              "shapes the file uses it with.")
 @single_option("-i", "input_file", metavar="FILE",
               help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin).")
 @single_option("-o", "output", metavar="FILE",
               help="Write the output to FILE (atomically) instead of stdout ('-' = stdout).")
 @click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
-              help="Aliases (no '#') to print from the -i file, comma separated; repeatable.")
+              help="Aliases (with or without '#') to print from the -i file, comma separated; repeatable.")
 @click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts; "
@@ -78,9 +81,7 @@ def command(layout, tensor_type, input_file, output, alias_names, use_hw_view, f
 
     The command name may be left out: 'ttlayout -l ATTR -t TYPE' is 'ttlayout print -l ATTR -t TYPE'."""
     obj = click.get_current_context().obj
-    if not layout and not input_file:
-        if tensor_type:
-            raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR or -i FILE)")
+    if not layout and not input_file and not tensor_type:
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     if alias_names and not input_file:
         raise TTLayoutError("--alias-names picks aliases of an -i FILE, but no -i was given")
@@ -227,24 +228,32 @@ class Job:
 
 
 def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> list[Job]:
-    """-l and/or -i with -t: every layout at the one shape, as triton-tensor-layout does."""
-    tensor = inputs.tensor(tensor_type, max_elements)
-    shape, element = tensor.shape, tensor.element
+    """-l and/or -i with -t (or a -t whose encoding is the layout): every layout at the one shape, as
+    triton-tensor-layout does."""
+    t = inputs.tensor(tensor_type, max_elements)
+    shape, element = t.shape, t.element
+    if not layout and not input_file and t.encoding is None:
+        raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR, -i FILE, or an "
+                            "encoding in -t such as tensor<16x16xf16, #ttg.blocked<...>>)")
+    table = inputs.alias_table(input_file, stdin) if input_file else None
+    names = inputs.split_names(alias_names)
+    inline = inputs.inline_layout(t, table, required=not layout and not names)
     jobs = []
-    if input_file:
-        table = inputs.alias_table(input_file, stdin)
-        names = inputs.split_names(alias_names)
-        if names:
-            jobs += [Job(name, inputs.named(table, name, strip_hash=False), shape, True, element=element)
-                     for name in names]
-        else:
-            jobs += [Job(d.name, d.attr, shape, element=element) for d in table.values()
-                     if getattr(d.attr, "kind", None)]
-            if not jobs:
-                raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
-                                    "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
+    if names:
+        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
+                     element=element) for name in names]
+    elif inline is not None and not layout:
+        jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
+    elif input_file:
+        jobs += [Job(d.name, d.attr, shape, element=element) for d in table.layouts()]
+        if not jobs and not layout:
+            raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
+                                "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
-        jobs.append(Job(None, inputs.attribute(layout), shape, element=element))
+        attr = inputs.attribute(layout, table)
+        if inline is not None:
+            inputs.check_same_layout(attr, inline[1])
+        jobs.append(Job(None, attr, shape, element=element))
     return jobs
 
 

@@ -4,8 +4,12 @@ exported here, so callers depend on the package and not on which of its modules 
 Public API (other modules import exactly this from `linlayout_cli.parsing`):
 
     parse_attribute(text, aliases=None) -> encoding object      # ParseError / VerifyError
+    parse_pasted_attribute(text, aliases=None) -> encoding     # `-l`: also `#name = <attr> loc(...)`
     parse_tensor_type(text) -> TensorType
+    parse_type_argument(text) -> TypeArgument                   # `-t`: tensor or !ttg.memdesc, encoding text
+    parse_inline_encoding(text, encoding, at, aliases=None)     # that encoding, with the -i file's aliases
     parse_mlir_file(text) -> list[AliasDef]                     # every top-level `#name = <attr>`
+    parse_alias_table(text) -> AliasTable                       # the same by name (`#loc` lines read lazily)
     MAX_FILE_CHARS, MAX_ATTRIBUTE_CHARS, MAX_NESTING, MAX_INT_DIGITS, MAX_INT_WIDTH   # input limits
 
 Modules, one job each:
@@ -14,8 +18,8 @@ Modules, one job each:
     lalr         lexer and table-driven LALR driver
     reductions   grammar reductions -> `values.*V` objects; `#dialect.mnemonic<...>` -> attributes/build.py
     attribute    parse_attribute: driver + reductions + located errors
-    tensor_type  parse_tensor_type: shape, element type, encoding
-    mlir_file    parse_mlir_file: alias definitions; operations and type aliases skipped
+    tensor_type  parse_tensor_type / parse_type_argument: shape, element type, encoding
+    mlir_file    parse_mlir_file / parse_alias_table: alias definitions; operations and type aliases skipped
     lexical      whitespace/comment, string and bracket skipping
     locate       offsets -> `line L, column C` messages; input limits
 
@@ -24,10 +28,12 @@ Errors: a syntax error names the column and the expected tokens
 words after the location prefix (`column 6: unexpected key: foo`); verification failures raise
 `VerifyError` with exactly Triton's message (in file mode prefixed with `line L, column C: `).
 """
-from .attribute import parse_attribute
+from .attribute import parse_attribute, parse_pasted_attribute
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, MAX_INT_DIGITS, MAX_INT_WIDTH, MAX_NESTING
-from .mlir_file import AliasDef, parse_mlir_file
-from .tensor_type import parse_tensor_type
+from .mlir_file import AliasDef, AliasTable, parse_alias_table, parse_mlir_file
+from .tensor_type import TypeArgument, parse_inline_encoding, parse_tensor_type, parse_type_argument
 
-__all__ = ["parse_attribute", "parse_tensor_type", "parse_mlir_file", "AliasDef", "MAX_FILE_CHARS",
+__all__ = ["parse_attribute", "parse_pasted_attribute", "parse_tensor_type", "parse_type_argument", "TypeArgument",
+           "parse_inline_encoding",
+           "parse_mlir_file", "parse_alias_table", "AliasDef", "AliasTable", "MAX_FILE_CHARS",
            "MAX_ATTRIBUTE_CHARS", "MAX_NESTING", "MAX_INT_DIGITS", "MAX_INT_WIDTH"]

@@ -8,6 +8,7 @@ from typing import Mapping
 from ..attributes.values import AttrError
 from ..errors import ParseError
 from .lalr import run_lalr
+from .lexical import skip_balanced
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, raise_located
 from .reductions import Builder, finish
 
@@ -39,3 +40,40 @@ def parse_attribute(text: str, aliases: Mapping[str, object] | None = None):
     if not text.strip() or _ONLY_COMMENTS.fullmatch(text) is not None:
         raise ParseError("column 1: expected an attribute value but found end of input", 1, 1)
     return parse_attr_at(text, aliases, 0, text, False)
+
+
+_ALIAS_HEAD = re.compile(r"\s*#[A-Za-z0-9_$\-]+\s*=(?!=)\s*")      # `#blocked = ` of a whole alias line
+_LOC_CALL = re.compile(r"(?<![A-Za-z0-9_$.#\-])loc\s*\(")
+_LOC_CANDIDATES = 4        # the trailing `loc(` is among the last few (each try scans to the end)
+
+
+def pasted_value_span(text: str) -> tuple[int, int]:
+    """Where the attribute is in a line copied from a dump: after a leading `#name =` (a whole alias
+    definition) and before a trailing location `loc(...)`; (0, len(text)) when there is neither.
+
+    >>> t = '#b = #ttg.blocked<{...}> loc(#loc3)'
+    >>> s, e = pasted_value_span(t); t[s:e]
+    '#ttg.blocked<{...}>'
+    """
+    head = _ALIAS_HEAD.match(text)
+    start = head.end() if head else 0
+    end = len(text.rstrip())
+    if text.endswith(")", 0, end):
+        for m in [m for m in _LOC_CALL.finditer(text, start) if m.start() > start][-_LOC_CANDIDATES:]:
+            if skip_balanced(text, m.end() - 1) == end:
+                return start, len(text[:m.start()].rstrip())
+    return start, len(text)
+
+
+def parse_pasted_attribute(text: str, aliases: Mapping[str, object] | None = None):
+    """`parse_attribute` for a `-l` argument pasted from a dump: the whole alias line `#name = <attr>` and a
+    trailing `loc(...)` are accepted around the attribute; errors keep their columns in `text`."""
+    if not isinstance(text, str) or len(text) > MAX_ATTRIBUTE_CHARS:
+        return parse_attribute(text, aliases)
+    start, end = pasted_value_span(text)
+    if (start, end) == (0, len(text)):
+        return parse_attribute(text, aliases)
+    value = text[start:end]
+    if not value.strip() or _ONLY_COMMENTS.fullmatch(value) is not None:
+        raise ParseError(f"column {start + 1}: expected an attribute value but found end of input", 1, start + 1)
+    return parse_attr_at(value, aliases, start, text, False)

@@ -59,6 +59,30 @@ def shorten(text: str, limit: int = 80) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in shown)
 
 
+EXCERPT_BEFORE, EXCERPT_AFTER = 25, 15
+HERE = "[HERE]"
+
+
+def excerpt(text: str, pos: int) -> str:
+    """About 40 characters of the line of `text` around offset `pos`, printable, with HERE marking `pos`.
+
+    >>> excerpt('tensor<128x64>', 13)
+    'tensor<128x64[HERE]>'
+    """
+    pos = max(0, min(pos, len(text)))
+    first = text.rfind("\n", 0, pos) + 1
+    last = text.find("\n", pos)
+    last = len(text) if last < 0 else last
+    start, end = max(first, pos - EXCERPT_BEFORE), min(last, pos + EXCERPT_AFTER)
+    before = ("..." if start > first else "") + _one_line(text[start:pos])
+    after = _one_line(text[pos:end]) + ("..." if end < last else "")
+    return before + HERE + after
+
+
+def _one_line(text: str) -> str:
+    return "".join(ch if ch.isprintable() else (" " if ch in "\n\r\t" else repr(ch)[1:-1]) for ch in text)
+
+
 def check_limits(text: str, limit: int, what: str, base: int = 0, whole: str | None = None,
                  file_mode: bool = False):
     """Refuse a NUL character, nesting deeper than MAX_NESTING and more than `limit` characters.

@@ -1,15 +1,23 @@
 """The `-i` MLIR file scanner: every top-level alias `#name = <attr>`, parsed in order; operations and
-type aliases are stepped over by bracket counting, uninterpreted, so whole compiler dumps read fast."""
+type aliases are stepped over by bracket counting, uninterpreted, so whole compiler dumps read fast.
+
+Definitions may share a line (`#mma = #ttg.amd_mfma<{...}>#shared = ...`, as Triton's own tests write
+them): a value, or an operation, ends where the next `#name =` starts at bracket depth 0. The
+`#locN = loc(...)` lines that make up most of a dump take a fast path: one anchored regex scan over the
+run of them, no parser, the same `OtherAttribute` text the general path gives."""
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Mapping
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from ..attributes.encodings import OtherAttribute
 from ..attributes.values import AttrError
 from ..errors import ParseError
 from .attribute import parse_attr_at, parse_value
-from .lexical import skip_string, skip_ws
+from .lexical import skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, check_limits, line_col
 
 
@@ -24,6 +32,22 @@ class AliasDef(NamedTuple):
 _ALIAS_NAME = re.compile(r"#([A-Za-z0-9_$.\-]+)")
 _TYPE_ALIAS = re.compile(r"![A-Za-z0-9_$.\-]+")
 _LAYOUT_START = re.compile(r"#(?:ttg|triton_gpu|ttng|triton_nvidia_gpu)\.|#[A-Za-z0-9_$\-]+(?![A-Za-z0-9_$.\-])")
+_DEFINITION_AHEAD = re.compile(r"#[A-Za-z0-9_$.\-]+[ \t]*=(?!=)")     # where another definition starts
+_LOC_START = re.compile(r"loc\(")
+
+# The `#locN = loc(...)` lines Triton writes: a file location `loc("f.py":3:4)`, a named one
+# `loc("x"(#loc3))`, `loc(callsite(#loc1 at #loc2))`, `loc(fused[#loc1, #loc2])`, `loc(unknown)`, alone on
+# their line and not continued by a ':' line. The general path keeps exactly this text (nothing to normalise,
+# nothing nested deeply); any other spelling simply takes the general path. The match runs on over the
+# whitespace and comments after the line, to the next token.
+_REF = r"#[A-Za-z0-9_$\-]+"
+_LOC_VALUE = (r'loc\((?:"[^"\\\n]*"(?::[0-9]+:[0-9]+|\(' + _REF + r'\))?|callsite\(' + _REF + " at " + _REF
+              + r"\)|fused\[" + _REF + "(?:, " + _REF + r")*\]|unknown|" + _REF + r")\)")
+_SKIP = r"(?:\s|//[^\n]*)*"
+
+
+_FAST_LOC = re.compile(r"#([A-Za-z0-9_$\-]+) = (" + _LOC_VALUE + r")[ \t\r]*(?:\Z|\n(?!" + _SKIP + ":)" + _SKIP
+                       + ")")                                   # one definition: (name, value)
 
 
 def parse_mlir_file(text: str) -> list[AliasDef]:
@@ -33,6 +57,12 @@ def parse_mlir_file(text: str) -> list[AliasDef]:
     other aliases (`#loc3 = loc("x.py":12:20)`, `#smem = #ttg.shared_memory`, builtin values) come back
     as `OtherAttribute(text)`. Operations (`module attributes {...} {...}`, functions, `{-# ... #-}`
     resource blocks) are skipped without being interpreted."""
+    return parse_alias_table(text).definitions()
+
+
+def parse_alias_table(text: str) -> AliasTable:
+    """The definitions of an MLIR file as `parse_mlir_file` reads them, by name (an `AliasTable`: the
+    `#loc` lines become objects only when asked for)."""
     if not isinstance(text, str):
         raise ParseError(f"expected the file contents as a string, got {type(text).__name__}", 1, 1)
     if len(text) > MAX_FILE_CHARS:
@@ -40,26 +70,143 @@ def parse_mlir_file(text: str) -> list[AliasDef]:
     nul = text.find("\x00")
     if nul >= 0:
         raise _error(text, nul, "unexpected NUL character")
-    defs: list[AliasDef] = []
-    table: dict[str, object] = {}
+    return scan_definitions(text)
+
+
+class AliasTable(Mapping):
+    """name -> AliasDef of a file's definitions, in file order. A `#loc` line read by the fast path is held as
+    the offset of its definition (an int, which costs the garbage collector nothing) and becomes an AliasDef
+    when it is looked up: a dump's 80,000 locations are rarely asked for."""
+    __slots__ = ("_text", "_entries", "attributes")
+
+    def __init__(self, text: str):
+        self._text = text
+        self._entries: dict[str, AliasDef | int] = {}
+        self.attributes = _Attributes(self)
+
+    def __getitem__(self, name: str) -> AliasDef:
+        entry = self._entries[name]
+        if type(entry) is int:
+            entry = self._entries[name] = self._loc_def(name, entry, self._text.count("\n", 0, entry) + 1)
+        return entry
+
+    def __contains__(self, name) -> bool:
+        return name in self._entries
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def values(self):
+        return self.definitions()
+
+    def items(self):
+        return [(d.name, d) for d in self.definitions()]
+
+    def layouts(self) -> list[AliasDef]:
+        """The definitions whose value is a layout, in file order (no `#loc` line is one)."""
+        return [e for e in self._entries.values() if type(e) is not int and getattr(e.attr, "kind", None)]
+
+    def definitions(self) -> list[AliasDef]:
+        """Every definition, in file order; the lines of the `#loc` ones are counted in one pass."""
+        text, entries = self._text, self._entries
+        pos, line = 0, 1
+        with _collector_paused():
+            for name, entry in entries.items():
+                if type(entry) is int:
+                    line += text.count("\n", pos, entry)
+                    pos = entry
+                    entries[name] = AliasDef(name, OtherAttribute(_loc_value(text, name, entry)), line)
+        return list(entries.values())
+
+    def _add(self, name: str, definition: AliasDef) -> None:
+        self._entries[name] = definition
+
+    def _loc_def(self, name: str, offset: int, line: int) -> AliasDef:
+        return AliasDef(name, OtherAttribute(_loc_value(self._text, name, offset)), line)
+
+
+def _loc_value(text: str, name: str, offset: int) -> str:
+    """The value of the fast-path definition `#name = loc(...)` at `offset`: the rest of its line."""
+    end = text.find("\n", offset)
+    return text[offset + len(name) + 4:end if end >= 0 else len(text)].rstrip(" \t\r")
+
+
+@contextmanager
+def _collector_paused():
+    """Pause Python's cyclic garbage collector while the objects of a dump's `#loc` lines are made: none of
+    them form cycles, yet each batch of them would start a collection that walks all the earlier ones."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _Attributes(Mapping):
+    """An AliasTable's attributes by name: what the attribute parser resolves `#name` against."""
+    __slots__ = ("_table",)
+
+    def __init__(self, table: AliasTable):
+        self._table = table
+
+    def __getitem__(self, name: str):
+        return self._table[name].attr
+
+    def __contains__(self, name) -> bool:
+        return name in self._table
+
+    def __iter__(self):
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
+def scan_definitions(text: str, fast: bool = True) -> AliasTable:
+    """The definitions of `text` (already checked for size and NUL); `fast=False` turns the `#loc` fast path
+    off, so that tests can compare both paths."""
+    table = AliasTable(text)
     i, n = 0, len(text)
-    def_line, def_line_pos = 1, 0                   # line of the last alias definition (counted incrementally)
+    line, line_pos = 1, 0                   # line number at offset line_pos (counted incrementally)
     while True:
         i = skip_ws(text, i)
         if i >= n:
             break
-        if text[i] == "#":
+        c = text[i]
+        if c == "#":
+            if fast:
+                j = _take_loc_lines(text, i, table)
+                if j != i:
+                    i = j
+                    continue
             name, attr, end = _alias_definition(text, i, table)
-            table[name] = attr
-            def_line += text.count("\n", def_line_pos, i)
-            def_line_pos = i
-            defs.append(AliasDef(name, attr, def_line))
+            line += text.count("\n", line_pos, i)
+            line_pos = i
+            table._add(name, AliasDef(name, attr, line))
             i = end
-        elif text[i] == "!" and _TYPE_ALIAS.match(text, i):
+        elif c == "!" and _TYPE_ALIAS.match(text, i):
             i = _skip_type_alias(text, i)
         else:
             i = _skip_op(text, i)
-    return defs
+    return table
+
+
+def _take_loc_lines(text: str, i: int, table: AliasTable) -> int:
+    """Add the fast-path definitions that follow one another from text[i], each as its offset; the offset after
+    the last one taken, `i` if none. A name defined before stops the run: the general path reports it."""
+    entries = table._entries
+    for m in iter(_FAST_LOC.scanner(text, i).match, None):
+        name = m.group(1)
+        if name in entries:
+            return m.start()
+        entries[name] = m.start()
+        i = m.end()
+    return i
 
 
 def _error(text: str, pos: int, message: str) -> ParseError:
@@ -67,7 +214,7 @@ def _error(text: str, pos: int, message: str) -> ParseError:
     return ParseError(f"line {line}, column {col}: {message}", line, col)
 
 
-def _alias_definition(text: str, i: int, table: dict) -> tuple[str, object, int]:
+def _alias_definition(text: str, i: int, table: AliasTable) -> tuple[str, object, int]:
     """The alias `#name = value` at text[i]: its name, its parsed value and the offset after the value."""
     m = _ALIAS_NAME.match(text, i)
     if not m:
@@ -85,7 +232,7 @@ def _alias_definition(text: str, i: int, table: dict) -> tuple[str, object, int]
     value_text = text[start:end]
     if not value_text.strip():
         raise _error(text, start, "expected attribute value")
-    return name, _parse_file_value(value_text, table, start, text), end
+    return name, _parse_file_value(value_text, table.attributes, start, text), end
 
 
 def _skip_type_alias(text: str, i: int) -> int:
@@ -106,27 +253,29 @@ def _parse_file_value(value_text: str, table, base: int, whole: str):
     if len(value_text) > MAX_ATTRIBUTE_CHARS:      # e.g. a big dense<...> constant: kept as text
         return OtherAttribute(normalise_ws(value_text))
     check_limits(value_text, MAX_ATTRIBUTE_CHARS, "attribute", base, whole, True)
-    try:
-        attr = parse_value(value_text, table)
-        if isinstance(attr, OtherAttribute):
-            return attr
-    except AttrError:
-        pass
+    if not _LOC_START.match(value_text):            # the grammar has no `loc(...)`: it would only fail
+        try:
+            attr = parse_value(value_text, table)
+            if isinstance(attr, OtherAttribute):
+                return attr
+        except AttrError:
+            pass
     return OtherAttribute(normalise_ws(value_text))
 
 
 # string literals and plain characters on one line: nothing in such a run opens, closes or ends a value
-_STRING_RUN = re.compile(r'(?:"(?:[^"\\\n]|\\.)*"?|[^"/<>()\[\]{}\n])+')
+_STRING_RUN = re.compile(r'(?:"(?:[^"\\\n]|\\.)*"?|[^"/<>()\[\]{}\n#])+')
 _CHAR_RUNS = {c: re.compile(re.escape(c) + "+") for c in "<>()[]{}"}
 
 
 def scan_value_end(s: str, i: int) -> int:
     """End of an attribute value starting at s[i]: runs to a newline at bracket depth 0 (strings and
-    comments skipped, `->` is not a bracket); a line ending in ',', ':' or '=' continues. Plain text and
-    strings are taken a run at a time by a regex, and so are runs of one bracket, so that a megabyte-long
-    value is scanned quickly."""
+    comments skipped, `->` is not a bracket); a line ending in ',', ':' or '=' continues; another
+    definition `#name =` at depth 0 ends it too. Plain text and strings are taken a run at a time by a
+    regex, and so are runs of one bracket, so that a megabyte-long value is scanned quickly."""
     depth = 0
     n = len(s)
+    start = i
     last_sig = i                         # just after the last character that is neither space nor comment
     while i < n:
         c = s[i]
@@ -145,6 +294,10 @@ def scan_value_end(s: str, i: int) -> int:
                     if not s.startswith(":", nxt):
                         return last_sig
             i += 1
+        elif c == "#":
+            if depth == 0 and i > start and _DEFINITION_AHEAD.match(s, i):
+                return last_sig
+            i = last_sig = i + 1
         elif c == "/" and s.startswith("//", i):
             nl = s.find("\n", i)
             i = n if nl < 0 else nl
@@ -157,60 +310,81 @@ def scan_value_end(s: str, i: int) -> int:
     return last_sig
 
 
-_OP_SPECIAL = re.compile(r'["/()\[\]{}\n]')    # at depth 0: a newline ends the operation
-_OP_NESTED = re.compile(r'["/()\[\]{}]')       # inside brackets newlines do not matter
+_OP_TOP = re.compile(r'["/()\[\]{}\n#]')        # at depth 0: a newline or a definition ends the operation
+# inside brackets: plain text (one fast character-class run), then a string, a comment or a run of one bracket
+_OP_NESTED = re.compile(r'[^"/()\[\]{}]*("(?:[^"\\\n]|\\.)*"?|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
 def _skip_op(s: str, i: int) -> int:
     """Skip one top-level operation (e.g. `module attributes {...} {...} loc(#loc)`): text up to a
-    newline at bracket depth 0 of (), [], {}; strings and comments are skipped, '<' '>' are not
-    counted (they appear unbalanced in `->`). Unbalanced brackets are a ParseError. The scan jumps
-    from one special character to the next and takes runs of one bracket at once (the stack holds
-    [bracket, position of the run, run length]), so multi-megabyte dumps are skipped quickly."""
-    stack: list[list] = []
+    newline (or a `#name =`) at bracket depth 0 of (), [], {}; strings and comments are skipped, '<'
+    '>' are not counted (they appear unbalanced in `->`). Unbalanced brackets are a ParseError."""
     n = len(s)
-    top, nested = _OP_SPECIAL.search, _OP_NESTED.search
     while True:
-        m = (nested if stack else top)(s, i)
+        m = _OP_TOP.search(s, i)
         if m is None:
-            break
+            return n
         i = m.start()
         c = s[i]
-        if c == '"':
-            j = skip_string(s, i)
-            if not (j > i + 1 and s[j - 1] == '"'):
-                raise _error(s, i, "unterminated string literal")
-            i = j
-            continue
-        if c == "/":
+        if c == "\n":
+            return i
+        if c == "#":
+            if _DEFINITION_AHEAD.match(s, i):
+                return i
+            i += 1
+        elif c == '"':
+            i = _string_end(s, i, _OP_NESTED.match(s, i).end(1))
+        elif c == "/":
             if s.startswith("//", i):
                 nl = s.find("\n", i)
                 i = n if nl < 0 else nl
             else:
                 i += 1
-            continue
-        if c == "\n":
-            if not stack:
-                return i
-            i += 1
-            continue
-        run = _CHAR_RUNS[c].match(s, i).end() - i
+        elif c in _OP_PAIRS:
+            raise _error(s, i, f"unexpected '{c}'")
+        else:
+            i = _skip_brackets(s, i)
+
+
+def _string_end(s: str, i: int, j: int) -> int:
+    """The end `j` of the string literal s[i:j]; an unterminated one is a ParseError."""
+    if not (j > i + 1 and s[j - 1] == '"'):
+        raise _error(s, i, "unterminated string literal")
+    return j
+
+
+def _skip_brackets(s: str, i: int) -> int:
+    """s[i] opens a bracket: the offset after the bracket that closes it. The tokens come from one regex
+    scanner that steps over plain text in C, and the stack holds [bracket, position of the run, run length]
+    for runs of one bracket (`((`), so a multi-megabyte module body costs one Python step per bracket run."""
+    stack: list[list] = []
+    for m in iter(_OP_NESTED.scanner(s, i).match, None):
+        tok = m.group(1)
+        c = tok[0]
         if c in "([{":
-            stack.append([c, i, run])
-            i += run
-            continue
-        while run:
-            if not stack or stack[-1][0] != _OP_PAIRS[c]:
-                raise _error(s, i, f"unexpected '{c}'")
-            take = min(run, stack[-1][2])
-            stack[-1][2] -= take
-            if not stack[-1][2]:
-                stack.pop()
-            run -= take
-            i += take
-    if stack:
-        c, start, count = stack[-1]
-        raise _error(s, start + count - 1, f"'{c}' is never closed (unexpected end of file)")
-    return n
+            stack.append([c, m.start(1), len(tok)])
+        elif c in _OP_PAIRS:
+            run, pos = len(tok), m.start(1)
+            opener = _OP_PAIRS[c]
+            while run:
+                if not stack or stack[-1][0] != opener:
+                    raise _error(s, pos, f"unexpected '{c}'")
+                top = stack[-1]
+                take = min(run, top[2])
+                top[2] -= take
+                if not top[2]:
+                    stack.pop()
+                run -= take
+                pos += take
+                if not stack and run:
+                    raise _error(s, pos, f"unexpected '{c}'")
+            if not stack:
+                return pos
+        elif c == '"':
+            _string_end(s, m.start(1), m.end(1))
+    c, start, count = stack[-1]
+    raise _error(s, start + count - 1, f"'{c}' is never closed (unexpected end of file)")
 
 
 _WS_STRINGS_COMMENTS = re.compile(r'((?:"(?:[^"\\\n]|\\.)*"?)+)(\s*)|//[^\n]*|\s+')

@@ -1,15 +1,16 @@
-"""The `-t` tensor type, `tensor<16x16xf16>` -> TensorType(shape, element), read by hand in three steps
-(shape, element type, optional encoding) since only the shape and the element type's name matter."""
+"""The `-t` type: `tensor<16x16xf16>` -> TensorType(shape, element), read by hand in three steps (shape, element
+type, optional encoding) since only the shape, the element type's name and the encoding's text matter. A
+`!ttg.memdesc<64x64xf16, #shared, #smem, mutable>` copied from a dump is read the same way."""
 from __future__ import annotations
 
 import re
-from typing import NoReturn
+from typing import NamedTuple, NoReturn
 
 from ..attributes.encodings import TensorType
 from ..attributes.values import found_text
 from ..errors import ParseError
 from .attribute import parse_attribute
-from .lexical import skip_balanced, skip_ws
+from .lexical import skip_balanced, skip_string, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, line_col, offset_of, shorten, where
 
 _TYPE_NAME = re.compile(r"[A-Za-z_!][A-Za-z0-9_$.]*")
@@ -20,18 +21,41 @@ _ELEM_TYPE = re.compile(
     r"(?![A-Za-z0-9_$.])")
 _CONTAINER_TYPE = re.compile(r"(complex|vector)\s*<")
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ALLOC_SHAPE = re.compile(r"[0-9]+(?:x[0-9]+)*")
+MEMDESC_NAMES = ("!ttg.memdesc", "!triton_gpu.memdesc")
+
+# element type spellings of other languages (PyTorch, numpy, C) -> the MLIR name
+_ELEMENT_TYPOS = {
+    "fp16": "f16", "float16": "f16", "half": "f16", "fp32": "f32", "float32": "f32", "float": "f32",
+    "fp64": "f64", "float64": "f64", "double": "f64", "bfloat16": "bf16", "bfp16": "bf16", "bf32": "f32",
+    "int1": "i1", "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int": "i32", "int64": "i64",
+    "uint8": "ui8", "uint16": "ui16", "uint32": "ui32", "uint64": "ui64", "fp8": "f8E4M3FN or f8E5M2",
+    "float8": "f8E4M3FN or f8E5M2", "fp8e4m3": "f8E4M3FN", "fp8e5m2": "f8E5M2", "fp4": "f4E2M1FN",
+}
+_ELEMENT_NAMES = ["f16", "bf16", "f32", "f64", "tf32", "i1", "i8", "i16", "i32", "i64", "ui8", "index",
+                  "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f4E2M1FN"]
+
+
+class TypeArgument(NamedTuple):
+    """A `-t` argument: its shape and element type, and the text of an encoding written in it (`None` without
+    one) with the offset where that text starts. `memdesc`: it was a `!ttg.memdesc<...>`."""
+    type: TensorType
+    encoding: str | None = None
+    encoding_at: int = 0
+    memdesc: bool = False
 
 
 class _Source:
-    """The type text and its one-line quotation for messages."""
-    __slots__ = ("text", "shown")
+    """The type text, for located messages."""
+    __slots__ = ("text",)
 
-    def __init__(self, text: str, shown: str):
-        self.text, self.shown = text, shown
+    def __init__(self, text: str):
+        self.text = text
 
     def error(self, msg: str, pos: int) -> ParseError:
         line, col = line_col(self.text, pos)
-        return ParseError(f"{where(line, col, False)}: {msg} (in tensor type argument: {self.shown})", line, col)
+        return ParseError(f"{where(line, col, False)}: {msg}", line, col)
 
     def fail(self, msg: str, pos: int) -> NoReturn:
         raise self.error(msg, pos)
@@ -41,36 +65,57 @@ def parse_tensor_type(text: str) -> TensorType:
     """`tensor<16x16xf16>`, `tensor<f32>` (rank 0), `tensor<*xf32>` (shape None), `tensor<?x4xf16>`
     ('?' -> -1). Any MLIR element type is accepted; an encoding (`, #blocked...`) is parsed (so it
     must be valid) and ignored. Not a tensor type -> ParseError("Invalid tensor type argument: <t>")."""
+    return _parse(text, False).type
+
+
+def parse_type_argument(text: str) -> TypeArgument:
+    """A `-t` argument: a tensor type as `parse_tensor_type` reads it, or a `!ttg.memdesc<shape x element,
+    encoding, memory space[, mutable][, alloc shape]>`; the encoding's text is kept (an alias such as
+    `#blocked` is resolved later, against the `-i` file)."""
+    return _parse(text, True)
+
+
+def _parse(text: str, allow_memdesc: bool) -> TypeArgument:
     if not isinstance(text, str):
         raise ParseError(f"expected the tensor type as a string, got {type(text).__name__}", 1, 1)
     check_limits(text, MAX_ATTRIBUTE_CHARS, "tensor type")
-    src = _Source(text, shorten(text.strip()))
-    body_start, body_end = _tensor_body(src)
+    src = _Source(text)
+    body_start, body_end, memdesc = _type_body(src, allow_memdesc)
     shape, i = _shape(src, body_start, body_end)
+    if memdesc and shape is None:
+        src.fail("a memdesc needs a ranked shape", body_start)
     element, i = _element_type(src, i, body_end)
-    _check_encoding(src, i, body_end)
-    return TensorType(shape, element)
+    enc_at = _encoding_start(src, i, body_end, memdesc)
+    if enc_at is None:
+        return TypeArgument(TensorType(shape, element))
+    enc_end = _memdesc_tail(src, enc_at, body_end) if memdesc else body_end
+    encoding = text[enc_at:enc_end]
+    _check_encoding(src, encoding, enc_at)
+    lead = len(encoding) - len(encoding.lstrip())
+    return TypeArgument(TensorType(shape, element), encoding.strip(), enc_at + lead, memdesc)
 
 
-def _tensor_body(src: _Source) -> tuple[int, int]:
-    """Offsets of the text between `tensor<` and its closing '>' (nothing may follow it)."""
+def _type_body(src: _Source, allow_memdesc: bool) -> tuple[int, int, bool]:
+    """Offsets of the text between `tensor<` (or `!ttg.memdesc<`) and its closing '>' (nothing may follow it),
+    and whether it is a memdesc."""
     text = src.text
     i = skip_ws(text, 0)
     m = _TYPE_NAME.match(text, i)
     if not m:
         src.fail("expected a type" + (f" but found {found_text(text[i])}" if i < len(text) else ""), i)
-    if m.group() != "tensor":
+    memdesc = allow_memdesc and m.group() in MEMDESC_NAMES
+    if m.group() != "tensor" and not memdesc:
         _reject_other_type(src, m)
     i = skip_ws(text, m.end())
     if i >= len(text) or text[i] != "<":
-        src.fail("expected '<' in tensor type", i)
+        src.fail(f"expected '<' in {'memdesc' if memdesc else 'tensor'} type", i)
     close = skip_balanced(text, i)
     if close < 0:
-        src.fail("expected '>' in tensor type", len(text))
+        src.fail(f"expected '>' in {'memdesc' if memdesc else 'tensor'} type", len(text))
     tail = skip_ws(text, close)
     if tail != len(text):
         src.fail(f"found trailing characters: {found_text(text[tail:])}", tail)
-    return i + 1, close - 1
+    return i + 1, close - 1, memdesc
 
 
 def _reject_other_type(src: _Source, name: re.Match) -> NoReturn:
@@ -85,7 +130,7 @@ def _reject_other_type(src: _Source, name: re.Match) -> NoReturn:
     tail = skip_ws(text, j)
     if tail != len(text):
         src.fail(f"found trailing characters after the type: {found_text(text[tail:])}", tail)
-    raise ParseError(f"Invalid tensor type argument: {src.shown}", 1, 1)
+    raise ParseError(f"Invalid tensor type argument: {shorten(text.strip())}", 1, 1)
 
 
 def _shape(src: _Source, i: int, body_end: int) -> tuple[tuple[int, ...] | None, int]:
@@ -105,8 +150,16 @@ def _shape(src: _Source, i: int, body_end: int) -> tuple[tuple[int, ...] | None,
         k = i
         while k < body_end and text[k].isdigit():
             k += 1
-        src.fail("expected 'x' in dimension list", k)
+        src.fail("expected 'x' in dimension list" + _missing_element_hint(src.text, k, body_end), k)
     return tuple(dims), i
+
+
+def _missing_element_hint(text: str, k: int, body_end: int) -> str:
+    """`tensor<128x64>`: the last dimension ends the body, so the element type was left out."""
+    if skip_ws(text, k) < body_end:
+        return ""
+    example = shorten(text[:k] + "xf16" + text[k:].rstrip(), 60)
+    return f"; missing element type, e.g. {example}"
 
 
 def _dimension(src: _Source, digits: str, pos: int) -> int:
@@ -150,28 +203,99 @@ def _builtin_type_end(src: _Source, i: int, body_end: int) -> int:
     if not m:
         if src.text.startswith(("tensor", "none", "memref"), i):
             src.fail("invalid tensor element type", i)
-        src.fail("expected non-function type", i)
+        src.fail("expected non-function type" + _element_hint(src.text, i), i)
     end = skip_balanced(src.text, m.end() - 1)
     if end < 0 or end > body_end:
         src.fail("unbalanced '<' in element type", i)
     return end
 
 
-def _check_encoding(src: _Source, i: int, body_end: int) -> None:
-    """After the element type only `, <encoding>` may follow; the encoding must parse, but an alias
-    reference (`tensor<128x64xf16, #blocked>` copied from a dump) is accepted: it is ignored anyway."""
+def _element_hint(text: str, i: int) -> str:
+    """`fp16` -> "; 'fp16' is not an MLIR element type, did you mean f16?" (other languages' names, case
+    slips and near misses); empty when nothing is close."""
+    m = _WORD.match(text, i)
+    if not m:
+        return ""
+    word = m.group()
+    guess = _ELEMENT_TYPOS.get(word.lower())
+    if guess is None and _ELEM_TYPE.fullmatch(word.lower()):
+        guess = word.lower()
+    if guess is None:
+        import difflib
+        close = difflib.get_close_matches(word, _ELEMENT_NAMES, n=1, cutoff=0.6)
+        guess = close[0] if close else None
+    if guess is None:
+        return ""
+    return f"; '{shorten(word, 20)}' is not an MLIR element type, did you mean {guess}?"
+
+
+def _encoding_start(src: _Source, i: int, body_end: int, memdesc: bool) -> int | None:
+    """After the element type: nothing (None) or `, <encoding>` (the offset after the comma). A memdesc must
+    have its encoding."""
     text = src.text
     if i >= body_end:
-        return
+        if memdesc:
+            src.fail("expected ',' and the encoding of the memdesc", i)
+        return None
     if text[i] != ",":
-        src.fail(f"expected ',' or '>' in tensor type but found {found_text(text[i])}", i)
-    enc_text = text[i + 1:body_end]
+        src.fail(f"expected ',' or '>' in {'memdesc' if memdesc else 'tensor'} type but found "
+                 f"{found_text(text[i])}", i)
+    return i + 1
+
+
+def _memdesc_tail(src: _Source, enc_at: int, body_end: int) -> int:
+    """The end of a memdesc's encoding; what follows it (the memory space, `mutable`, an alloc shape such as
+    `1x64x64`) is checked and dropped."""
+    items = _top_level_items(src.text, enc_at, body_end)
+    enc_end = items[0][1]
+    rest = items[1:]
+    if rest:
+        start, end = rest[0]
+        _check_encoding(src, src.text[start:end], start, "the memory space")
+        rest = rest[1:]
+    for start, end in rest:
+        word = src.text[start:end].strip()
+        if word != "mutable" and not _ALLOC_SHAPE.fullmatch(word):
+            src.fail(f"expected 'mutable' or an alloc shape (like 1x64x64) but found {found_text(word)}",
+                     skip_ws(src.text, start))
+    return enc_end
+
+
+def _top_level_items(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The comma-separated items of text[start:end] at bracket depth 0, as (start, end) offsets."""
+    items, i, item_start = [], start, start
+    while i < end:
+        c = text[i]
+        if c == '"':
+            i = skip_string(text, i)
+        elif c in "<([{":
+            j = skip_balanced(text, i)
+            i = end if j < 0 else j
+        elif c == ",":
+            items.append((item_start, i))
+            i = item_start = i + 1
+        else:
+            i += 1
+    items.append((item_start, end))
+    return items
+
+
+def _check_encoding(src: _Source, enc_text: str, at: int, what: str = "the tensor encoding") -> None:
+    """An encoding (or memory space) must parse; an alias reference (`tensor<128x64xf16, #blocked>` copied
+    from a dump) is accepted here, and resolved against the `-i` file when the layout is needed."""
     if not enc_text.strip():
-        src.fail("expected attribute value (the tensor encoding)", i + 1)
+        src.fail(f"expected attribute value ({what})", at)
     try:
         parse_attribute(enc_text)
     except ParseError as e:
         if "undefined symbol alias id" in str(e):
             return
         message = str(e).split(": ", 1)[1] if ": " in str(e) else str(e)
-        raise src.error(message, i + 1 + offset_of(enc_text, e.line, e.column)) from None
+        raise src.error(message, at + offset_of(enc_text, e.line, e.column)) from None
+
+
+def parse_inline_encoding(text: str, encoding: str, at: int, aliases=None):
+    """The encoding written in the `-t` argument `text` (`encoding`, found at offset `at` by
+    `parse_type_argument`), parsed with the `-i` file's aliases; errors are located in `text`."""
+    from .attribute import parse_attr_at
+    return parse_attr_at(encoding, aliases, at, text, False)

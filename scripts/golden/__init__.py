@@ -78,11 +78,14 @@ Suites (generated in this order):
 
 Deliberate differences (a case's ``"ttlayout"`` field; Triton's own result is still recorded):
 
-* ``{"same_as": "<id>"}`` - a legacy spelling Triton rejects (``#triton_gpu.*``, ``CTAsPerCGA``...) that
-  ttlayout accepts: its stdout must equal Triton's stdout for case <id>, the canonical spelling;
+* ``{"same_as": "<id>"}`` - a legacy spelling Triton rejects (``#triton_gpu.*``, ``CTAsPerCGA``...), or text
+  copied from a dump that Triton refuses or ignores (an alias name written with ``#``, the whole alias line or a
+  trailing ``loc(...)`` in ``-l``, an encoding written in ``-t``, a ``!ttg.memdesc`` type), that ttlayout
+  accepts: its stdout must equal Triton's stdout for case <id>, the canonical spelling (optional ``"why"``);
 * ``{"error": why}`` - Triton prints something meaningless (a tensor of higher rank than a linear
-  layout: it silently drops dimensions) or succeeds silently with no output (an ``-i`` file without a
-  layout alias, ``-t`` alone); ttlayout must fail with one clean line;
+  layout: it silently drops dimensions; ``-l`` and a different encoding written in ``-t``: it ignores the
+  latter) or succeeds silently with no output (an ``-i`` file without a layout alias, ``-t`` alone);
+  ttlayout must fail with one clean line;
 * ``{"prints": why}`` - Triton aborts although the layout is well defined (a generic_linear register
   basis with a non-power-of-two component, a TTGIR dump with ``#loc`` aliases and no -alias-names);
   ttlayout must print it (exit 0, a ``Print layout attribute:`` header).

@@ -225,5 +225,7 @@ def option_spellings(sec):
     sec.add(["--l", a, "--t", T([16, 16]), "--use-hw-view"], "blocked", "--l --t --use-hw-view")
     sec.add(["-t", T([16, 16]), "-use-hw-view=false", "-l", a], "blocked", "-use-hw-view=false, -t first")
     sec.add(["-t", T([16, 16], "i8"), "-l", a, "-use-hw-view=true"], "blocked", "-use-hw-view=true, i8 element type")
-    sec.add(["-t", "tensor<16x16xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>", "-l", a], "blocked", "encoding inside -t ignored")
+    sec.add(["-t", "tensor<16x16xf32, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>>", "-l", a], "blocked", "encoding inside -t ignored",
+            ttlayout={"error": "-l and the encoding written in -t are different layouts; ttlayout refuses the conflict"})
     sec.add(["-t", T([16, 16])], "none", "no -l and no -i: empty output")
+    sec.add(["-t", "tensor<16x16xf32, %s>" % a, "-l", a], "blocked", "the same layout in -l and inside -t")

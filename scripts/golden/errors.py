@@ -22,6 +22,7 @@ def generate(s):
         return sections[name].add(args, kind, note, ttlayout=ttlayout)
 
     canon = s.section("canon")  # canonical twins of legacy spellings (see ``same_as``)
+    paste_twins = s.section("paste-twin")  # what the copy-paste spellings of section ``paste`` must print
     # tensor types
     E("shape", ["-l", b2, "-t", T([3, 4])], "blocked", "non-power-of-two dim (distributed)")
     E("shape", ["-l", b2, "-t", T([0, 4])], "blocked", "zero dim")
@@ -46,6 +47,8 @@ def generate(s):
     E("type", ["-l", b2, "-t", "tensor<4x4"], "blocked", "unparsable type")
     E("type", ["-l", b2], "blocked", "missing -t")
     E("type", ["-l", b2, "-t", ""], "blocked", "empty -t")
+    E("type", ["-l", b2, "-t", "tensor<128x64>"], "blocked", "element type left out")
+    E("type", ["-l", b2, "-t", "tensor<128x64xfp16>"], "blocked", "element type spelled fp16")
     # blocked verification
     E("blocked", ["-l", blocked([3, 1], [8, 4], [1, 1], [1, 0]), "-t", T([8, 8])], "blocked", "sizePerThread not power of two")
     E("blocked", ["-l", blocked([1, 1], [8, 3], [1, 1], [1, 0]), "-t", T([8, 8])], "blocked", "threadsPerWarp not power of two")
@@ -153,7 +156,10 @@ def generate(s):
     locs = s.input_file("with_loc.mlir", "#blocked = %s\n#loc = loc(\"x.py\":1:2)\n" % b2)
     undefined = s.input_file("undefined_alias.mlir", "#s = #ttg.slice<{dim = 0, parent = #missing}>\n")
     E("file", ["-i", good, "-t", T([16, 16]), "-alias-names=nope"], "blocked", "alias not found")
-    E("file", ["-i", good, "-t", T([16, 16]), "-alias-names=#blocked"], "blocked", "alias name given with #")
+    named_blocked = paste_twins.add(["-i", good, "-t", T([16, 16]), "-alias-names=blocked"], "blocked",
+                                    "canonical twin of the alias name with '#' and of the tensor type naming an alias")
+    E("file", ["-i", good, "-t", T([16, 16]), "-alias-names=#blocked"], "blocked", "alias name given with #",
+      ttlayout={"same_as": named_blocked, "why": "ttlayout accepts alias names with or without '#'"})
     E("file", ["-i", good, "-t", T([16, 16]), "-alias-names=blocked,nope"], "blocked", "second alias missing: nothing printed")
     E("file", ["-i", "golden/errors/inputs/does_not_exist.mlir", "-t", T([16, 16])], "none", "missing input file")
     E("file", ["-i", bad, "-t", T([16, 16])], "blocked", "verifier error inside file")
@@ -161,3 +167,37 @@ def generate(s):
     E("file", ["-i", undefined, "-t", T([16])], "slice", "undefined alias inside file")
     E("file", ["-i", good, "-t", T([16, 16, 2])], "blocked", "file alias rank mismatch")
     E("file", ["-i", good, "-alias-names=blocked"], "blocked", "file mode without -t")
+    pasted(s, paste_twins, b2, good, named_blocked)
+
+
+def pasted(s, twins, b2, good, named_blocked):
+    """Text copied from a dump that Triton 3.9 refuses (or, for -t alone, ignores) and ttlayout reads: the whole
+    alias line and a trailing location in -l, the encoding written in -t, a !ttg.memdesc type. Each must print
+    what Triton prints for its canonical twin (section ``paste-twin``)."""
+    sec = s.section("paste")
+    sw = swizzled(1, 1, 4, [1, 0])
+
+    def same(args, kind, twin, note, why):
+        sec.add(args, kind, note, ttlayout={"same_as": twin, "why": why})
+
+    twin = twins.add(["-l", b2, "-t", T([16, 16])], "blocked", "canonical twin of the pasted -l lines")
+    same(["-l", "#blocked = " + b2, "-t", T([16, 16])], "blocked", twin, "whole alias line in -l",
+         "ttlayout reads the attribute of a whole alias line")
+    same(["-l", b2 + " loc(#loc3)", "-t", T([16, 16])], "blocked", twin, "trailing loc(#loc3) in -l",
+         "ttlayout drops a trailing location")
+    same(["-l", '#blocked = %s loc("kernel.py":12:8)' % b2, "-t", T([16, 16])], "blocked", twin,
+         "alias line with a file location in -l", "ttlayout reads the attribute of a whole alias line")
+    same(["-t", "tensor<16x16xf16, %s>" % b2], "blocked", twin, "encoding written in -t, no -l",
+         "the encoding written in -t is the layout when -l is not given")
+    twin = twins.add(["-l", sw, "-t", T([16, 16])], "swizzled_shared", "canonical twin of the memdesc types")
+    same(["-t", "!ttg.memdesc<16x16xf16, %s, #ttg.shared_memory, mutable>" % sw], "swizzled_shared", twin,
+         "memdesc type in -t", "ttlayout reads a memdesc's shape, element type and encoding")
+    same(["-l", sw, "-t", "!ttg.memdesc<16x16xf16, %s, #ttg.shared_memory, mutable, 2x16x16>" % sw],
+         "swizzled_shared", twin, "memdesc type with an alloc shape, and the same layout in -l",
+         "ttlayout reads a memdesc type")
+    twin = twins.add(["-i", good, "-t", T([16, 16]), "-alias-names=shared"], "swizzled_shared",
+                     "canonical twin of the memdesc naming an alias")
+    same(["-i", good, "-t", "!ttg.memdesc<16x16xf16, #shared, #smem, mutable>"], "swizzled_shared", twin,
+         "memdesc naming an alias of the -i file", "an alias in the -t encoding names an alias of the -i file")
+    same(["-i", good, "-t", "tensor<16x16xf16, #blocked>"], "blocked", named_blocked,
+         "tensor type naming an alias of the -i file", "an alias in the -t encoding names an alias of the -i file")

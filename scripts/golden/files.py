@@ -76,6 +76,66 @@ def generate(s):
     sec.add(["-i", ttgir, "-t", T([64, 64])], "blocked", "TTGIR dump without -alias-names: #loc aliases are unsupported", ttlayout={"prints": "non-layout aliases are skipped"})
     sec.add(["-i", ttgir, "-t", T([64, 64]), "-alias-names=loc"], "none", "TTGIR dump, a #loc alias selected")
 
+    twin = sec.add(["-i", ttgir, "-t", T([64, 64]), "-alias-names=mma,blocked"], "nvidia_mma", "canonical twin of the next case")
+    sec.add(["-i", ttgir, "-t", T([64, 64]), "-alias-names=#mma,blocked"], "nvidia_mma", "alias names with and without '#'",
+            ttlayout={"same_as": twin, "why": "ttlayout accepts alias names with or without '#'"})
+    definitions_sharing_lines(s)
+    mfma_without_is_transposed(s)
+
+
+def definitions_sharing_lines(s):
+    """Several alias definitions on one line, as MLIR allows: the lines of Triton's own
+    test/TritonGPU/amd/amd-block-pingpong.mlir (module `pingpong_medium_epilogue`), where `#shared` follows
+    `#mma` with nothing between them, and variants with a space, three on a line, and one after an operation."""
+    sec = s.section("shared-lines")
+    pingpong = s.input_file("amd_block_pingpong.mlir", PINGPONG)
+    sec.add(["-i", pingpong, "-alias-names=mma", "-t", T([1, 1], "f32")], "amd_mfma", "two definitions on a line (Triton's test file)")
+    sec.add(["-i", pingpong, "-alias-names=shared,mma", "-t", T([32, 32])], "swizzled_shared", "the second definition of the line, then the first")
+    sec.add(["-i", pingpong, "-t", T([64, 64])], "blocked", "every alias of the file")
+    spaced = s.input_file("shared_lines.mlir", "\n".join([
+        "#mma = %s #shared = %s" % (AMD_MFMA_V3, PINGPONG_SHARED),
+        '#loc = loc("k.py":1:0) #blocked = %s #loc1 = loc(#loc)' % blocked([1, 8], [8, 8], [8, 1], [1, 0]),
+        "module {",
+        "} #blocked1 = %s" % blocked([8, 1], [8, 8], [1, 8], [0, 1]),
+        ""]))
+    sec.add(["-i", spaced, "-alias-names=mma,shared", "-t", T([32, 32])], "amd_mfma", "two definitions on a line, a space between them")
+    sec.add(["-i", spaced, "-alias-names=blocked,blocked1", "-t", T([64, 64])], "blocked", "three definitions on a line; one after an operation")
+
+
+def mfma_without_is_transposed(s):
+    """amd_mfma without `isTransposed`: Triton 3.9 leaves the flag unset and prints `isTransposed = false`; the
+    `isTranspose = false` spelling of the older optimize_epilogue test is an unknown key it skips. A file with
+    such an alias still prints its other aliases."""
+    sec = s.section("mfma-default")
+    path = s.input_file("mfma_default.mlir", "\n".join([
+        "#mma = #ttg.amd_mfma<{version = 2, warpsPerCTA = [1, 1], instrShape = [32, 32], isTranspose = false}>",
+        "#blocked = %s" % blocked([4, 4], [4, 16], [1, 1], [1, 0]),
+        "#mma1 = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16]}>",
+        ""]))
+    sec.add(["-i", path, "-alias-names=blocked", "-t", T([64, 64])], "blocked", "another alias of a file with an mfma lacking isTransposed")
+    sec.add(["-i", path, "-alias-names=mma", "-t", T([64, 64])], "amd_mfma", "isTranspose (typo) instead of isTransposed")
+    sec.add(["-i", path, "-alias-names=mma1", "-t", T([32, 32]), "-use-hw-view"], "amd_mfma", "isTransposed left out, hw view")
+    sec.add(["-i", path, "-t", T([64, 64])], "amd_mfma", "every alias")
+
+
+AMD_MFMA_V3 = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [16, 16], isTransposed = true}>"
+PINGPONG_SHARED = "#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>"
+PINGPONG = """\
+// From Triton's test/TritonGPU/amd/amd-block-pingpong.mlir (module pingpong_medium_epilogue): two
+// definitions share the third line.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 8], order = [0, 1]}>
+#mma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 4], instrShape = [16, 16], isTransposed = true}>#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>
+#shared1 = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "hip:gfx942", "ttg.threads-per-warp" = 64 : i32} {
+  tt.func public @pingpong_medium_epilogue(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32}) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<256x128xf32, #mma>
+    %21 = ttg.local_alloc : () -> !ttg.memdesc<1x256x64xf16, #shared, #ttg.shared_memory, mutable>
+    tt.return
+  }
+}
+"""
+
 
 TTGIR_DUMP = """\
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

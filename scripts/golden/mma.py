@@ -38,6 +38,19 @@ def generate(s):
     edges = s.section("nvmma_shared-edge")
     for swz, tr, ebw, fp4, shape in NVMMA_SHARED_EDGES:
         edges.layout(nvmma_shared(swz, tr, ebw, fp4), shape, "nvmma_shared", "edge: box vs tensor", hw=False)
+    mfma_defaults(s.section("mfma-default"))
+
+
+def mfma_defaults(sec):
+    """amd_mfma without `isTransposed` (or with the amd_wmma spelling `isTranspose`, an unknown key Triton
+    skips): Triton 3.9 leaves the flag unset and prints `isTransposed = false`."""
+    plain = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16]}>"
+    typo = "#ttg.amd_mfma<{version = 2, warpsPerCTA = [1, 1], instrShape = [32, 32], isTranspose = true}>"
+    sec.layout(plain, [32, 32], "amd_mfma", "isTransposed left out")
+    sec.layout(plain, [32, 32], "amd_mfma", "isTransposed left out", hw=True)
+    sec.layout(typo, [64, 64], "amd_mfma", "isTranspose = true (typo): prints isTransposed = false")
+    sec.layout(dot_op(0, plain, 4), [32, 32], "dot_op", "dot_op parent without isTransposed")
+    sec.layout(slice_(1, plain), [32], "slice", "slice parent without isTransposed")
 
 
 def fixed_examples(s):
