@@ -36,7 +36,7 @@ def test_help_command(argv, first):
 
 def test_help_of_an_unknown_topic_lists_the_known_ones():
     code, out, err = run(["help", "banks"])
-    assert code == 1 and out == "" and "commands: info, lookup, audit, bank" in err and "topics: notation" in err
+    assert code == 1 and out == "" and "commands: info, lookup, convert, audit, bank, swizzle" in err and "topics: notation" in err
 
 
 @pytest.mark.parametrize("argv,words", [
