@@ -9,9 +9,6 @@ import os
 import signal
 import stat
 import sys
-import tempfile
-
-import click
 
 from .errors import TTLayoutError, abbreviate, printable
 
@@ -95,6 +92,7 @@ class _StreamSink:
         return self._write
 
     def _open_temporary(self, target: str, st) -> None:
+        import tempfile
         fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=os.path.dirname(target))
         if st is not None:
             mode = stat.S_IMODE(st.st_mode)           # replacing a file keeps its permissions
@@ -171,26 +169,21 @@ class _signals_held:
 
 
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
-    """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line."""
-    from .commands import group
+    """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain print
+    command line runs without click (`printing.quick_options`); everything else goes through the click group."""
+    obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
+           "error_line": one_line}
     try:
+        from .commands import PRINT, SUBCOMMANDS, printing
+        options = printing.quick_options(argv) if argv and argv[0] not in (PRINT, *SUBCOMMANDS, "help") else None
+        if options is not None:
+            return printing.print_layouts(obj, **options)
+        from .commands.group import group
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
-        obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
-               "error_line": one_line}
         with group.make_context("ttlayout", list(argv), obj=obj) as ctx:
             group.invoke(ctx)
         return 0
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except click.Abort:
-        return 130
-    except click.UsageError as e:
-        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
-        return 1
-    except click.ClickException as e:
-        stderr.write(one_line(e.format_message()) + "\n")
-        return 1
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
         return 1
@@ -202,10 +195,31 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         return 1
     except BrokenPipeError:
         raise                                    # main() ends quietly
-    except Exception as e:                       # a bug in ttlayout: still one line, never a traceback
-        _reraise_interruption(e)
+    except Exception as e:
+        code = _click_failure(e, stderr)
+        if code is not None:
+            return code
+        _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
+
+
+def _click_failure(e: Exception, stderr) -> int | None:
+    """The exit status of a click exception (its message written as one line), or None for any other."""
+    click = sys.modules.get("click")
+    if click is None:
+        return None
+    if isinstance(e, click.exceptions.Exit):
+        return e.exit_code
+    if isinstance(e, click.Abort):
+        return 130
+    if isinstance(e, click.UsageError):
+        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
+        return 1
+    if isinstance(e, click.ClickException):
+        stderr.write(one_line(e.format_message()) + "\n")
+        return 1
+    return None
 
 
 def _help_name(ctx) -> str:
@@ -267,7 +281,7 @@ def main() -> None:
     if os.environ.get(COMPLETE_VAR):
         from click.shell_completion import shell_complete
 
-        from .commands import group
+        from .commands.group import group
         sys.exit(shell_complete(group, {}, "ttlayout", COMPLETE_VAR, os.environ[COMPLETE_VAR]))
     for signum in STOP_SIGNALS:
         signal.signal(signum, _raise_stopped)

@@ -7,12 +7,12 @@ Each step raises a `TTLayoutError` whose message is the one line the user sees.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .errors import ParseError, ShapeError, TTLayoutError, UnsupportedError, VerifyError, abbreviate
+from .records import frozen
 
-if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted, typing never
     from .conversions.padded_shared import Padding
     from .engine import LinearLayout
 
@@ -22,7 +22,7 @@ MAX_RANK = 32                         # every cell prints one number per dimensi
 LAYOUT_KINDS = ("distributed", "shared")
 
 
-@dataclass(frozen=True)
+@frozen
 class Tensor:
     """A checked `-t` tensor type: a non-empty power-of-two shape and its element type (e.g. `f16`); `encoding`:
     the text of an encoding written in it (`#blocked`, `#ttg.blocked<{...}>`), found at `encoding_at` of
@@ -227,9 +227,10 @@ def attribute(text: str, table=None):
         name = text[1:] if text.startswith("#") else text
         if name in table:
             return table[name].attr
-    from . import gluon
-    if gluon.looks_like_gluon(text):
-        return gluon.parse_gluon(text)
+    if not text.lstrip().startswith("#"):              # MLIR attributes start with '#': no Gluon parser needed
+        from . import gluon
+        if gluon.looks_like_gluon(text):
+            return gluon.parse_gluon(text)
     from .parsing import parse_pasted_attribute
     try:
         return parse_pasted_attribute(text, table.attributes if table is not None else None)
@@ -309,7 +310,7 @@ def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
 # ----------------------------------------------------------------------------------------- what print shows
 
 
-@dataclass(frozen=True)
+@frozen
 class Printed:
     """What the print command shows for one attribute. view "triton": `linear` in Triton's own views;
     "shared_memory": padded / partitioned shared memory (`padding` None when unpadded); "tensor_memory": TMEM

@@ -79,3 +79,43 @@ def test_completion_scripts(shell):
     proc = subprocess.run([sys.executable, "-m", "linlayout_cli"], env=env, capture_output=True, text=True,
                           timeout=60, cwd=ROOT)
     assert proc.returncode == 0 and "_TTLAYOUT_COMPLETE" in proc.stdout
+
+
+# ----------------------------------------------------------------------------------------- the quick print path
+
+PLAIN = [["-l", B, "-t", "tensor<8xf16>"], ["-l=" + B, "--t", "tensor<8xf16>", "-use-hw-view"],
+         ["-l", B, "-t", "tensor<8xf16>", "-o", "-"]]
+
+
+@pytest.mark.parametrize("argv", PLAIN, ids=["plain", "llvm-spellings", "stdout"])
+def test_a_plain_print_line_loads_neither_click_nor_numpy(argv):
+    """The commonest use starts fast because it imports little (start-up is measured by benchmarks/bench.py; this
+    only guards the imports that would cost most): no click, numpy, dataclasses (inspect) or typing."""
+    code = ("import sys; from linlayout_cli.cli import run; code, out, err = run(sys.argv[1:]); "
+            "print(code, out.startswith('Print layout attribute:'), "
+            "sorted(m for m in ('click', 'numpy', 'dataclasses', 'typing', 'inspect') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split("\n")[0] == "0 True []", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("argv", [["-l", B, "-t", "tensor<8xf16>", "--color", "never"], ["--help"],
+                                  ["-l", B, "-t", "tensor<8xf16>", "-t", "tensor<4xf16>"], ["-l", B, "-t"],
+                                  ["-l", B, "-t", "-o"], ["info", "-l", B, "-t", "tensor<8xf16>"],
+                                  ["-l", B, "-t", "tensor<8xf16>", "--use-hw-view", "--use-hw-view"], []])
+def test_anything_but_a_plain_print_line_goes_to_click(argv):
+    from linlayout_cli.commands.printing import quick_options
+    assert quick_options(argv) is None
+
+
+def test_quick_path_prints_what_the_click_path_prints(monkeypatch):
+    """Every third golden print/error case, with and without the quick path: the same status, output and error."""
+    from golden_cases import load_suite
+
+    from linlayout_cli.commands import printing
+    monkeypatch.chdir(ROOT)
+    cases = [c for s in ("core", "files", "mma", "errors") for c in load_suite(s)][::3]
+    quick = [run(list(c["args"])) for c in cases]
+    assert sum(printing.quick_options(list(c["args"])) is not None for c in cases) > len(cases) // 2
+    monkeypatch.setattr(printing, "quick_options", lambda argv: None)
+    for case, expected in zip(cases, quick):
+        assert run(list(case["args"])) == expected, case["id"]

@@ -41,7 +41,7 @@ Legacy spellings (Triton < 3.9) are accepted and converted to the Triton 3.9 can
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import VerifyError
 from . import verify as V

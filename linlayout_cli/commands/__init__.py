@@ -1,129 +1,21 @@
-"""The `ttlayout` command group: one module per command, each a thin click layer over `inputs` (the input
-pipeline) and `analysis/`.
+"""The `ttlayout` commands: one module per command, each a thin click layer over `inputs` (the input pipeline) and
+`analysis/`; `group` is the click group that dispatches to them.
 
 A module exposes `command` (a click command). With no command name, the arguments go to the print command, which
-also takes triton-tensor-layout's LLVM-style spellings (`normalize_argv`), so `ttlayout -l ATTR -t TYPE` works as
-Triton's tool does. Modules load on demand: printing a layout never imports the analysis code.
+also takes triton-tensor-layout's LLVM-style spellings (`printing.normalize_argv`), so `ttlayout -l ATTR -t TYPE`
+works as Triton's tool does; a plain print command line does not load click at all (`printing.quick_options`).
+Modules load on demand: printing a layout never imports the analysis code.
 """
 from __future__ import annotations
 
 import importlib
-
-import click
-
-from .. import __version__
 
 PRINT = "print"
 SUBCOMMANDS = ("info", "lookup", "convert", "audit", "bank", "swizzle")
 TOPICS = ("notation", "bank-model")
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
-NOTATION = """\
-Notation (the views Triton prints):
-  T4:1          thread 4 (lane + warp x lanes per warp), register 1
-  B1:T4:1       the same in CTA (block) 1, when the layout spans several CTAs
-  T0:0|T32:0    every thread holding a replicated element
-  [[ ... ]]     tensor view: one line per run of the last dimension, nested like the tensor
-  Warp1: (0,8)  hardware view: per block, warp and register, the element each lane holds
-  ( 0: 8)       shared tensor view: the element stored at that position's offset (coordinates joined by ':')
-  Offset: 5 -> (1,0)
-                shared hardware view: the element stored at offset 5"""
-
-EXAMPLES = """\
-Examples:
-  ttlayout -l '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>' -t 'tensor<16x16xf16>'
-  ttlayout info -l '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>' -t 'tensor<128x256xf16>'"""
-
-
-def single_option(*decls, **kwargs):
-    """A click option given at most once: repeating it is an error, not a silent last-one-wins."""
-    from ..inputs import once
-    if "default" in kwargs:
-        kwargs["default"] = (kwargs["default"],)
-    return click.option(*decls, multiple=True, callback=lambda _ctx, param, values: once(values, param.opts[0]),
-                        **kwargs)
-
 
 def load(name: str):
     """The module of one command (PRINT or a name of SUBCOMMANDS)."""
     return importlib.import_module(f".{name}", __name__)
-
-
-class TTLayout(click.Group):
-    """Dispatches to a subcommand, or to the print command when the first argument is not a command name."""
-
-    def list_commands(self, ctx):
-        return [*SUBCOMMANDS, PRINT, "help"]
-
-    def get_command(self, ctx, name):
-        if name == "help":
-            return help_command
-        if name == PRINT or name in SUBCOMMANDS:
-            return load(name).command
-        return None
-
-    def parse_args(self, ctx, args):
-        if args and args[0] not in self.list_commands(ctx) and args[0] not in ("-h", "--help", "--version"):
-            args = [PRINT, *load(PRINT).normalize_argv(args)]
-        elif not args and not ctx.resilient_parsing:     # completion of the first word lists the commands
-            args = [PRINT]
-        return super().parse_args(ctx, args)
-
-    def format_help(self, ctx, formatter):
-        formatter.write("Usage: ttlayout (-l ATTR | -i FILE) -t TYPE [OPTIONS]     print a layout\n"
-                        "       ttlayout COMMAND [ARGS]...                        see 'ttlayout help COMMAND'\n")
-        formatter.write_paragraph()
-        formatter.write_text("Which GPU thread and register holds each element of a Triton tensor, printed exactly "
-                             "like Triton 3.9's triton-tensor-layout, and what layouts cost: conversions, bank "
-                             "conflicts, whole kernels.")
-        for block in (NOTATION, EXAMPLES):
-            formatter.write_paragraph()
-            for line in block.split("\n"):
-                formatter.write(line + "\n")
-        print_cmd = load(PRINT).command
-        with click.Context(print_cmd, info_name="ttlayout", parent=None) as print_ctx:
-            rows = [r for p in print_cmd.get_params(print_ctx) if (r := p.get_help_record(print_ctx))]
-        formatter.write_paragraph()
-        with formatter.section("Print options (no COMMAND)"):
-            formatter.write_dl(rows)
-        with formatter.section("Commands"):
-            formatter.write_dl([(name, _summary(name)) for name in self.list_commands(ctx)])
-
-
-def _summary(name: str) -> str:
-    if name == "help":
-        return "Help on a command or topic (" + ", ".join(TOPICS) + ")."
-    return load(name).command.get_short_help_str(80)
-
-
-@click.command("help", context_settings=CONTEXT)
-@click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
-def help_command(topic):
-    """Help on the whole tool, one command, or a topic (notation, bank-model)."""
-    ctx = click.get_current_context()
-    group = ctx.parent.command
-    if topic is None:
-        text = group.get_help(ctx.parent)
-    elif topic == "notation":
-        text = NOTATION
-    elif topic == "bank-model":
-        from importlib.resources import files
-        text = files("linlayout_cli.docs").joinpath("bank_model.md").read_text(encoding="utf-8").rstrip("\n")
-    else:
-        command = group.get_command(ctx, topic)
-        if command is None:
-            raise click.UsageError(f"no command or topic '{topic}'; commands: "
-                                   f"{', '.join(group.list_commands(ctx))}; topics: {', '.join(TOPICS)}")
-        with click.Context(command, info_name=topic, parent=ctx.parent) as sub:
-            text = command.get_help(sub)
-    ctx.obj["stdout"]((text + "\n").encode())
-
-
-group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
-    click.Option(["--version"], is_flag=True, expose_value=False, is_eager=True, help="Show the version and exit.",
-                 callback=lambda ctx, _param, value: _version(ctx) if value else None)])
-
-
-def _version(ctx) -> None:
-    ctx.obj["stdout"](f"ttlayout, version {__version__}\n".encode())
-    ctx.exit()

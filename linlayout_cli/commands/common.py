@@ -9,7 +9,7 @@ import sys
 import click
 
 from .. import inputs
-from . import single_option
+from .group import single_option
 from ..analysis.targets import DEFAULT_TARGET, TARGETS
 from ..errors import TTLayoutError
 

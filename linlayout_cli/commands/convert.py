@@ -6,7 +6,8 @@ import click
 
 from .. import inputs
 from ..errors import TTLayoutError
-from . import common, single_option
+from . import common
+from .group import single_option
 
 ROLES = [("source", "distributed"), ("destination", "distributed")]
 TARGETS = ("sm80", "sm90", "sm100", "gfx942", "gfx950", "gfx1200")

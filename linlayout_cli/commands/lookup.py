@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from .. import inputs
-from . import single_option
+from .group import single_option
 from ..errors import TTLayoutError
 from . import common
 

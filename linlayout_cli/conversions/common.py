@@ -5,7 +5,7 @@ offset, block. "order" lists tensor dims from fastest to slowest.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from ..engine import LinearLayout
 from ..errors import ShapeError

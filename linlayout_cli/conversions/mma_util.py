@@ -1,7 +1,7 @@
 """Helpers shared by the tensor-core conversions (MMA, dot operands, WMMA, MFMA)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..engine import LinearLayout
 from ..errors import VerifyError

@@ -9,7 +9,7 @@ broadcast along K.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..attributes.encodings import DotOperandEncoding, NvidiaMmaEncoding
 from ..engine import LinearLayout

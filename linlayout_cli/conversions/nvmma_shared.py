@@ -8,7 +8,7 @@ Without (width 0) the box is plain row-major, dim 0 fastest when transposed.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..attributes.encodings import NVMMASharedEncoding
 from ..engine import LinearLayout

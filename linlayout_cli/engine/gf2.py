@@ -15,7 +15,7 @@ Sizes are tiny (at most 64 bits each way), so plain Python ints are faster than 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 
 class XorBasis:

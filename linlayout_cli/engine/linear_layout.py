@@ -42,11 +42,12 @@ with Triton's wording where Triton has a message.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import LayoutError
 from . import gf2
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:                 # numpy is imported only by the methods that build arrays
     import numpy as np
 

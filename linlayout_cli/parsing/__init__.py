@@ -30,8 +30,18 @@ words after the location prefix (`column 6: unexpected key: foo`); verification 
 """
 from .attribute import parse_attribute, parse_pasted_attribute
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, MAX_INT_DIGITS, MAX_INT_WIDTH, MAX_NESTING
-from .mlir_file import AliasDef, AliasTable, parse_alias_table, parse_mlir_file
 from .tensor_type import TypeArgument, parse_inline_encoding, parse_tensor_type, parse_type_argument
+
+_FILE_API = ("AliasDef", "AliasTable", "parse_alias_table", "parse_mlir_file")
+
+
+def __getattr__(name: str):
+    """The MLIR-file parser loads on first use: compiling its regular expressions takes about 4 ms, which
+    `ttlayout -l ATTR -t TYPE` does not need."""
+    if name not in _FILE_API:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import mlir_file
+    return getattr(mlir_file, name)
 
 __all__ = ["parse_attribute", "parse_pasted_attribute", "parse_tensor_type", "parse_type_argument", "TypeArgument",
            "parse_inline_encoding",

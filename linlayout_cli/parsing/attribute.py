@@ -3,7 +3,6 @@ OtherAttribute, with internal errors turned into located ParseError / VerifyErro
 from __future__ import annotations
 
 import re
-from typing import Mapping
 
 from ..attributes.values import AttrError
 from ..errors import ParseError
@@ -11,6 +10,10 @@ from .lalr import run_lalr
 from .lexical import skip_balanced
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, raise_located
 from .reductions import Builder, finish
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: typing is not loaded on the print path
+    from typing import Mapping
 
 _ONLY_COMMENTS = re.compile(r"(?:\s|//[^\n]*)*")
 

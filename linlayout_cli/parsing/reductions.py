@@ -3,7 +3,7 @@ rules), and every `#dialect.mnemonic<...>` -> `attributes/build.py`, which appli
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..attributes.encodings import OtherAttribute
 from ..attributes.values import (ArrayV, AttrError, BoolV, DictV, FloatV, IdentV, IntervalV, IntV,

@@ -4,14 +4,17 @@ type, optional encoding) since only the shape, the element type's name and the e
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, NoReturn
-
 from ..attributes.encodings import TensorType
 from ..attributes.values import found_text
 from ..errors import ParseError
 from .attribute import parse_attribute
 from .lexical import skip_balanced, skip_string, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, line_col, offset_of, shorten, where
+from ..records import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: typing is not loaded on the print path
+    from typing import NoReturn
 
 _TYPE_NAME = re.compile(r"[A-Za-z_!][A-Za-z0-9_$.]*")
 _DIM = re.compile(r"([0-9]+|\?)\s*x")      # `16x16xf16`: a dimension is digits/'?' followed by 'x'
@@ -37,7 +40,8 @@ _ELEMENT_NAMES = ["f16", "bf16", "f32", "f64", "tf32", "i1", "i8", "i16", "i32",
                   "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f4E2M1FN"]
 
 
-class TypeArgument(NamedTuple):
+@frozen
+class TypeArgument:
     """A `-t` argument: its shape and element type, and the text of an encoding written in it (`None` without
     one) with the offset where that text starts. `memdesc`: it was a `!ttg.memdesc<...>`."""
     type: TensorType

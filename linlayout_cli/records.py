@@ -1,0 +1,77 @@
+"""Frozen records for the types the print path builds (layout encodings, the checked tensor type, print jobs).
+
+`dataclasses` is not used there because it is slow to load and to apply: importing it pulls in `inspect` (about
+12 ms), and each `@dataclass(frozen=True)` compiles its methods (the 18 encodings took about 20 ms), while all of
+`ttlayout -l ATTR -t tensor<16x16xf16>` has a 50 ms budget. Analysis results, which load later, stay dataclasses."""
+from __future__ import annotations
+
+
+def frozen(cls):
+    """A frozen record, like `@dataclass(frozen=True)` but built without generating code: fields are the class's
+    annotated names (inherited ones first), defaults their class values.
+
+    >>> @frozen
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> Point(1), Point(1) == Point(1, 0), replace(Point(1), y=2)
+    (Point(x=1, y=0), True, Point(x=1, y=2))
+    """
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        for name in klass.__dict__.get("__annotations__", {}):
+            if name not in names:
+                names.append(name)
+    cls._fields = tuple(names)
+    cls._defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__} | {
+        n: v for k in cls.__mro__[1:] for n, v in getattr(k, "_defaults", {}).items() if n not in cls.__dict__}
+    cls.__init__ = _record_init
+    cls.__eq__ = _record_eq
+    cls.__hash__ = _record_hash
+    cls.__repr__ = _record_repr
+    cls.__setattr__ = cls.__delattr__ = _record_frozen
+    return cls
+
+
+def _record_init(self, *args, **kwargs):
+    fields = type(self)._fields
+    if len(args) > len(fields):
+        raise TypeError(f"{type(self).__name__} takes {len(fields)} fields, got {len(args)}")
+    values = dict(zip(fields, args))
+    for name, value in kwargs.items():
+        if name not in fields or name in values:
+            raise TypeError(f"{type(self).__name__}: unexpected or repeated field '{name}'")
+        values[name] = value
+    for name in fields:
+        if name not in values:
+            if name not in type(self)._defaults:
+                raise TypeError(f"{type(self).__name__}: missing field '{name}'")
+            values[name] = type(self)._defaults[name]
+        object.__setattr__(self, name, values[name])
+
+
+def _values(self) -> tuple:
+    return tuple(getattr(self, n) for n in type(self)._fields)
+
+
+def _record_eq(self, other):
+    if type(other) is not type(self):
+        return NotImplemented
+    return _values(self) == _values(other)
+
+
+def _record_hash(self):
+    return hash((type(self).__name__, _values(self)))
+
+
+def _record_repr(self):
+    return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in type(self)._fields) + ")"
+
+
+def _record_frozen(self, name, value=None):
+    raise AttributeError(f"cannot assign to field '{name}' of a frozen {type(self).__name__}")
+
+
+def replace(record, **changes):
+    """A copy of a frozen record with some fields changed (dataclasses.replace for these records)."""
+    return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
