@@ -8,12 +8,12 @@ tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import frozen
 
 from . import inputs
 
 
-@dataclass(frozen=True)
+@frozen
 class Layout:
     """A layout attribute, its linear layout at one tensor shape, and the element width (for shared banks)."""
     title: str

@@ -16,7 +16,7 @@ Triton's model, in three steps (Triton 3.9, lib/Analysis/Utility.cpp and Generic
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from ..engine import LinearLayout, gf2
 from ..errors import ShapeError, UnsupportedError
@@ -81,7 +81,7 @@ def lane_tile(lanes: list[int], masks) -> list[int]:
     return tile
 
 
-@dataclass(frozen=True)
+@frozen
 class Threads:
     """A register layout flattened: register bases (broadcast ones removed), lanes, warps and blocks; `ll` is that
     layout with the broadcast registers removed."""
@@ -154,7 +154,7 @@ def wavefront_split(total: int, v: int, bitwidth: int, target: Target) -> tuple[
     return bank, segment
 
 
-@dataclass(frozen=True)
+@frozen
 class Wavefronts:
     """One access kind (read or write) of one warp: Triton's conflict count and what it rests on."""
     k: int                          # dim(span(segment) ∩ lane tile)

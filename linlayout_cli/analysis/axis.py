@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from ..records import frozen
 
 MAX_DIVISIBILITY = 1 << 30
 _INT = re.compile(r"(-?\d+)")
 
 
-@dataclass(frozen=True)
+@frozen
 class AxisInfo:
     contiguity: tuple[int, ...]
     divisibility: tuple[int, ...]

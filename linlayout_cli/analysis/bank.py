@@ -24,9 +24,7 @@ The model (docs/bank_model.md has the long form)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
+from ..records import frozen
 
 from ..engine import LinearLayout
 from ..errors import LayoutError, ShapeError, UnsupportedError
@@ -63,7 +61,7 @@ def layouts(reg_attr, shared_attr, shape) -> tuple[LinearLayout, LinearLayout]:
 # ----------------------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
+@frozen
 class Word:
     """One 32-bit word of the worst bank: who reads or writes it."""
     word: int
@@ -72,7 +70,7 @@ class Word:
     elements: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Worst:
     """The worst wavefront of the lane-by-lane replay: its instruction and lanes, and its most loaded bank."""
     instruction: int
@@ -87,7 +85,7 @@ class Worst:
         return len(self.words)
 
 
-@dataclass(frozen=True)
+@frozen
 class Access:
     """What one layout pair costs for one kind of access (read or write)."""
     op: str
@@ -120,7 +118,7 @@ class Access:
         return 1 << len(self.model.masks)
 
 
-@dataclass(frozen=True)
+@frozen
 class Prepared:
     """The conversion between the two layouts, ready for the model: register -> shared address."""
     reg: LinearLayout           # broadcast registers removed
@@ -141,7 +139,7 @@ class Prepared:
         return tuple(unflatten(flat, self.smem.get_out_dim_sizes().values()))
 
 
-@dataclass(frozen=True)
+@frozen
 class BankReport:
     target: Target
     bitwidth: int
@@ -214,7 +212,7 @@ def bank_conflicts(reg_attr_text: str, shared_attr_text: str, shape: list[int], 
 MAX_SIMULATED_INSTRUCTIONS = 64
 
 
-def span_cosets(masks: tuple[int, ...], n_lanes: int) -> np.ndarray:
+def span_cosets(masks: tuple[int, ...], n_lanes: int) -> list[int]:
     """For every lane id, the index of its coset of span(masks) (phase number, lane 0's phase = 0)."""
     rows: dict[int, int] = {}                 # leading bit -> row (echelon form)
     for m in masks:
@@ -225,43 +223,43 @@ def span_cosets(masks: tuple[int, ...], n_lanes: int) -> np.ndarray:
             rows[m.bit_length() - 1] = m
     order = sorted(rows, reverse=True)
     reps: dict[int, int] = {}
-    out = np.empty(n_lanes, dtype=np.int64)
+    out = []
     for lane in range(n_lanes):
         r = lane
         for lead in order:                    # full reduction: a canonical coset representative
             if r >> lead & 1:
                 r ^= rows[lead]
-        out[lane] = reps.setdefault(r, len(reps))
+        out.append(reps.setdefault(r, len(reps)))
     return out
 
 
-def _xor_span(vectors: list[int]) -> np.ndarray:
+def _xor_span(vectors: list[int]) -> list[int]:
     """All 2^n XOR combinations; entry x = XOR of vectors[i] for the set bits i of x."""
-    out = np.zeros(1 << len(vectors), dtype=np.int64)
-    for i, v in enumerate(vectors):
-        w = 1 << i
-        out[w:2 * w] = out[:w] ^ v
+    out = [0]
+    for v in vectors:
+        out += [x ^ v for x in out]
     return out
 
 
-def lane_addresses(p: Prepared, max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> np.ndarray:
-    """[instruction, lane] -> the flattened shared address of the first element that lane moves (warp 0, block 0;
+def lane_addresses(p: Prepared, max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> list[list[int]]:
+    """[instruction][lane] -> the flattened shared address of the first element that lane moves (warp 0, block 0;
     the first `max_instr` instructions)."""
     cvt = p.cvt
     regs = flatten(cvt.get_in_dim_bases("register"), out_shifts(cvt))
     regs = [regs[i] for i in p.perm]
     instr_bases = regs[p.v.bit_length() - 1:]
     sim_bits = min(len(instr_bases), max(0, max_instr.bit_length() - 1))
-    return _xor_span(instr_bases[:sim_bits])[:, None] ^ _xor_span(flat_in_dim(cvt, "lane"))[None, :]
+    lanes = _xor_span(flat_in_dim(cvt, "lane"))
+    return [[i ^ lane for lane in lanes] for i in _xor_span(instr_bases[:sim_bits])]
 
 
-def lane_words(addrs: np.ndarray, v: int, bitwidth: int) -> np.ndarray:
-    """[..., word]: the 32-bit words each access of `v` elements starting at `addrs` touches."""
-    words_per_lane = max(1, v * bitwidth // 32)
-    return ((addrs * bitwidth) >> 5)[..., None] + np.arange(words_per_lane, dtype=np.int64)
+def lane_words(addr: int, v: int, bitwidth: int) -> range:
+    """The 32-bit words an access of `v` elements starting at `addr` touches."""
+    first = (addr * bitwidth) >> 5
+    return range(first, first + max(1, v * bitwidth // 32))
 
 
-@dataclass(frozen=True)
+@frozen
 class LaneAccess:
     """What one lane of a wavefront touches: its 32-bit words and the first element it moves."""
     lane: int
@@ -276,40 +274,45 @@ def worst_wavefront_lanes(report: BankReport, op: str) -> tuple[LaneAccess, ...]
         return ()
     p = report.prep
     addrs = lane_addresses(p)[worst.instruction]
-    words = lane_words(addrs, p.v, report.bitwidth)
-    return tuple(LaneAccess(int(lane), tuple(int(w) for w in words[lane]), p.element_at(int(addrs[lane])))
+    return tuple(LaneAccess(lane, tuple(lane_words(addrs[lane], p.v, report.bitwidth)), p.element_at(addrs[lane]))
                  for lane in worst.lanes)
 
 
 def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
-             max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> tuple[np.ndarray, Worst]:
-    """Lane-by-lane replay of warp 0 / block 0: (wavefronts[instruction, phase], the worst wavefront)."""
+             max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> tuple[list[list[int]], Worst]:
+    """Lane-by-lane replay of warp 0 / block 0: (wavefronts[instruction][phase], the worst wavefront). A
+    wavefront count is the most distinct words any one bank serves in that instruction's phase."""
     addrs = lane_addresses(p, max_instr)
-    n_lanes = addrs.shape[1]
-    words = lane_words(addrs, p.v, bitwidth)
-    banks = words % target.num_banks
+    n_lanes = len(addrs[0]) if addrs else 0
     phase_of_lane = span_cosets(masks, n_lanes)
-    n_phases = int(phase_of_lane.max()) + 1 if n_lanes else 1
-    n_i = addrs.shape[0]
-    group = (np.arange(n_i)[:, None, None] * n_phases + phase_of_lane[None, :, None]) * target.num_banks + banks
-    wbits = max(1, int(words.max()).bit_length()) if words.size else 1
-    keys = np.unique((group.astype(np.int64) << wbits) | words)
-    distinct = np.bincount((keys >> wbits).astype(np.int64), minlength=n_i * n_phases * target.num_banks)
-    per_bank = distinct.reshape(n_i, n_phases, target.num_banks)
-    wave = per_bank.max(axis=2)
+    n_phases = max(phase_of_lane) + 1 if n_lanes else 1
+    banks = target.num_banks
+    wave: list[list[int]] = []
+    per_bank_of: list[list[list[int]]] = []
+    for row in addrs:
+        words_in: list[list[set]] = [[set() for _ in range(banks)] for _ in range(n_phases)]
+        for lane, addr in enumerate(row):
+            phase = words_in[phase_of_lane[lane]]
+            for w in lane_words(addr, p.v, bitwidth):
+                phase[w % banks].add(w)
+        counts = [[len(ws) for ws in phase] for phase in words_in]
+        per_bank_of.append(counts)
+        wave.append([max(c) for c in counts])
     # worst wavefront: the first (instruction, phase) with the most wavefronts, its most loaded bank
-    wi, wp = divmod(int(np.argmax(wave)), n_phases)
-    wb = int(np.argmax(per_bank[wi, wp]))
-    lanes_in_phase = np.nonzero(phase_of_lane == wp)[0]
+    flat = [w for row in wave for w in row]
+    wi, wp = divmod(flat.index(max(flat)), n_phases)
+    loads = per_bank_of[wi][wp]
+    wb = loads.index(max(loads))
+    lanes_in_phase = [lane for lane in range(n_lanes) if phase_of_lane[lane] == wp]
     by_word: dict[int, list[int]] = {}
     for lane in lanes_in_phase:
-        for w in words[wi, lane]:
-            if int(w) % target.num_banks == wb:
-                by_word.setdefault(int(w), []).append(int(lane))
-    worst = Worst(wi, wp, tuple(int(x) for x in lanes_in_phase), wb,
-                  tuple(Word(w, w * 4, tuple(ls), tuple(p.element_at(int(addrs[wi, lane])) for lane in ls))
+        for w in lane_words(addrs[wi][lane], p.v, bitwidth):
+            if w % banks == wb:
+                by_word.setdefault(w, []).append(lane)
+    worst = Worst(wi, wp, tuple(lanes_in_phase), wb,
+                  tuple(Word(w, w * 4, tuple(ls), tuple(p.element_at(addrs[wi][lane]) for lane in ls))
                         for w, ls in sorted(by_word.items())),
-                  int((per_bank[wi, wp] == per_bank[wi, wp].max()).sum()))
+                  loads.count(max(loads)))
     return wave, worst
 
 
@@ -329,8 +332,8 @@ def analyze(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: 
                         model.phases << model.k, model.conflicts, 0)
         if simulate_lanes:
             wave, worst = simulate(p, bitwidth, target, model.masks)
-            access = Access(op, access.instruction, access.access_bits, model, int(wave.sum(axis=1).max()),
-                            int(wave.max()) - 1, wave.shape[0], worst)
+            access = Access(op, access.instruction, access.access_bits, model, max(sum(row) for row in wave),
+                            max(max(row) for row in wave) - 1, len(wave), worst)
         accesses[op] = access
     return BankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), p.v, lanes, warps,
                       max(1, n_regs // p.v), bank * p.v, segment.bit_length() - 1, accesses, p)

@@ -23,7 +23,7 @@ stores and eight 128-bit loads per thread and one barrier (as Triton 3.9 emits i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from ..records import frozen, replace
 
 from ..engine import LinearLayout
 from ..errors import ShapeError, UnsupportedError
@@ -38,7 +38,7 @@ HW_DIMS = (REG, LANE, WARP, BLOCK)
 PATHS = ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta")
 
 
-@dataclass(frozen=True)
+@frozen
 class Lowering:
     """The facts about a target that Triton's convert lowering reads (its ``TargetInfo``)."""
     name: str
@@ -239,7 +239,7 @@ def explain_moves(conversion: LinearLayout, src_free: dict | None = None) -> tup
 # ----------------------------------------------------------------------------------------- the report
 
 
-@dataclass(frozen=True)
+@frozen
 class ConvertReport:
     """The cost of one convert_layout, per thread, as Triton 3.9 emits it for ``target``."""
     target: str
@@ -260,7 +260,7 @@ class ConvertReport:
     barrier: str | None = None                  # "block" (bar.sync / s_barrier) or "warp" (bar.warp.sync)
     shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
     shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
 
 
 def _check(src: LinearLayout, dst: LinearLayout, low: Lowering) -> None:

@@ -20,7 +20,7 @@ travel inside the register (byte permutes) and ``getTranspositionSelectors`` fus
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from ..engine import LinearLayout
 from .access import flat_in_dim
@@ -30,7 +30,7 @@ REG, LANE = "register", "lane"
 _IDENTITY_SEL = 0x3210
 
 
-@dataclass(frozen=True)
+@frozen
 class Transposition:
     """One mixed transposition (register bit, lane bit) with its byte-permute selectors (Triton's
     ``TranspositionInfo``; 0x3210 / 0x7654 mean plain selects)."""
@@ -42,7 +42,7 @@ class Transposition:
     bot_post: int = 0x7654
 
 
-@dataclass(frozen=True)
+@frozen
 class WarpDecomposition:
     reg_perm: tuple[int, ...]        # P_reg: register bit i -> bit reg_perm[i]
     lane_perm: tuple[int, ...]       # P_lane: lane bit i -> bit lane_perm[i]
@@ -269,7 +269,7 @@ def is_shippable(t: Transposition) -> bool:
                                                                      (0x3210, 0x3120)))
 
 
-@dataclass(frozen=True)
+@frozen
 class ShuffleCost:
     method: str                       # "ship" (one transposition, auxiliary registers) or "swap" (in place)
     registers: int                    # 32-bit (packed) registers per thread; 64-bit values count twice

@@ -23,7 +23,7 @@ the older ``getVbasis`` that ``swizzle.py`` follows (see docs/convert_model.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
@@ -38,7 +38,7 @@ def _log2(x: int) -> int:
     return x.bit_length() - 1
 
 
-@dataclass(frozen=True)
+@frozen
 class Tile:
     """Triton's ``LocalMemOpTile``: lanes holding the contiguous part of one access and lanes addressing the
     rows served in one wavefront (by position in the layout's lane bases)."""
@@ -52,7 +52,7 @@ LDST_MATRIX_TRANS = Tile((2, 3, 4), (0, 1))
 INSTRUCTIONS = {LDST_SHARED: "shared", LDST_MATRIX: "matrix", LDST_MATRIX_TRANS: "matrix.trans"}
 
 
-@dataclass(frozen=True)
+@frozen
 class ScratchLayout:
     """The scratch buffer as flattened tensor vectors per input dim of Triton's smem layout."""
     vector: tuple[int, ...]
@@ -308,7 +308,7 @@ def access_layout(side: Threads, smem: ScratchLayout) -> LinearLayout:
                         [("offset", n_off)], require_surjective=False)
 
 
-@dataclass(frozen=True)
+@frozen
 class SharedAccess:
     instruction: str          # "st.shared" / "stmatrix" / "stmatrix.trans" / "ld.shared" / ... (generic names)
     count: int                # instructions per thread per round

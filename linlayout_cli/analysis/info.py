@@ -7,7 +7,7 @@ function named in each docstring.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from .. import gluon
 from ..attributes import encodings as enc
@@ -32,14 +32,14 @@ def bases_of(ll: LinearLayout) -> dict[str, list[list[int]]]:
 # ----------------------------------------------------------------------------------------- distributed
 
 
-@dataclass(frozen=True)
+@frozen
 class Factor:
     """A run of bases of one hardware dim stepping one tensor dim by consecutive powers of two."""
     hardware: str                   # register, lane, warp, block
     size: int                       # 2^(bases in the run)
 
 
-@dataclass(frozen=True)
+@frozen
 class Spread:
     """How one tensor dim is covered, from its smallest stride up: 128 = register 4 · lane 8 · warp 4."""
     dim: int
@@ -48,7 +48,7 @@ class Spread:
     mixed: tuple[str, ...]          # bases that move this dim together with another ('lane 4')
 
 
-@dataclass(frozen=True)
+@frozen
 class Distributed:
     threads_per_warp: int
     warps: int
@@ -134,7 +134,7 @@ def describe_distributed(ll: LinearLayout, element_bits: int) -> Distributed:
 # ----------------------------------------------------------------------------------------- shared
 
 
-@dataclass(frozen=True)
+@frozen
 class Shared:
     offsets: int                    # offsets per block
     blocks: int
@@ -230,7 +230,7 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
 # ----------------------------------------------------------------------------------------- the whole summary
 
 
-@dataclass(frozen=True)
+@frozen
 class LayoutInfo:
     kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, ...
     category: str                   # distributed or shared

@@ -7,7 +7,7 @@ the layout spans several CTAs.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from ..engine import LinearLayout, gf2
 from ..errors import TTLayoutError
@@ -16,7 +16,7 @@ HARDWARE = ("register", "lane", "warp", "block")
 MAX_HOLDERS = 1 << 16              # a fully broadcast element of a huge layout is listed up to this many copies
 
 
-@dataclass(frozen=True)
+@frozen
 class Holder:
     block: int
     warp: int
@@ -35,7 +35,7 @@ class Holder:
         return (f"B{self.block}:" if self.blocks > 1 else "") + f"T{self.thread}:{self.register}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Held:
     """One element a thread holds: its block and register, and the element's coordinates."""
     block: int

@@ -24,7 +24,7 @@ as good (same vector widths, same conflicts) when the search over all of them fi
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from ..records import frozen, replace
 
 from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
@@ -155,7 +155,7 @@ def _prefix_len(regs: list[int], vbasis: list[int]) -> int:
     return n
 
 
-@dataclass(frozen=True)
+@frozen
 class SwizzleResult:
     layout: LinearLayout            # offset (+ empty block) -> dim0..
     vector: tuple[int, ...]
@@ -251,7 +251,7 @@ def evaluate_side(offsets: list[int], side: Threads, bitwidth: int, target: Targ
     return v, w.conflicts, w.phases
 
 
-@dataclass(frozen=True)
+@frozen
 class Score:
     """How a shared layout serves the write side and the read side (per warp, Triton's units)."""
     write_vec: int
@@ -354,7 +354,7 @@ def layout_order(ll: LinearLayout) -> list[int]:
     return order
 
 
-@dataclass(frozen=True)
+@frozen
 class Suggestion:
     target: Target
     bitwidth: int

@@ -29,7 +29,7 @@ AMD CDNA4 (gfx950, MI350): 64 banks, wave64:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..records import frozen
 from typing import Callable
 
 from ..errors import TTLayoutError
@@ -43,7 +43,7 @@ def _consecutive(n_lanes: int) -> tuple[int, ...]:
     return tuple(1 << i for i in range(n_lanes.bit_length() - 1))
 
 
-@dataclass(frozen=True)
+@frozen
 class Target:
     name: str
     vendor: str                 # "nvidia" or "amd"

@@ -33,7 +33,7 @@ def command(write, read, alias_names, no_search, use, tensor_type, input_file, t
     ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
-    from dataclasses import replace
+    from ..records import replace
 
     from ..analysis.swizzle import best_nvmma, suggest, suggest_nvmma
     from ..analysis.targets import get_target

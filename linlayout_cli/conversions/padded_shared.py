@@ -6,7 +6,7 @@ this outside the linear layout (main's `paddedLinearLayout`; `applyPadding`/`get
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 from ..attributes.encodings import PaddedSharedEncoding
 from ..engine import LinearLayout
@@ -14,7 +14,7 @@ from ..errors import ShapeError
 from .common import check_rank, standard_out_dims
 
 
-@dataclass(frozen=True)
+@frozen
 class Padding:
     """The interval-padding pairs of a padded_shared layout (all powers of two), in the attribute's order."""
     intervals: tuple[int, ...]

@@ -17,7 +17,7 @@ destination) is `document(stack([a, b], horizontal=True))`.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from ..records import frozen
 
 import numpy as np
 
@@ -45,7 +45,7 @@ BANKS = 32
 # ----------------------------------------------------------------------------------------- composition
 
 
-@dataclass(frozen=True)
+@frozen
 class Panel:
     """A piece of picture: its size, its SVG body (origin at its top left) and the CSS classes it uses."""
     width: int
@@ -110,7 +110,7 @@ def text_lines(lines, width_chars: int = 110, cls: str = "n", line_h: int = 16) 
 # ----------------------------------------------------------------------------------------- cells
 
 
-@dataclass(frozen=True)
+@frozen
 class Cells:
     """What a grid shows, row-major: each cell's label lines, its fill colours (ids, one column per stripe, -1 for
     none) and whether it is hatched; axis labels; groups of rows drawn as separate blocks with a heading (warps,

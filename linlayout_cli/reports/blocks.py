@@ -6,10 +6,10 @@ Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an alig
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One line: spans of (text, rich style); an empty tuple is a blank line."""
     spans: tuple[tuple[str, str], ...] = ()
@@ -27,7 +27,7 @@ def line(text: str, style: str = "", indent: str = "") -> Line:
 BLANK = Line()
 
 
-@dataclass(frozen=True)
+@frozen
 class Fields:
     """Label/value rows; plain text pads labels to `label_width` (a row with an empty label continues the one
     above)."""
@@ -36,7 +36,7 @@ class Fields:
     indent: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
