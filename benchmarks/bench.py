@@ -1,21 +1,25 @@
-"""ttlayout benchmarks: render time (beside Triton's own printer when available), start-up, `-i` on a 4 MB dump,
-peak memory, scaling.
+"""ttlayout's performance goals, measured side by side with Triton 3.9 in one run.
 
-    python benchmarks/bench.py [--oracle-python /path/to/venv-with-triton-3.9/bin/python] [--repeat 5] [--quick]
-                               [--big-dump-only]
+    python benchmarks/bench.py [--oracle-python PY] [--repeat N] [--quick]
 
-Run it with the python of a venv where ttlayout is installed (`pip install .`), so that start-up is what users see.
+Run it with the python of a venv where ttlayout is installed (`pip install .`) from a checkout (the `-i` goal
+builds its dump with scripts/make_big_dump.py, the audit goal reads tests/data/kernels). --oracle-python (or
+TTLAYOUT_ORACLE_PYTHON) is the python of a venv with triton==3.9.0; without it Triton's columns stay empty.
 
-Render time = parse + convert + render into a discarding sink, in process, median of --repeat runs.
-Triton's figure is gluon_ir.get_layout_view (the same getLayoutStr the C++ tool calls) timed by --oracle-python in
-a subprocess, same machine, same run. Start-up and memory are measured on whole `python -m linlayout_cli` processes.
+Whole-process figures are what a user waits for: the median wall time of --repeat runs of the installed
+`ttlayout` script, started in an empty scratch directory with its output to /dev/null (or to `-o`), and the
+peak RSS of that process alone (wait4). Triton's route to the same text is a Python process that loads
+Triton's bindings, builds the layout from the same attribute text and writes `gluon_ir.get_layout_view` (the
+getLayoutStr that triton-tensor-layout prints); Triton's route to a conversion's cost is compiling the one-op
+kernel for sm90 (a fresh cache each run). A render time is the time at 1024x1024 minus the time at 16x16, for
+each tool. --quick skips the 4096x4096 measures.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,190 +32,335 @@ BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warps
 MMA_V3 = ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], "
           "instrShape = [16, 256, 16]}>")
 SWIZZLED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+TILE_MMA = ("#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+            "instrShape = [16, 128, 16]}>")
+TILE_BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                "order = [1, 0]}>")
+BANK_REG = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], "
+            "order = [0, 1]}>")
+TILE = "tensor<128x256xf16>"
+VIEWS = [("blocked", BLOCKED), ("nvidia_mma v3", MMA_V3), ("swizzled_shared", SWIZZLED)]
 
-RENDER_CASES = [
-    ("blocked tensor view", BLOCKED, False),
-    ("blocked hw view", BLOCKED, True),
-    ("nvidia_mma v3 tensor view", MMA_V3, False),
-    ("nvidia_mma v3 hw view", MMA_V3, True),
-    ("swizzled_shared tensor view", SWIZZLED, False),
-    ("swizzled_shared hw view", SWIZZLED, True),
-]
+WRAPPER = r"""
+import os, sys, time
+start = time.perf_counter()
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+seconds = time.perf_counter() - start
+with open(sys.argv[1], "w") as f:
+    f.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
 
-ORACLE_SCRIPT = r"""
-import json, sys, tempfile, time, os
+TRITON_PRINT = r"""
+import os, sys, tempfile
+from triton._C.libtriton import ir, gluon_ir
+attr, dims, hw, out = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
+shared = "shared" in attr
+body = (f"%a = ttg.local_alloc : () -> !ttg.memdesc<{dims}xf16, #a, #ttg.shared_memory, mutable>" if shared
+        else f"%c = arith.constant dense<0.0> : tensor<{dims}xf16, #a>")
+src = (f'#a = {attr}\nmodule attributes {{"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n'
+       f"tt.func @f() {{\n {body}\n tt.return\n}}\n}}\n")
+fd, path = tempfile.mkstemp(suffix=".mlir"); os.write(fd, src.encode()); os.close(fd)
+module = ir.parse_mlir_module(path, ctx); os.unlink(path)
+values = []
+module.walk(lambda op: values.append(op.get_result(0)) if op.get_name() in ("arith.constant", "ttg.local_alloc")
+            else None)
+layout = (builder.get_gluon_layout_from_memdesc(values[0]) if shared
+          else builder.get_gluon_layout_from_tensor(values[0]))
+shape = [int(d) for d in dims.split("x")]
+text = gluon_ir.get_layout_view(layout, shape, hw)
+with open(out, "w") as f:
+    f.write(f"Print layout attribute: {attr}\n")
+    f.write(text)
+os._exit(0)      # skip the bindings' teardown, which reports leaks on stderr
+"""
+
+TRITON_RENDER = r"""
+import json, os, sys, tempfile, time
 from triton._C.libtriton import ir, gluon_ir
 attr, shape, hw, repeat = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
-ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx)
+ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
 dims = "x".join(map(str, shape))
 shared = "shared" in attr
 body = (f"%a = ttg.local_alloc : () -> !ttg.memdesc<{dims}xf16, #a, #ttg.shared_memory, mutable>" if shared
         else f"%c = arith.constant dense<0.0> : tensor<{dims}xf16, #a>")
-src = f'#a = {attr}\nmodule attributes {{"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n' \
-      f'tt.func @f() {{\n {body}\n tt.return\n}}\n}}\n'
-path = tempfile.mktemp(suffix=".mlir"); open(path, "w").write(src)
-mod = ir.parse_mlir_module(path, ctx); os.unlink(path)
-vals = []
-mod.walk(lambda op: vals.append(op.get_result(0)) if op.get_name() in ("arith.constant", "ttg.local_alloc") else None)
-lay = b.get_gluon_layout_from_memdesc(vals[0]) if shared else b.get_gluon_layout_from_tensor(vals[0])
+src = (f'#a = {attr}\nmodule attributes {{"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n'
+       f"tt.func @f() {{\n {body}\n tt.return\n}}\n}}\n")
+fd, path = tempfile.mkstemp(suffix=".mlir"); os.write(fd, src.encode()); os.close(fd)
+module = ir.parse_mlir_module(path, ctx); os.unlink(path)
+values = []
+module.walk(lambda op: values.append(op.get_result(0)) if op.get_name() in ("arith.constant", "ttg.local_alloc")
+            else None)
+layout = (builder.get_gluon_layout_from_memdesc(values[0]) if shared
+          else builder.get_gluon_layout_from_tensor(values[0]))
 times = []
 for _ in range(repeat):
-    t = time.perf_counter(); gluon_ir.get_layout_view(lay, shape, hw); times.append(time.perf_counter() - t)
+    t = time.perf_counter(); gluon_ir.get_layout_view(layout, shape, hw); times.append(time.perf_counter() - t)
 print(json.dumps(sorted(times)[len(times) // 2]))
+os._exit(0)
+"""
+
+TRITON_COMPILE = r"""
+import os, sys
+import triton
+from triton.backends.compiler import GPUTarget
+kernel = triton.compile(sys.argv[1], target=GPUTarget("cuda", 90, 32))
+assert "ptx" in kernel.asm
+os._exit(0)
 """
 
 
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+# ----------------------------------------------------------------------------------------- processes
 
 
-def ttlayout_render_time(attr: str, shape, hw: bool, repeat: int) -> float:
-    from linlayout_cli.conversions import to_linear_layout
-    from linlayout_cli.parsing import parse_attribute
-    from linlayout_cli.render import render_layout
+class Runner:
+    """Whole processes: median wall time and peak RSS of --repeat runs, in an empty scratch directory."""
 
-    def once():
-        render_layout(to_linear_layout(parse_attribute(attr), shape), hw, lambda b: None)
-    once()                                        # warm the grammar cache and numpy
-    return median_time(once, repeat)
+    def __init__(self, repeat: int, oracle: str | None):
+        self.repeat, self.oracle = repeat, oracle
+        self.scratch = tempfile.mkdtemp(prefix="ttlayout-bench-")
+        self.ttlayout = shutil.which("ttlayout", path=os.path.dirname(sys.executable)) or shutil.which("ttlayout")
+        if not self.ttlayout:
+            raise SystemExit("no ttlayout script next to this python: run the benchmark with the python of a venv "
+                             "where ttlayout is installed (pip install .)")
+        self.env = dict(os.environ)
+        self.env.pop("PYTHONDONTWRITEBYTECODE", None)   # a user's ttlayout runs from compiled bytecode
+
+    def once(self, cmd, env=None) -> tuple[float, float]:
+        """(seconds, peak RSS in MB) of one process; a failure stops the benchmark with its error. The process is
+        started by a small wrapper, whose own memory (not this benchmark's) is the floor of the peak RSS that
+        Linux reports for a child."""
+        err = tempfile.TemporaryFile()
+        report = os.path.join(self.scratch, "wrapper.out")
+        subprocess.run([sys.executable, "-c", WRAPPER, report, *cmd], stdout=subprocess.DEVNULL, stderr=err,
+                       cwd=self.scratch, env=env or self.env)
+        with open(report) as f:
+            seconds, kb, code = f.read().split()
+        if int(code):
+            err.seek(0)
+            raise SystemExit(f"failed ({code}): {' '.join(cmd)[:200]}\n{err.read().decode()[-2000:]}")
+        return float(seconds), int(kb) / 1024
+
+    def median(self, cmd, repeat: int | None = None, env=None) -> tuple[float, float]:
+        """(median seconds, largest peak RSS in MB) over `repeat` runs, after one unmeasured warm-up run."""
+        self.once(cmd, env)
+        runs = [self.once(cmd, env) for _ in range(repeat or self.repeat)]
+        return statistics.median(t for t, _ in runs), max(m for _, m in runs)
+
+    def ours(self, *args, repeat: int | None = None) -> tuple[float, float]:
+        return self.median([self.ttlayout, *args], repeat)
+
+    def triton_print(self, attr: str, dims: str, hw: bool, repeat: int | None = None):
+        if not self.oracle:
+            return None
+        out = os.path.join(self.scratch, "triton.txt")
+        result = self.median([self.oracle, "-c", TRITON_PRINT, attr, dims, "1" if hw else "0", out], repeat)
+        os.unlink(out)
+        return result
+
+    def python_pass(self) -> float:
+        return self.median([sys.executable, "-c", "pass"])[0]
 
 
-def triton_render_time(oracle: str | None, attr: str, shape, hw: bool, repeat: int):
-    if not oracle:
-        return None
-    out = subprocess.run([oracle, "-c", ORACLE_SCRIPT, attr, json.dumps(shape), "1" if hw else "0", str(repeat)],
-                         capture_output=True, text=True)
-    if out.returncode:
-        return None
-    return float(out.stdout.strip().splitlines()[-1])
+# ----------------------------------------------------------------------------------------- goals
 
 
-def process_times(args, repeat: int):
-    cmd = [sys.executable, "-m", "linlayout_cli", *args]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+class Goals:
+    """Rows of the goal table: ttlayout's figure, Triton's where Triton has one, the ratio, and the target."""
 
+    def __init__(self):
+        self.rows = []
 
-def peak_rss_mb(args) -> float:
-    """Peak resident memory of one ttlayout process (a fresh wrapper process, so only that child is counted)."""
-    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "linlayout_cli", *args],
-                         capture_output=True, text=True, check=True)
-    return int(out.stdout.strip()) / 1024
+    def add(self, goal: str, ours: float, unit: str, limit: float, theirs: float | None = None,
+            on_ratio: bool = False):
+        ratio = ours / theirs if theirs else None
+        value = ratio if on_ratio else ours
+        holds = "n/a" if value is None else ("yes" if value <= limit else "no")
+        target = f"ratio <= {limit}" if on_ratio else f"<= {limit:g} {unit}"
+        self.rows.append((goal, f"{ours:.0f} {unit}" if unit != "s" else f"{ours:.2f} s",
+                          "n/a" if theirs is None else (f"{theirs:.0f} {unit}" if unit != "s" else f"{theirs:.2f} s"),
+                          "n/a" if ratio is None else f"{ratio:.3f}", target, holds))
+
+    def print(self):
+        print()
+        row("goal", "ttlayout", "Triton", "ratio", "target", "holds")
+        row("---", "---:", "---:", "---:", "---", "---")
+        for r in self.rows:
+            row(*r)
 
 
 def row(*cells):
-    print("| " + " | ".join(str(c) for c in cells) + " |")
+    print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
 
 
-def main():
+def render_goals(run: Runner, goals: Goals) -> None:
+    """Whole-process render time at 1024x1024 (minus 16x16), ttlayout against Triton's route."""
+    for name, attr in VIEWS:
+        for hw in (False, True):
+            flag = ["--use-hw-view"] if hw else []
+            small = run.ours("-l", attr, "-t", "tensor<16x16xf16>", *flag)[0]
+            big = run.ours("-l", attr, "-t", "tensor<1024x1024xf16>", *flag)[0]
+            theirs = None
+            if run.oracle:
+                t_small = run.triton_print(attr, "16x16", hw, max(3, run.repeat // 2))[0]
+                t_big = run.triton_print(attr, "1024x1024", hw, max(3, run.repeat // 2))[0]
+                theirs = (t_big - t_small) * 1e3
+            view = "hardware" if hw else "tensor"
+            goals.add(f"render 1024x1024, {name} {view} view (1024^2 - 16^2)", (big - small) * 1e3, "ms", 0.1,
+                      theirs, on_ratio=True)
+
+
+def startup_goal(run: Runner, goals: Goals) -> None:
+    ours = run.ours("-l", BLOCKED, "-t", "tensor<16x16xf16>", repeat=max(15, run.repeat))[0] * 1e3
+    theirs = run.triton_print(BLOCKED, "16x16", False)
+    goals.add("start-up: ttlayout -l <blocked> -t tensor<16x16xf16>", ours, "ms", 50,
+              theirs[0] * 1e3 if theirs else None)
+
+
+def memory_goal(run: Runner, goals: Goals) -> None:
+    out = os.path.join(run.scratch, "big.txt")
+    ours = run.ours("-l", BLOCKED, "-t", "tensor<4096x4096xf16>", "-o", out, repeat=1)[1]
+    theirs = run.triton_print(BLOCKED, "4096x4096", False, repeat=1)
+    goals.add("peak RSS, tensor view of tensor<4096x4096xf16> to -o", ours, "MB", 64,
+              theirs[1] if theirs else None)
+    os.unlink(out)
+
+
+def command_goals(run: Runner, goals: Goals) -> None:
+    goals.add(f"info -l <nvidia_mma v3> -t {TILE}", run.ours("info", "-l", TILE_MMA, "-t", TILE)[0] * 1e3, "ms", 100)
+    goals.add(f"lookup --thread 5 ({TILE})",
+              run.ours("lookup", "-l", TILE_MMA, "-t", TILE, "--thread", "5")[0] * 1e3, "ms", 100)
+    goals.add(f"lookup --element 3,17 ({TILE})",
+              run.ours("lookup", "-l", TILE_MMA, "-t", TILE, "--element", "3,17")[0] * 1e3, "ms", 100)
+    ours = run.ours("convert", "-s", TILE_MMA, "-d", TILE_BLOCKED, "-t", TILE, "--target", "sm90")[0] * 1e3
+    goals.add(f"convert mma -> blocked ({TILE}, sm90); Triton: compile the one-op kernel", ours, "ms", 100,
+              triton_compile_ms(run))
+    dumps = os.path.join(ROOT, "tests", "data", "kernels")
+    largest = max((os.path.join(dumps, f) for f in os.listdir(dumps) if f.endswith(".ttgir")), key=os.path.getsize)
+    goals.add(f"audit {os.path.basename(largest)} (the largest real dump, {os.path.getsize(largest) // 1024} KB)",
+              run.ours("audit", largest)[0], "s", 1)
+    dump, alias = big_dump(run)
+    goals.add(f"-i 4 MB dump, 80,000 #loc lines: -t tensor<64x64xf16> --alias-names {alias}",
+              run.ours("-i", dump, "-t", "tensor<64x64xf16>", "--alias-names", alias)[0], "s", 0.3)
+    svg = os.path.join(run.scratch, "tile.svg")
+    goals.add(f"SVG, nvidia_mma v3 {TILE}", run.ours("-l", MMA_V3, "-t", TILE, "--format", "svg", "-o", svg)[0],
+              "s", 0.5)
+    html = os.path.join(run.scratch, "big.html")
+    run.once([run.ttlayout, "-l", BLOCKED, "-t", "tensor<4096x4096xf16>", "--format", "html", "-o", html])
+    goals.add("HTML page, blocked tensor<4096x4096xf16> (size)", os.path.getsize(html) / 1000, "KB", 100)
+
+
+def triton_compile_ms(run: Runner) -> float | None:
+    """Triton's way to a conversion's cost: compile the one-op kernel (load, convert_layout, store) for sm90."""
+    if not run.oracle:
+        return None
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    from make_convert_golden import kernel_text
+    path = os.path.join(run.scratch, "cvt.ttgir")
+    with open(path, "w") as f:
+        f.write(kernel_text({"src": TILE_MMA, "dst": TILE_BLOCKED, "shape": [128, 256], "elem": "f16",
+                             "num_warps": 4, "target": "sm90"}))
+    times = []
+    for _ in range(max(3, run.repeat // 2)):
+        env = dict(run.env, TRITON_CACHE_DIR=tempfile.mkdtemp(dir=run.scratch))   # no cached kernel
+        times.append(run.once([run.oracle, "-c", TRITON_COMPILE, path], env)[0])
+    return statistics.median(times) * 1e3
+
+
+def big_dump(run: Runner) -> tuple[str, str]:
+    """scripts/make_big_dump.py's deterministic 4 MB dump with 80,000 #loc lines, and its first layout alias."""
+    dump = os.path.join(run.scratch, "big.ttgir")
+    if not os.path.exists(dump):
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_big_dump.py"), dump], check=True,
+                       stdout=subprocess.DEVNULL)
+    with open(dump, encoding="utf-8") as f:
+        alias = re.search(r"^#([\w$-]+) = #ttg\.", f.read(), re.M).group(1)
+    return dump, alias
+
+
+# ----------------------------------------------------------------------------------------- tables
+
+
+def in_process_render(run: Runner) -> None:
+    """Render time alone (parse + convert + render into a discarding sink), in process, median."""
+    from linlayout_cli.conversions import to_linear_layout
+    from linlayout_cli.parsing import parse_attribute
+    from linlayout_cli.render import render_layout
+    print("\n### Render time in process, tensor<1024x1024xf16> (median; Triton: get_layout_view alone)\n")
+    row("view", "ttlayout (ms)", "Triton (ms)", "ratio")
+    row("---", "---:", "---:", "---:")
+    for name, attr in VIEWS:
+        for hw in (False, True):
+            def once(attr=attr, hw=hw):
+                render_layout(to_linear_layout(parse_attribute(attr), [1024, 1024]), hw, lambda b: None)
+            once()
+            times = []
+            for _ in range(run.repeat):
+                t = time.perf_counter()
+                once()
+                times.append(time.perf_counter() - t)
+            ours = statistics.median(times) * 1e3
+            theirs = None
+            if run.oracle:
+                out = subprocess.run([run.oracle, "-c", TRITON_RENDER, attr, "[1024, 1024]", "1" if hw else "0",
+                                      str(max(1, run.repeat // 2))], capture_output=True, text=True)
+                theirs = float(out.stdout.strip().splitlines()[-1]) * 1e3 if out.returncode == 0 else None
+            row(f"{name} {'hardware' if hw else 'tensor'} view", f"{ours:.0f}",
+                f"{theirs:.0f}" if theirs else "n/a", f"{ours / theirs:.3f}" if theirs else "n/a")
+
+
+def scaling(run: Runner, quick: bool) -> None:
+    """Whole-process time and peak RSS from 16x16 to 4096x4096, and the time per element above 16x16."""
+    sizes = [16, 64, 256, 1024] + ([] if quick else [4096])
+    measures = [
+        ("tensor view (blocked)", lambda d: ["-l", BLOCKED, "-t", f"tensor<{d}xf16>"]),
+        ("hardware view (blocked)", lambda d: ["-l", BLOCKED, "-t", f"tensor<{d}xf16>", "--use-hw-view"]),
+        ("tensor view (swizzled_shared)", lambda d: ["-l", SWIZZLED, "-t", f"tensor<{d}xf16>"]),
+        ("bank (blocked -> swizzled_shared)", lambda d: ["bank", "-r", BANK_REG, "-s", SWIZZLED, "-t",
+                                                         f"tensor<{d}xf16>"]),
+        ("convert (nvidia_mma v3 -> blocked)", lambda d: ["convert", "-s", TILE_MMA, "-d", TILE_BLOCKED, "-t",
+                                                          f"tensor<{d}xf16>"]),
+    ]
+    print("\n### Scaling: whole process, median (ms) / peak RSS (MB); last column: µs per element above 16x16 "
+          "at the largest size\n")
+    row("measure", *[f"{n}x{n}" for n in sizes], "µs / element")
+    row("---", *["---:"] * (len(sizes) + 1))
+    for name, args in measures:
+        cells, first = [], None
+        for n in sizes:
+            seconds, mb = run.ours(*args(f"{n}x{n}"), repeat=run.repeat if n < 4096 else 1)
+            first = seconds if first is None else first
+            cells.append(f"{seconds * 1e3:.0f} / {mb:.0f}")
+        per = (seconds - first) / (sizes[-1] ** 2 - 256) * 1e6
+        row(name, *cells, f"{per:.3f}")
+
+
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle-python", default=os.environ.get("TTLAYOUT_ORACLE_PYTHON"),
-                    help="python of a venv with triton==3.9.0, to time Triton's printer side by side")
-    ap.add_argument("--repeat", type=int, default=5)
+                    help="python of a venv with triton==3.9.0, to measure Triton side by side")
+    ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--quick", action="store_true", help="skip the 4096x4096 measures")
-    ap.add_argument("--big-dump-only", action="store_true", help="only the -i timings on the 4 MB dump")
     opts = ap.parse_args()
-    repeat = opts.repeat
-    if opts.big_dump_only:
-        big_dump_times(repeat)
-        return
+    run = Runner(opts.repeat, opts.oracle_python)
+    try:
+        import platform
+        print(f"machine: {platform.machine()}, {os.cpu_count()} cores, python {sys.version.split()[0]}; "
+              f"python -c pass: {run.python_pass() * 1e3:.0f} ms; ttlayout: {run.ttlayout}")
+        print("\n### Goals (whole processes; medians of", opts.repeat, "runs)")
+        goals = Goals()
+        render_goals(run, goals)
+        startup_goal(run, goals)
+        if not opts.quick:
+            memory_goal(run, goals)
+        command_goals(run, goals)
+        goals.print()
+        in_process_render(run)
+        scaling(run, opts.quick)
+    finally:
+        shutil.rmtree(run.scratch, ignore_errors=True)
 
-    venv = "venv" if sys.prefix != sys.base_prefix else "no venv: site-packages .pth files add to start-up"
-    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]} ({venv})")
-    print("\n### Render time, tensor<1024x1024xf16> (median, parse + convert + render, in process)\n")
-    row("case", "ttlayout (s)", "Triton get_layout_view (s)", "ratio")
-    row("---", "---", "---", "---")
-    for name, attr, hw in RENDER_CASES:
-        ours = ttlayout_render_time(attr, [1024, 1024], hw, repeat)
-        theirs = triton_render_time(opts.oracle_python, attr, [1024, 1024], hw, max(1, repeat // 2))
-        ratio = f"{ours / theirs:.3f}x" if theirs else "n/a"
-        row(name, f"{ours:.3f}", f"{theirs:.3f}" if theirs else "n/a", ratio)
-
-    print("\n### Whole process (median of 15 runs)\n")
-    small = ["-l", BLOCKED, "-t", "tensor<16x16xf16>"]
-    row("command", "wall (ms)")
-    row("---", "---")
-    row("python -c pass", f"{process_times_raw([sys.executable, '-c', 'pass'], 15) * 1e3:.0f}")
-    row("ttlayout -l <blocked> -t tensor<16x16xf16>", f"{process_times(small, 15) * 1e3:.0f}")
-
-    big_dump_times(repeat)
-
-    if not opts.quick:
-        print("\n### Peak RSS, tensor view of tensor<4096x4096xf16> written with -o\n")
-        with tempfile.TemporaryDirectory() as tmp:
-            out = os.path.join(tmp, "big.txt")
-            mb = peak_rss_mb(["-l", BLOCKED, "-t", "tensor<4096x4096xf16>", "-o", out])
-            size = os.path.getsize(out) / 1e6
-        row("measure", "value")
-        row("---", "---")
-        row("peak RSS (MB)", f"{mb:.0f}")
-        row("output size (MB)", f"{size:.0f}")
-
-    print("\n### Scaling of the blocked tensor view (in process, median)\n")
-    row("shape", "elements", "seconds", "µs / element")
-    row("---", "---", "---", "---")
-    sizes = [16, 64, 256, 1024] + ([] if opts.quick else [4096])
-    for n in sizes:
-        t = ttlayout_render_time(BLOCKED, [n, n], False, repeat if n < 4096 else 1)
-        row(f"{n}x{n}", n * n, f"{t:.4f}", f"{t / (n * n) * 1e6:.3f}")
-
-    print("\n### Bank-conflict report, 256x256 f16 (in process, median)\n")
-    row("measure", "ms")
-    row("---", "---")
-    for label, extra in (("ttlayout bank (text report)", []), ("ttlayout bank --json", ["--json"])):
-        row(label, f"{bank_time(extra, repeat) * 1e3:.1f}")
-
-
-def big_dump_times(repeat: int) -> None:
-    """`-i` on the 4 MB dump with 80,000 `#loc` lines that scripts/make_big_dump.py writes (deterministically):
-    one alias picked with --alias-names, and every layout alias (no --alias-names)."""
-    maker = os.path.join(ROOT, "scripts", "make_big_dump.py")
-    if not os.path.exists(maker):
-        print("\n(scripts/make_big_dump.py not found: big-dump timings skipped; run from a checkout)")
-        return
-    print(f"\n### -i on a 4 MB dump with 80,000 #loc lines (whole process, median of {max(repeat, 5)} runs)\n")
-    with tempfile.TemporaryDirectory() as tmp:
-        dump = os.path.join(tmp, "big.ttgir")
-        subprocess.run([sys.executable, maker, dump], check=True, stdout=subprocess.DEVNULL)
-        with open(dump, encoding="utf-8") as f:
-            text = f.read()
-        alias = re.search(r"^#([\w$-]+) = #ttg\.", text, re.M).group(1)       # its first layout alias
-        row("command", "wall (ms)")
-        row("---", "---")
-        for label, extra in ((f"ttlayout -i BIG -t tensor<64x64xf16> --alias-names {alias}", ["--alias-names", alias]),
-                             ("ttlayout -i BIG -t tensor<64x64xf16> (every layout alias)", [])):
-            t = process_times(["-i", dump, "-t", "tensor<64x64xf16>", *extra], max(repeat, 5))
-            row(label, f"{t * 1e3:.0f}")
-
-
-def process_times_raw(cmd, repeat):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
-
-
-def bank_time(extra, repeat: int) -> float:
-    from linlayout_cli.cli import run
-    args = ["bank", "-r", "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], "
-            "order = [0, 1]}>", "-s", SWIZZLED, "-t", "tensor<256x256xf16>", *extra]
-    code, _, err = run(args)
-    if code:
-        raise SystemExit(f"bank benchmark failed: {err}")
-    return median_time(lambda: run(args), repeat)
 
 if __name__ == "__main__":
     main()

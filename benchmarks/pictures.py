@@ -55,7 +55,7 @@ def main() -> None:
             ("SVG, swizzled_shared, tensor<128x256xf16>, hardware view", "svg", SWIZZLED, "tensor<128x256xf16>",
              True, ""),
             ("SVG, blocked, tensor<4096x4096xf16> (tiles)", "svg", BLOCKED, "tensor<4096x4096xf16>", False, "")):
-        seconds, out = timed(lambda: picture(fmt, attr, ttype, hw), args.repeat)
+        seconds, out = timed(lambda fmt=fmt, attr=attr, ttype=ttype, hw=hw: picture(fmt, attr, ttype, hw), args.repeat)
         rows.append((what, len(out), seconds, goal))
     print(f"{'picture':60} {'bytes':>10} {'seconds':>8}  goal")
     for what, size, seconds, goal in rows:

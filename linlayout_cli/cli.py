@@ -169,15 +169,16 @@ class _signals_held:
 
 
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
-    """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain print
-    command line runs without click (`printing.quick_options`); everything else goes through the click group."""
+    """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain
+    command line runs without click (`commands.quick`); everything else goes through the click group."""
     obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
            "error_line": one_line}
     try:
-        from .commands import PRINT, SUBCOMMANDS, printing
-        options = printing.quick_options(argv) if argv and argv[0] not in (PRINT, *SUBCOMMANDS, "help") else None
-        if options is not None:
-            return printing.print_layouts(obj, **options)
+        from .commands import quick
+        plain = quick(argv)
+        if plain is not None:
+            module, params = plain
+            return module.run(obj, **params) or 0
         from .commands.group import group
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
@@ -265,7 +266,7 @@ def _stdout_writer():
         except BrokenPipeError:
             raise
         except OSError as e:
-            raise TTLayoutError(f"cannot write to standard output: {e.strerror or e}")
+            raise TTLayoutError(f"cannot write to standard output: {e.strerror or e}") from None
 
     def flush() -> None:
         if stdout is not None:

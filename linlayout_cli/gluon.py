@@ -195,9 +195,10 @@ def parse_gluon(text: str):
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as e:
-        raise GluonError(f"not a Gluon constructor call: {e.msg} at column {e.offset or 1} of {abbreviate(text)}")
+        raise GluonError(f"not a Gluon constructor call: {e.msg} at column {e.offset or 1} of {abbreviate(text)}") \
+            from None
     except (RecursionError, MemoryError, ValueError):
-        raise GluonError("the Gluon constructor is nested too deeply")
+        raise GluonError("the Gluon constructor is nested too deeply") from None
     from .parsing import parse_attribute
     name, attr_text = _layout(tree.body)
     try:

@@ -62,7 +62,7 @@ def read_text(path: str, stdin) -> str:
         try:
             data = stdin.read(limit + 1)
         except OSError as e:
-            raise TTLayoutError(f"cannot read standard input: {e.strerror or e}")
+            raise TTLayoutError(f"cannot read standard input: {e.strerror or e}") from None
         if isinstance(data, str):
             if len(data) > limit:
                 raise TTLayoutError(f"standard input is too large (the limit is {limit} characters)")
@@ -74,15 +74,15 @@ def read_text(path: str, stdin) -> str:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
         except IsADirectoryError:
-            raise TTLayoutError(f"cannot read {shown}: it is a directory")
+            raise TTLayoutError(f"cannot read {shown}: it is a directory") from None
         except OSError as e:
-            raise TTLayoutError(f"cannot read {shown}: {e.strerror or e}")
+            raise TTLayoutError(f"cannot read {shown}: {e.strerror or e}") from None
     if len(data) > limit:
         raise TTLayoutError(f"{shown} is too large (the limit is {limit} bytes)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise TTLayoutError(f"{shown} is not UTF-8 text (invalid byte 0x{data[e.start]:02x} at offset {e.start})")
+        raise TTLayoutError(f"{shown} is not UTF-8 text (invalid byte 0x{data[e.start]:02x} at offset {e.start})") from None
 
 
 # ----------------------------------------------------------------------------------------- tensor types
@@ -360,7 +360,7 @@ def tmem_element_bits(t: Tensor) -> int:
         bits = t.element_bits
     except UnsupportedError:
         raise UnsupportedError(f"cannot tell the bit width of element type '{abbreviate(t.element)}' "
-                               "for the tensor memory view")
+                               "for the tensor memory view") from None
     if bits > 32 or 32 % bits:
         raise UnsupportedError(f"tensor memory holds elements of 1 to 32 bits that divide 32; "
                                f"{abbreviate(t.element)} has {bits}")

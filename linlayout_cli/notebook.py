@@ -8,9 +8,8 @@ tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures 
 """
 from __future__ import annotations
 
-from .records import frozen
-
 from . import inputs
+from .records import frozen
 
 
 @frozen
@@ -36,7 +35,7 @@ class Layout:
 
     def html(self, hardware: bool = False) -> str:
         """The self-contained interactive page."""
-        from .render.html import page, layout_spec
+        from .render.html import layout_spec, page
         return page([layout_spec(self.title, self.linear, self.element_bits)], hardware)
 
     def _repr_svg_(self) -> str:

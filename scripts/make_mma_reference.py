@@ -26,8 +26,8 @@ import ctypes
 import json
 import os
 import random
-import sys
 import signal
+import sys
 import tempfile
 
 CASE_TIMEOUT_S = 30
@@ -499,7 +499,7 @@ def main(argv=None):
     counts = {}
     with open(args.out, "w") as f:
         for case in cases(args.seed, args.count_per_kind):
-            case["result"] = run_forked(lambda: triton.convert(case["attr"], case["shape"]))
+            case["result"] = run_forked(lambda case=case: triton.convert(case["attr"], case["shape"]))
             key = (case["kind"], case["result"]["status"])
             counts[key] = counts.get(key, 0) + 1
             f.write(json.dumps(case, separators=(",", ":")) + "\n")

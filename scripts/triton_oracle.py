@@ -553,8 +553,8 @@ class GluonOracle:
         self.bank = linear.bank
         import triton
         import triton.experimental.gluon.language as ttgl
-        from triton.experimental.gluon.language.nvidia import blackwell
         from triton._C.libtriton import gluon_ir
+        from triton.experimental.gluon.language.nvidia import blackwell
         self.gluon_ir = gluon_ir
         self.roots = {"ttgl": ttgl, "gl": ttgl, "triton": triton}
         self.bases = (ttgl._layouts.DistributedLayout, ttgl._layouts.SharedLayout,
@@ -731,8 +731,7 @@ class MemoryOracle:
         """Gluon's register layout for tmem_load: {register, lane, warp, block} bases, or raises."""
         import triton.experimental.gluon.language as ttgl
         from triton.experimental.gluon.language._semantic import _compute_tmem_reg_layout
-        from triton.experimental.gluon.language.nvidia.blackwell import (TensorMemoryLayout,
-                                                                         TensorMemoryScalesLayout)
+        from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, TensorMemoryScalesLayout
         element = {"f32": ttgl.float32, "f16": ttgl.float16, "bf16": ttgl.bfloat16, "i8": ttgl.int8,
                    "f8E4M3FN": ttgl.float8e4nv}[dtype]
         cga = [list(b) for b in params.get("cga", [])]

@@ -79,7 +79,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_graph_is_read():
     graph = _graph()
     assert "linlayout_cli.commands" in graph["linlayout_cli.cli"]
-    assert "linlayout_cli.inputs" in graph["linlayout_cli.commands.printing"]
+    assert "linlayout_cli.inputs" in graph["linlayout_cli.commands.print"]
     assert "linlayout_cli.analysis.access" in graph["linlayout_cli.analysis.bank"]
 
 

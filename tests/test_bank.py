@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from linlayout_cli.analysis import bank
-from linlayout_cli.reports import bank as report
 from linlayout_cli.analysis.bank import analyze, analyze_attrs, bank_conflicts, layouts
-from linlayout_cli.inputs import element_bitwidth
-from linlayout_cli.reports.blocks import to_rich, to_text
 from linlayout_cli.analysis.targets import READ, TARGETS, WRITE, get_target
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
+from linlayout_cli.inputs import element_bitwidth
+from linlayout_cli.reports import bank as report
+from linlayout_cli.reports.blocks import to_rich, to_text
 
 try:
     from helpers import random_blocked

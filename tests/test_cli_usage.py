@@ -2,13 +2,14 @@
 success (every input that prints nothing says why)."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
 import pytest
-
 from golden_cases import ROOT
+
 from linlayout_cli.cli import run
 
 B = "#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [4], warpsPerCTA = [2], order = [0]}>"
@@ -81,41 +82,58 @@ def test_completion_scripts(shell):
     assert proc.returncode == 0 and "_TTLAYOUT_COMPLETE" in proc.stdout
 
 
-# ----------------------------------------------------------------------------------------- the quick print path
+# ----------------------------------------------------------------------------------------- the quick path
 
+M = "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>"
+S = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+KERNEL = str(ROOT / "tests" / "data" / "kernels" / "softmax.sm90.ttgir")
 PLAIN = [["-l", B, "-t", "tensor<8xf16>"], ["-l=" + B, "--t", "tensor<8xf16>", "-use-hw-view"],
-         ["-l", B, "-t", "tensor<8xf16>", "-o", "-"]]
+         ["-l", B, "-t", "tensor<8xf16>", "-o", "-"], ["info", "-l", M, "-t", "tensor<128x256xf16>"],
+         ["lookup", "-l", M, "-t", "tensor<128x256xf16>", "--thread", "5"],
+         ["convert", "-s", M, "-d", "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = "
+          "[4, 1], order = [1, 0]}>", "-t", "tensor<128x256xf16>"],
+         ["bank", "-r", B, "-s", S.replace("[1, 0]", "[0]"), "-t", "tensor<64xf16>", "--target=sm80"],
+         ["audit", KERNEL, "--top", "3"]]
 
 
-@pytest.mark.parametrize("argv", PLAIN, ids=["plain", "llvm-spellings", "stdout"])
-def test_a_plain_print_line_loads_neither_click_nor_numpy(argv):
-    """The commonest use starts fast because it imports little (start-up is measured by benchmarks/bench.py; this
-    only guards the imports that would cost most): no click, numpy, dataclasses (inspect) or typing."""
-    code = ("import sys; from linlayout_cli.cli import run; code, out, err = run(sys.argv[1:]); "
-            "print(code, out.startswith('Print layout attribute:'), "
-            "sorted(m for m in ('click', 'numpy', 'dataclasses', 'typing', 'inspect') if m in sys.modules))")
+@pytest.mark.parametrize("argv", PLAIN, ids=["plain", "llvm-spellings", "stdout", "info", "lookup", "convert", "bank",
+                                             "audit"])
+def test_a_plain_command_line_does_not_load_click(argv):
+    """Short commands start fast because they import little (start-up is measured by benchmarks/bench.py; this
+    only guards the imports that would cost most): no click; printing also loads no numpy, dataclasses (inspect)
+    or typing."""
+    code = ("import json, sys; from linlayout_cli.cli import run; code, out, err = run(sys.argv[1:]); "
+            "print(json.dumps([code, err, sorted(m for m in ('click', 'numpy', 'dataclasses', 'typing', 'inspect') "
+            "if m in sys.modules)]))")
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split("\n")[0] == "0 True []", done.stdout + done.stderr
+    status, err, heavy = json.loads(done.stdout)
+    assert status == 0 and err == "", done.stdout + done.stderr
+    printing = argv[0] not in ("info", "lookup", "convert", "bank", "audit")
+    assert "click" not in heavy and (not printing or heavy == []), heavy
 
 
-@pytest.mark.parametrize("argv", [["-l", B, "-t", "tensor<8xf16>", "--color", "never"], ["--help"],
+@pytest.mark.parametrize("argv", [["-l", B, "-t", "tensor<8xf16>", "--color", "sometimes"], ["--help"],
                                   ["-l", B, "-t", "tensor<8xf16>", "-t", "tensor<4xf16>"], ["-l", B, "-t"],
-                                  ["-l", B, "-t", "-o"], ["info", "-l", B, "-t", "tensor<8xf16>"],
-                                  ["-l", B, "-t", "tensor<8xf16>", "--use-hw-view", "--use-hw-view"], []])
-def test_anything_but_a_plain_print_line_goes_to_click(argv):
-    from linlayout_cli.commands.printing import quick_options
-    assert quick_options(argv) is None
+                                  ["-l", B, "-t", "-o"], ["info", "--help"], ["lookup", "--thread", "x"],
+                                  ["audit"], ["audit", "a", "b"], ["bank", "--format", "png"], ["print", "-l", B],
+                                  ["help", "info"], ["-l", B, "-t", "tensor<8xf16>", "--use-hw-view", "--use-hw-view"],
+                                  ["convert", "-t=tensor<8xf16>"], []])
+def test_anything_but_a_plain_line_goes_to_click(argv):
+    from linlayout_cli.commands import quick
+    assert quick(argv) is None
 
 
 def test_quick_path_prints_what_the_click_path_prints(monkeypatch):
-    """Every third golden print/error case, with and without the quick path: the same status, output and error."""
+    """Every third golden print/error case, every PLAIN line, and each with its last word dropped: the same
+    status, output and error with and without the quick path."""
     from golden_cases import load_suite
 
-    from linlayout_cli.commands import printing
+    import linlayout_cli.commands as commands
     monkeypatch.chdir(ROOT)
-    cases = [c for s in ("core", "files", "mma", "errors") for c in load_suite(s)][::3]
-    quick = [run(list(c["args"])) for c in cases]
-    assert sum(printing.quick_options(list(c["args"])) is not None for c in cases) > len(cases) // 2
-    monkeypatch.setattr(printing, "quick_options", lambda argv: None)
-    for case, expected in zip(cases, quick):
-        assert run(list(case["args"])) == expected, case["id"]
+    lines = [list(c["args"]) for s in ("core", "files", "mma", "errors") for c in load_suite(s)][::3] + PLAIN
+    lines += [line[:-1] for line in PLAIN]
+    quick = [run(line) for line in lines]
+    assert sum(commands.quick(line) is not None for line in lines) > len(lines) // 2
+    monkeypatch.setattr(commands, "quick", lambda argv: None)
+    for line, expected in zip(lines, quick):
+        assert run(line) == expected, line

@@ -17,8 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from linlayout_cli.analysis.convert import (LOWERINGS, PATHS, analyze_convert, analyze_convert_attrs,
-                                            explain_moves, minimal_conversion)
+from linlayout_cli.analysis.convert import (
+    LOWERINGS,
+    PATHS,
+    analyze_convert,
+    analyze_convert_attrs,
+    explain_moves,
+    minimal_conversion,
+)
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.errors import ShapeError, TTLayoutError, UnsupportedError
 from linlayout_cli.parsing import parse_attribute

@@ -7,8 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from linlayout_cli.engine import LinearLayout, divide_left, lstsq
-from linlayout_cli.engine import gf2
+from linlayout_cli.engine import LinearLayout, divide_left, gf2, lstsq
 from linlayout_cli.errors import LayoutError
 
 L = LinearLayout

@@ -17,8 +17,15 @@ import pytest
 try:
     from golden_cases import GOLDEN, case_id, expected_stdout, load_suite, option_values, replace_layout, short_diff
 except ImportError:  # tests/ used as a package
-    from tests.golden_cases import (GOLDEN, case_id, expected_stdout, load_suite, option_values, replace_layout,
-                                    short_diff)
+    from tests.golden_cases import (
+        GOLDEN,
+        case_id,
+        expected_stdout,
+        load_suite,
+        option_values,
+        replace_layout,
+        short_diff,
+    )
 
 from linlayout_cli import gluon, inputs
 from linlayout_cli.cli import run

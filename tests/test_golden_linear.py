@@ -11,10 +11,27 @@ from __future__ import annotations
 import pytest
 
 try:
-    from golden_cases import ROOT, case_id, expected_stdout, load_suite, option_values, replace_layout, short_diff, tensor_shape
+    from golden_cases import (
+        ROOT,
+        case_id,
+        expected_stdout,
+        load_suite,
+        option_values,
+        replace_layout,
+        short_diff,
+        tensor_shape,
+    )
 except ImportError:  # tests/ used as a package
-    from tests.golden_cases import (ROOT, case_id, expected_stdout, load_suite, option_values, replace_layout,
-                                    short_diff, tensor_shape)
+    from tests.golden_cases import (
+        ROOT,
+        case_id,
+        expected_stdout,
+        load_suite,
+        option_values,
+        replace_layout,
+        short_diff,
+        tensor_shape,
+    )
 
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.parsing import parse_attribute

@@ -7,8 +7,8 @@ import math
 import re
 
 import pytest
-
 from golden_cases import case_id, expected_stdout, load_suite, without_encoding
+
 from linlayout_cli.cli import run
 
 LINEAR_CASES = [c for s in ("core", "mma") for c in load_suite(s) if "bases" in c]

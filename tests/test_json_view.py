@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-
 from golden_cases import ROOT, case_id, expected_stdout, load_suite
+
 from linlayout_cli.cli import run
 
 PRINTED = [c for s in ("core", "files", "mma") for c in load_suite(s) if c["exit"] == 0 and "ttlayout" not in c]

@@ -13,12 +13,21 @@ import sys
 
 import pytest
 
-from linlayout_cli.attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding,
-                                                DotOperandEncoding, LinearEncoding,
-                                                NVMMASharedEncoding, OtherAttribute,
-                                                PaddedSharedEncoding, PartitionedSharedEncoding,
-                                                SliceEncoding, SwizzledSharedEncoding,
-                                                TensorMemoryEncoding, TensorType)
+from linlayout_cli.attributes.encodings import (
+    AMDMfmaEncoding,
+    AMDWmmaEncoding,
+    BlockedEncoding,
+    DotOperandEncoding,
+    LinearEncoding,
+    NVMMASharedEncoding,
+    OtherAttribute,
+    PaddedSharedEncoding,
+    PartitionedSharedEncoding,
+    SliceEncoding,
+    SwizzledSharedEncoding,
+    TensorMemoryEncoding,
+    TensorType,
+)
 from linlayout_cli.errors import ParseError, VerifyError
 from linlayout_cli.parsing import AliasDef, parse_attribute, parse_mlir_file, parse_tensor_type
 
@@ -821,6 +830,7 @@ def test_lark_driver_agrees_with_lark():
     """The table driver accepts/rejects like Lark's own LALR parser on a corpus."""
     from lark import Lark
     from lark.exceptions import UnexpectedInput
+
     from linlayout_cli.attributes.values import AttrError
     from linlayout_cli.parsing import tables
     from linlayout_cli.parsing.lalr import run_lalr

@@ -18,8 +18,8 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-
 from golden_cases import ROOT, case_id, expected_stdout, load_suite
+
 from linlayout_cli import inputs
 from linlayout_cli.analysis import lookup
 from linlayout_cli.cli import run

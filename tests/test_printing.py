@@ -10,14 +10,24 @@ import re
 
 import pytest
 
-from linlayout_cli.attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding,
-                                                DotOperandEncoding, GenericLinearEncoding,
-                                                LinearEncoding, NvidiaMmaEncoding,
-                                                NVMMASharedEncoding, OtherAttribute,
-                                                PaddedSharedEncoding, SharedLinearEncoding,
-                                                SliceEncoding, SwizzledSharedEncoding,
-                                                TensorMemoryEncoding, TensorMemoryScalesEncoding,
-                                                TensorType)
+from linlayout_cli.attributes.encodings import (
+    AMDMfmaEncoding,
+    AMDWmmaEncoding,
+    BlockedEncoding,
+    DotOperandEncoding,
+    GenericLinearEncoding,
+    LinearEncoding,
+    NvidiaMmaEncoding,
+    NVMMASharedEncoding,
+    OtherAttribute,
+    PaddedSharedEncoding,
+    SharedLinearEncoding,
+    SliceEncoding,
+    SwizzledSharedEncoding,
+    TensorMemoryEncoding,
+    TensorMemoryScalesEncoding,
+    TensorType,
+)
 from linlayout_cli.parsing import parse_attribute
 
 SAME = object()

@@ -11,14 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linlayout_cli import render
-from linlayout_cli.render import templates
 from linlayout_cli.attributes.encodings import PaddedSharedEncoding, PartitionedSharedEncoding
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.conversions.padded_shared import padding_of
 from linlayout_cli.errors import TTLayoutError
 from linlayout_cli.parsing import parse_attribute
-from linlayout_cli.render import memory
+from linlayout_cli.render import memory, templates
 from linlayout_cli.render.small import entries
 
 try:

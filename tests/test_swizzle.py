@@ -15,8 +15,16 @@ import pytest
 from linlayout_cli.analysis import swizzle as sw
 from linlayout_cli.analysis.access import Threads, flat_in_dim
 from linlayout_cli.analysis.bank import analyze, bank_conflicts, conflicts_of_layouts
-from linlayout_cli.analysis.swizzle import (complement_basis, intersection_basis, nullspace_basis, optimal_swizzle, score, suggest, swizzled_candidates,
-                                            swizzled_offsets)
+from linlayout_cli.analysis.swizzle import (
+    complement_basis,
+    intersection_basis,
+    nullspace_basis,
+    optimal_swizzle,
+    score,
+    suggest,
+    swizzled_candidates,
+    swizzled_offsets,
+)
 from linlayout_cli.analysis.targets import READ, WRITE, get_target
 from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout

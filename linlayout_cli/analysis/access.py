@@ -16,10 +16,9 @@ Triton's model, in three steps (Triton 3.9, lib/Analysis/Utility.cpp and Generic
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..engine import LinearLayout, gf2
 from ..errors import ShapeError, UnsupportedError
+from ..records import frozen
 from .targets import Target
 
 # ----------------------------------------------------------------------------------------- flattening

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+
 from ..records import frozen
 
 MAX_DIVISIBILITY = 1 << 30

@@ -24,12 +24,10 @@ The model (docs/bank_model.md has the long form)
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..engine import LinearLayout
 from ..errors import LayoutError, ShapeError, UnsupportedError
-from .access import (Wavefronts, flat_in_dim, flatten, out_shifts, unflatten, vectorisation, wavefront_split,
-                     wavefronts)
+from ..records import frozen
+from .access import Wavefronts, flat_in_dim, flatten, out_shifts, unflatten, vectorisation, wavefront_split, wavefronts
 from .targets import READ, WRITE, Target, get_target
 
 # ----------------------------------------------------------------------------------------- inputs

@@ -23,10 +23,9 @@ stores and eight 128-bit loads per thread and one barrier (as Triton 3.9 emits i
 """
 from __future__ import annotations
 
-from ..records import frozen, replace
-
 from ..engine import LinearLayout
 from ..errors import ShapeError, UnsupportedError
+from ..records import frozen, replace
 from . import convert_shuffle as shuf
 from . import convert_smem as smem_mod
 from .bank import check_bitwidth, conflicts_of_layouts

@@ -20,9 +20,8 @@ travel inside the register (byte permutes) and ``getTranspositionSelectors`` fus
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..engine import LinearLayout
+from ..records import frozen
 from .access import flat_in_dim
 
 REG, LANE = "register", "lane"
@@ -214,7 +213,7 @@ def _selectors(mixed: list[tuple[int, int]], reg_bases: list[int], n_pack: int) 
             cycle.append(cur)
             cur = nxt(cur)
 
-        def boundary(bit):
+        def boundary(bit, r_bit=r_bit):
             return bit >= n_pack or (bit in paired and bit != r_bit)
 
         fwd = next((k for k, b in enumerate(cycle) if boundary(b)), len(cycle))

@@ -23,12 +23,10 @@ the older ``getVbasis`` that ``swizzle.py`` follows (see docs/convert_model.md).
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
-from .access import Threads
-from .access import vectorisation
+from ..records import frozen
+from .access import Threads, vectorisation
 from .swizzle import complement_basis, compute_segment, intersection_basis
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
@@ -44,6 +42,9 @@ class Tile:
     rows served in one wavefront (by position in the layout's lane bases)."""
     lane_contig: tuple[int, ...] = ()
     lane_addr: tuple[int, ...] = ()
+
+
+NO_TILE = Tile()
 
 
 LDST_SHARED = Tile((), (0, 1, 2))
@@ -150,7 +151,7 @@ def _core(src: Threads, dst: Threads, bitwidth: int, vbasis, tile_src, tile_dst,
 
 
 def ldst_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks: int = 32,
-                 src_tile: Tile = Tile(), dst_tile: Tile = Tile()) -> ScratchLayout:
+                 src_tile: Tile = NO_TILE, dst_tile: Tile = NO_TILE) -> ScratchLayout:
     """Triton's ``optimalSwizzlingLdSt``: the layout for plain vectorised ld/st of shared memory."""
     vbasis, src_fills = vector_basis(src, dst, bitwidth, dim)
     vec_size = 1 << len(vbasis)

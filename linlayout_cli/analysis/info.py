@@ -7,12 +7,11 @@ function named in each docstring.
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from .. import gluon
 from ..attributes import encodings as enc
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
+from ..records import frozen
 from .access import flat_in_dim
 
 HARDWARE = ("register", "lane", "warp", "block")
@@ -101,7 +100,7 @@ def vector_width(ll: LinearLayout, element_bits: int) -> int:
 def spread(ll: LinearLayout) -> tuple[Spread, ...]:
     """For every tensor dim, the runs of hardware bases that step it, by increasing stride."""
     out = []
-    for j, (name, size) in enumerate(ll.get_out_dims()):
+    for j, (_name, size) in enumerate(ll.get_out_dims()):
         steps, mixed = [], []
         for hw in (d for d in HARDWARE if ll.has_in_dim(d)):
             for i, b in enumerate(ll.get_in_dim_bases(hw)):

@@ -7,10 +7,9 @@ the layout spans several CTAs.
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..engine import LinearLayout, gf2
 from ..errors import TTLayoutError
+from ..records import frozen
 
 HARDWARE = ("register", "lane", "warp", "block")
 MAX_HOLDERS = 1 << 16              # a fully broadcast element of a huge layout is listed up to this many copies

@@ -24,12 +24,12 @@ as good (same vector widths, same conflicts) when the search over all of them fi
 from __future__ import annotations
 
 import itertools
-from ..records import frozen, replace
 
 from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis, rref
 from ..errors import ShapeError, UnsupportedError
+from ..records import frozen, replace
 from .access import Threads, flat_in_dim, largest_vectorisation, unflatten, wavefronts
 from .bank import check_bitwidth
 from .targets import READ, WRITE, Target, get_target

@@ -29,10 +29,10 @@ AMD CDNA4 (gfx950, MI350): 64 banks, wave64:
 from __future__ import annotations
 
 import re
-from ..records import frozen
 from typing import Callable
 
 from ..errors import TTLayoutError
+from ..records import frozen
 
 READ = "read"
 WRITE = "write"

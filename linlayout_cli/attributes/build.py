@@ -45,13 +45,26 @@ from collections.abc import Callable
 
 from ..errors import VerifyError
 from . import verify as V
-from .encodings import (AMDMfmaEncoding, AMDRotatingSharedEncoding, AMDWmmaEncoding,
-                        BlockedEncoding, DotOperandEncoding, GenericLinearEncoding, LinearEncoding,
-                        NvidiaMmaEncoding, NVMMASharedEncoding, OtherAttribute, PaddedSharedEncoding,
-                        PartitionedSharedEncoding, SharedLinearEncoding, SliceEncoding,
-                        SwizzledSharedEncoding, TensorMemoryEncoding, TensorMemoryScalesEncoding)
-from .values import (ArrayV, AttrError, BoolV, DictV, IdentV, IntervalV, IntV, StrV, UnitV,
-                     print_value)
+from .encodings import (
+    AMDMfmaEncoding,
+    AMDRotatingSharedEncoding,
+    AMDWmmaEncoding,
+    BlockedEncoding,
+    DotOperandEncoding,
+    GenericLinearEncoding,
+    LinearEncoding,
+    NvidiaMmaEncoding,
+    NVMMASharedEncoding,
+    OtherAttribute,
+    PaddedSharedEncoding,
+    PartitionedSharedEncoding,
+    SharedLinearEncoding,
+    SliceEncoding,
+    SwizzledSharedEncoding,
+    TensorMemoryEncoding,
+    TensorMemoryScalesEncoding,
+)
+from .values import ArrayV, AttrError, BoolV, DictV, IdentV, IntervalV, IntV, StrV, UnitV, print_value
 
 U32 = 0xFFFFFFFF
 LEGACY_CTA_KEYS = ("CTAsPerCGA", "CTASplitNum", "CTAOrder")

@@ -10,7 +10,6 @@ verifies them; constructing a record directly performs no verification.
 """
 from __future__ import annotations
 
-
 from ..records import frozen, replace  # noqa: F401  (replace: copies of encodings)
 
 Bases = tuple[tuple[int, ...], ...]

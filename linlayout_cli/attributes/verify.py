@@ -158,7 +158,7 @@ def verify_slice(dim: int, parent_rank: int) -> None:
 
 
 def verify_dot_operand(op_idx: int, parent, k_width: int) -> None:
-    from .encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding, NvidiaMmaEncoding)
+    from .encodings import AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding, NvidiaMmaEncoding
     if op_idx not in (0, 1):
         raise VerifyError(f"ttg.dot_op opIdx parameter can be 0 or 1, got: {op_idx}")
     if isinstance(parent, NvidiaMmaEncoding):

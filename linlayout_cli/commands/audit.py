@@ -2,20 +2,21 @@
 global loads and stores, reductions, dots) with its cost and its Python line, and the kernel's shared memory."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
 from . import common
+from .options import Arg, Opt
+
+ARGUMENTS = (Arg("path", "FILE"),)
+OPTIONS = (
+    Opt(("--target",), "target", metavar="NAME",
+        help="Target (sm80, sm90, sm100, gfx942, gfx950); default: the module's ttg.target."),
+    Opt(("--top",), "top", type=int, minimum=1, metavar="N",
+        help="Show the N costliest ops (every conversion and shared-memory access is always shown)."),
+    Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report."),
+)
 
 
-@click.command("audit", context_settings=common.CONTEXT)
-@click.argument("path", metavar="FILE")
-@click.option("--target", default=None, metavar="NAME",
-              help="Target (sm80, sm90, sm100, gfx942, gfx950); default: the module's ttg.target.")
-@click.option("--top", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Show the N costliest ops (every conversion and shared-memory access is always shown).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
-def command(path, target, top, as_json):
+def run(obj, path, target, top, as_json):
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin).
 
     One row per op that touches layouts, costliest first, with the Python line it comes from; then the shared
@@ -28,7 +29,7 @@ def command(path, target, top, as_json):
     """
     from ..analysis.audit import audit_text
     from ..reports import audit as report
-    text = inputs.read_text(path, click.get_current_context().obj["stdin"])
+    text = inputs.read_text(path, obj["stdin"])
     if target is not None:
         from ..analysis.targets import get_target
         get_target(target)
@@ -37,4 +38,4 @@ def command(path, target, top, as_json):
         from ..errors import TTLayoutError
         raise TTLayoutError(f"{'standard input' if path == '-' else path} holds no module to audit")
     shown = "standard input" if path == "-" else path
-    common.emit_report(report.blocks(audits, shown, top), as_json, lambda: report.json_text(audits, shown))
+    common.emit_report(obj, report.blocks(audits, shown, top), as_json, lambda: report.json_text(audits, shown))

@@ -2,27 +2,27 @@
 it back, as Triton 3.9 counts them, with the report that explains the count."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
-from .group import single_option
 from ..errors import TTLayoutError
 from . import common
+from .options import Opt
 
 ROLES = [("register", "distributed"), ("shared", "shared")]
 
+OPTIONS = (
+    Opt(("-r", "--reg"), "reg", metavar="ATTR", help="Register (distributed) layout attribute, or #alias of -i."),
+    Opt(("-s", "--shared"), "shared", metavar="ATTR", help="Shared layout attribute, or #alias of -i."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="REG,SHARED",
+        help="With -i: the aliases of the register and the shared layout."),
+    Opt(("--format",), "fmt", type=("text", "json", "svg"), default="text", show_default=True,
+        help="text: the report; json: same as --json; svg: a picture of the worst wavefront (banks across, the "
+             "conflicting banks and lanes in red)."),
+    Opt(("-o",), "output", metavar="FILE", help="Write to FILE (atomically) instead of stdout."),
+    *common.COMMON,
+)
 
-@click.command("bank", context_settings=common.CONTEXT)
-@single_option("-r", "--reg", "reg", metavar="ATTR", help="Register (distributed) layout attribute, or #alias of -i.")
-@click.option("-s", "--shared", "shared", metavar="ATTR", help="Shared layout attribute, or #alias of -i.")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="REG,SHARED",
-              help="With -i: the aliases of the register and the shared layout.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", show_default=True,
-              help="text: the report; json: same as --json; svg: a picture of the worst wavefront (banks across, "
-                   "the conflicting banks and lanes in red).")
-@click.option("-o", "output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
-@common.common_options
-def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth, as_json, fmt, output):
+
+def run(obj, reg, shared, alias_names, fmt, output, tensor_type, input_file, target, bitwidth, as_json):
     """Shared-memory bank conflicts of storing/loading a register layout to/from a shared layout.
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
@@ -33,12 +33,12 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    from ..reports import bank as report
     from ..analysis.bank import analyze
     from ..analysis.targets import get_target
+    from ..reports import bank as report
     tgt = get_target(target)
     common.check_alias_usage(alias_names, input_file, reg is not None and shared is not None, "-r and -s")
-    table = common.alias_table(input_file)
+    table = common.alias_table(obj, input_file)
     reg_attr = common.resolve(reg, table, "register", "distributed")
     shared_attr = common.resolve(shared, table, "shared", "shared")
     if table is not None and (reg_attr is None or shared_attr is None):
@@ -57,9 +57,9 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
         return report.json_text(result, reg_text, shared_text, t.element)
 
     if output is None and fmt != "svg":
-        common.emit_report(report.blocks(result, reg_text, shared_text, t.element), as_json, json_text)
+        common.emit_report(obj, report.blocks(result, reg_text, shared_text, t.element), as_json, json_text)
         return
-    with click.get_current_context().obj["sink"](output) as write:
+    with obj["sink"](output) as write:
         if fmt == "svg" and not as_json:
             from ..render.bank_svg import render_bank_svg
             render_bank_svg(result, reg_text, shared_text, t.element, write)
@@ -72,7 +72,7 @@ def command(reg, shared, alias_names, tensor_type, input_file, target, bitwidth,
 def _auto_pick(table, reg_attr, shared_attr):
     """With -i and no names: the file's only distributed and only shared layout."""
     picked = []
-    for attr, (role, kind), flag in ((reg_attr, ROLES[0], "-r"), (shared_attr, ROLES[1], "-s")):
+    for attr, (_role, kind), flag in ((reg_attr, ROLES[0], "-r"), (shared_attr, ROLES[1], "-s")):
         if attr is None:
             names = common.aliases_of_kind(table, kind)
             if len(names) != 1:

@@ -1,48 +1,39 @@
 """What the analysis commands share: their common options, how they pick layouts from `-i` aliases, and where
-their report goes (plain text when piped, rich in a terminal, JSON on request)."""
+their report goes (plain text when piped, rich in a terminal, JSON on request). `obj` is the process's streams
+and output sink (see cli.execute)."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 
-import click
-
 from .. import inputs
-from .group import single_option
 from ..analysis.targets import DEFAULT_TARGET, TARGETS
 from ..errors import TTLayoutError
+from .options import Opt
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 TARGET_HELP = ("Bank model: " + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET}; "
                "NVIDIA targets reproduce Triton 3.9, AMD ones follow docs/bank_model.md).")
 
 
-COMMON = [
-    single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); "
-                 "the element type gives the bit width."),
-    single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the "
-                 "layouts may name ('-' = stdin)."),
-    single_option("--target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
-    click.option("--bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type)."),
-    click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report."),
-]
-
-
-def common_options(f):
-    for opt in reversed(COMMON):
-        f = opt(f)
-    return f
+COMMON = (
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); the element "
+        "type gives the bit width."),
+    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the layouts may "
+        "name ('-' = stdin)."),
+    Opt(("--target",), "target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
+    Opt(("--bitwidth",), "bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type)."),
+    Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report."),
+)
 
 
 # ----------------------------------------------------------------------------------------- inputs
 
 
-def alias_table(input_file: str | None):
+def alias_table(obj, input_file: str | None):
     """The `-i` file's aliases (name -> AliasDef), or None without -i."""
     if not input_file:
         return None
-    return inputs.alias_table(input_file, click.get_current_context().obj["stdin"])
+    return inputs.alias_table(input_file, obj["stdin"])
 
 
 def resolve(text: str | None, table, role: str, kind: str):
@@ -87,8 +78,8 @@ def tensor_and_bits(tensor_type: str | None, bitwidth: int | None, example: str 
 # ----------------------------------------------------------------------------------------- output
 
 
-def emit(text: str) -> None:
-    click.get_current_context().obj["stdout"](text.encode("utf-8"))
+def emit(obj, text: str) -> None:
+    obj["stdout"](text.encode("utf-8"))
 
 
 def use_rich(as_json: bool) -> bool:
@@ -101,21 +92,22 @@ def use_rich(as_json: bool) -> bool:
 
 
 def width() -> int:
+    import shutil
     return max(60, min(160, shutil.get_terminal_size((120, 24)).columns))
 
 
-def emit_report(doc, as_json: bool, json_text) -> None:
+def emit_report(obj, doc, as_json: bool, json_text) -> None:
     """One report three ways: `json_text()` with --json, rich in a terminal, plain text otherwise."""
     from ..reports import blocks as fmt
     if as_json:
-        emit(json_text())
+        emit(obj, json_text())
     elif use_rich(as_json):
-        emit(fmt.to_rich(doc, width()))
+        emit(obj, fmt.to_rich(doc, width()))
     else:
-        emit(fmt.to_text(doc))
+        emit(obj, fmt.to_text(doc))
 
 
-def one_layout(layout: str | None, input_file: str | None, alias_names, command: str):
+def one_layout(obj, layout: str | None, input_file: str | None, alias_names, command: str):
     """The single layout of `info` / `lookup`: -l ATTR, or one alias of the -i file (named by --alias-names, or
     the file's only layout)."""
     names = inputs.split_names(alias_names)
@@ -125,7 +117,7 @@ def one_layout(layout: str | None, input_file: str | None, alias_names, command:
         raise TTLayoutError("give the layout either with -l or with -i, not both")
     if layout is not None:
         return inputs.attribute(layout)
-    table = alias_table(input_file)
+    table = alias_table(obj, input_file)
     if table is None:
         raise TTLayoutError(f"missing -l ATTR (or -i FILE --alias-names NAME); see 'ttlayout {command} --help'")
     if len(names) > 1:

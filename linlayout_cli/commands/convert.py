@@ -2,33 +2,33 @@
 permutation, warp shuffles or a round trip through shared memory, with the instructions per thread."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
 from ..errors import TTLayoutError
 from . import common
-from .group import single_option
+from .options import Opt
 
 ROLES = [("source", "distributed"), ("destination", "distributed")]
 TARGETS = ("sm80", "sm90", "sm100", "gfx942", "gfx950", "gfx1200")
 
+OPTIONS = (
+    Opt(("-s", "--src"), "src", metavar="ATTR", help="Source (distributed) layout, or #alias of -i."),
+    Opt(("-d", "--dst"), "dst", metavar="ATTR", help="Destination (distributed) layout, or #alias of -i."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); the "
+        "element type gives the bit width."),
+    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose aliases -s/-d may name ('-' = stdin)."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="SRC,DST",
+        help="With -i: the aliases of the source and the destination layout."),
+    Opt(("--target",), "target", default="sm90", show_default=True, metavar="NAME",
+        help="Lowering target: " + ", ".join(TARGETS) + "."),
+    Opt(("--bitwidth",), "bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type)."),
+    Opt(("--format",), "fmt", type=("text", "json", "svg"), default="text", show_default=True,
+        help="text: the report; json: one object (same as --json); svg: both layouts and what moves."),
+    Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report."),
+    Opt(("-o",), "output", metavar="FILE", help="Write to FILE (atomically) instead of stdout."),
+)
 
-@click.command("convert", context_settings=common.CONTEXT)
-@single_option("-s", "--src", "src", metavar="ATTR", help="Source (distributed) layout, or #alias of -i.")
-@single_option("-d", "--dst", "dst", metavar="ATTR", help="Destination (distributed) layout, or #alias of -i.")
-@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); "
-               "the element type gives the bit width.")
-@single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file whose aliases -s/-d may name ('-' = stdin).")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="SRC,DST",
-              help="With -i: the aliases of the source and the destination layout.")
-@single_option("--target", default="sm90", show_default=True, metavar="NAME",
-               help="Lowering target: " + ", ".join(TARGETS) + ".")
-@click.option("--bitwidth", type=int, metavar="N", help="Element bit width (overrides the element type).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "svg"]), default="text", show_default=True,
-              help="text: the report; json: one object (same as --json); svg: both layouts and what moves.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the report.")
-@single_option("-o", "output", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
-def command(src, dst, tensor_type, input_file, alias_names, target, bitwidth, fmt, as_json, output):
+
+def run(obj, src, dst, tensor_type, input_file, alias_names, target, bitwidth, fmt, as_json, output):
     """The cost of converting a tensor from one distributed layout to another, as Triton 3.9 lowers
     ttg.convert_layout: which hardware bits move, and whether that takes no instruction, register moves, warp
     shuffles or a round trip through shared memory (scratch bytes, stores, loads, barriers, bank conflicts).
@@ -46,7 +46,7 @@ def command(src, dst, tensor_type, input_file, alias_names, target, bitwidth, fm
         if target not in TARGETS:
             raise TTLayoutError(f"unknown target '{target}'; known targets: {', '.join(TARGETS)}")
     common.check_alias_usage(alias_names, input_file, src is not None and dst is not None, "-s and -d")
-    table = common.alias_table(input_file)
+    table = common.alias_table(obj, input_file)
     pair = [_resolve(text, table, role) for text, (role, _) in ((src, ROLES[0]), (dst, ROLES[1]))]
     if table is not None and None in pair:
         names = inputs.split_names(alias_names)
@@ -69,7 +69,7 @@ def command(src, dst, tensor_type, input_file, alias_names, target, bitwidth, fm
     as_json = as_json or fmt == "json"
     if fmt == "svg" and not as_json:
         from ..render.convert_svg import render_convert_svg
-        with click.get_current_context().obj["sink"](output) as write:
+        with obj["sink"](output) as write:
             render_convert_svg(lls[0], lls[1], texts[0], texts[1], report.verdict(result), result.moves, bits, write)
         return
     banks = _scratch_banks(result, lls, bits, target) if not as_json else None
@@ -79,10 +79,10 @@ def command(src, dst, tensor_type, input_file, alias_names, target, bitwidth, fm
 
     blocks = report.blocks(result, texts[0], texts[1], t.shape, t.element, banks)
     if output is None:
-        common.emit_report(blocks, as_json, json_text)
+        common.emit_report(obj, blocks, as_json, json_text)
         return
     from ..reports.blocks import to_text
-    with click.get_current_context().obj["sink"](output) as write:
+    with obj["sink"](output) as write:
         write((json_text() if as_json else to_text(blocks)).encode())
 
 

@@ -1,12 +1,11 @@
-"""The click group `ttlayout`: dispatch to a command (the print command when none is named), the help of the whole
-tool and its topics, --version, and `single_option`, which every command uses."""
+"""The click group `ttlayout`: each command built from its module's declared options (`click_command`), dispatch
+(the print command when none is named), the help of the whole tool and its topics, and --version."""
 from __future__ import annotations
 
 import click
 
 from .. import __version__
 from . import CONTEXT, PRINT, SUBCOMMANDS, TOPICS, load
-from .printing import normalize_argv
 
 NOTATION = """\
 Notation (the views Triton prints):
@@ -25,13 +24,51 @@ Examples:
   ttlayout info -l '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>' -t 'tensor<128x256xf16>'"""
 
 
-def single_option(*decls, **kwargs):
-    """A click option given at most once: repeating it is an error, not a silent last-one-wins."""
+def click_option(opt):
+    """The click option of one declared `options.Opt`. A single-value option given twice is an error, not a
+    silent last-one-wins."""
+    kind = click.Choice(list(opt.type)) if isinstance(opt.type, tuple) else (
+        click.IntRange(min=opt.minimum) if opt.type is int and opt.minimum is not None else opt.type)
+    common = {"metavar": opt.metavar, "help": opt.help, "show_default": opt.show_default}
+    if opt.kind == "flag":
+        return click.option(*opt.decls, opt.name, is_flag=True, help=opt.help)
+    if opt.kind == "multi":
+        return click.option(*opt.decls, opt.name, multiple=True, type=kind, **common)
     from ..inputs import once
-    if "default" in kwargs:
-        kwargs["default"] = (kwargs["default"],)
-    return click.option(*decls, multiple=True, callback=lambda _ctx, param, values: once(values, param.opts[0]),
-                        **kwargs)
+    return click.option(*opt.decls, opt.name, multiple=True, type=kind, default=(
+        () if opt.default is None else (opt.default,)),
+        callback=lambda _ctx, param, values: once(values, param.opts[0]), **common)
+
+
+_BUILT: dict = {}
+
+
+def click_command(name: str):
+    """The click command of a command module: its OPTIONS (and ARGUMENTS), and `run` as the callback, whose
+    docstring is the help; a non-zero status `run` returns becomes the exit status."""
+    if name in _BUILT:
+        return _BUILT[name]
+    module = load(name)
+
+    def callback(**params):
+        code = module.run(click.get_current_context().obj, **params)
+        if code:
+            raise click.exceptions.Exit(code)
+    f = callback
+    for opt in reversed(module.OPTIONS):
+        f = click_option(opt)(f)
+    for arg in reversed(getattr(module, "ARGUMENTS", ())):
+        f = click.argument(arg.name, metavar=arg.metavar)(f)
+    if name == PRINT:
+        f = click.version_option(__version__, "--version", prog_name="ttlayout")(f)
+    _BUILT[name] = click.command(name, context_settings=CONTEXT, help=inspect_doc(module.run))(f)
+    return _BUILT[name]
+
+
+def inspect_doc(run) -> str:
+    """The help text of a command: its run function's docstring, without the indentation."""
+    import inspect
+    return inspect.cleandoc(run.__doc__ or "")
 
 
 class TTLayout(click.Group):
@@ -44,11 +81,12 @@ class TTLayout(click.Group):
         if name == "help":
             return help_command
         if name == PRINT or name in SUBCOMMANDS:
-            return load(name).command
+            return click_command(name)
         return None
 
     def parse_args(self, ctx, args):
         if args and args[0] not in self.list_commands(ctx) and args[0] not in ("-h", "--help", "--version"):
+            from .print import normalize_argv
             args = [PRINT, *normalize_argv(args)]
         elif not args and not ctx.resilient_parsing:     # completion of the first word lists the commands
             args = [PRINT]
@@ -65,7 +103,7 @@ class TTLayout(click.Group):
             formatter.write_paragraph()
             for line in block.split("\n"):
                 formatter.write(line + "\n")
-        print_cmd = load(PRINT).command
+        print_cmd = click_command(PRINT)
         with click.Context(print_cmd, info_name="ttlayout", parent=None) as print_ctx:
             rows = [r for p in print_cmd.get_params(print_ctx) if (r := p.get_help_record(print_ctx))]
         formatter.write_paragraph()
@@ -78,7 +116,7 @@ class TTLayout(click.Group):
 def _summary(name: str) -> str:
     if name == "help":
         return "Help on a command or topic (" + ", ".join(TOPICS) + ")."
-    return load(name).command.get_short_help_str(80)
+    return click_command(name).get_short_help_str(80)
 
 
 @click.command("help", context_settings=CONTEXT)

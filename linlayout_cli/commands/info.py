@@ -2,20 +2,20 @@
 swizzle, bases, and the same layout as a paste-ready `#ttg.linear` and as Gluon code."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
-from .group import single_option
 from . import common
+from .options import Opt
+
+OPTIONS = (
+    Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor)."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required)."),
+    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to describe."),
+    Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the summary."),
+)
 
 
-@click.command("info", context_settings=common.CONTEXT)
-@single_option("-l", "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor).")
-@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
-@single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="NAME", help="With -i: the alias to describe.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the summary.")
-def command(layout, tensor_type, input_file, alias_names, as_json):
+def run(obj, layout, tensor_type, input_file, alias_names, as_json):
     """Summarise one layout at one tensor shape.
 
     \b
@@ -24,8 +24,8 @@ def command(layout, tensor_type, input_file, alias_names, as_json):
     """
     from ..analysis.info import describe
     from ..reports import info as report
-    attr = common.one_layout(layout, input_file, alias_names, "info")
+    attr = common.one_layout(obj, layout, input_file, alias_names, "info")
     t = inputs.tensor(tensor_type)
     ll = inputs.linear_layout(attr, t.shape)
     result = describe(attr, ll, t.shape, t.element, t.element_bits)
-    common.emit_report(report.blocks(result), as_json, lambda: report.json_text(result))
+    common.emit_report(obj, report.blocks(result), as_json, lambda: report.json_text(result))

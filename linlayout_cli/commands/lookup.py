@@ -1,12 +1,10 @@
 """`ttlayout lookup`: who holds element (i, j), what thread T holds, what sits at shared offset N."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
-from .group import single_option
 from ..errors import TTLayoutError
 from . import common
+from .options import Opt
 
 
 def parse_index(text: str, option: str) -> tuple[int, ...]:
@@ -21,18 +19,21 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
     return values
 
 
-@click.command("lookup", context_settings=common.CONTEXT)
-@single_option("-l", "layout", metavar="ATTR", help="The layout attribute.")
-@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required).")
-@single_option("-i", "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin).")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="NAME", help="With -i: the alias to use.")
-@click.option("--element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this element "
-              "(shared layouts: its offsets and banks).")
-@click.option("--thread", type=int, metavar="T", help="Every element thread T holds, register by register.")
-@click.option("--block", type=int, metavar="B", help="With --thread or --offset: only this CTA.")
-@click.option("--offset", type=int, metavar="N", help="Shared layouts: the element stored at offset N.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def command(layout, tensor_type, input_file, alias_names, element, thread, block, offset, as_json):
+OPTIONS = (
+    Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required)."),
+    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to use."),
+    Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
+        "element (shared layouts: its offsets and banks)."),
+    Opt(("--thread",), "thread", type=int, metavar="T", help="Every element thread T holds, register by register."),
+    Opt(("--block",), "block", type=int, metavar="B", help="With --thread or --offset: only this CTA."),
+    Opt(("--offset",), "offset", type=int, metavar="N", help="Shared layouts: the element stored at offset N."),
+    Opt(("--json",), "as_json", "flag", help="Print one JSON object."),
+)
+
+
+def run(obj, layout, tensor_type, input_file, alias_names, element, thread, block, offset, as_json):
     """Point questions about one layout.
 
     \b
@@ -47,7 +48,7 @@ def command(layout, tensor_type, input_file, alias_names, element, thread, block
     if len(asked) != 1:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
-    attr = common.one_layout(layout, input_file, alias_names, "lookup")
+    attr = common.one_layout(obj, layout, input_file, alias_names, "lookup")
     t = inputs.tensor(tensor_type)
     ll = inputs.linear_layout(attr, t.shape)
     shared = ll.has_in_dim("offset")
@@ -55,25 +56,25 @@ def command(layout, tensor_type, input_file, alias_names, element, thread, block
         index = parse_index(element, "--element")
         if shared:
             found = lookup.shared_offsets(ll, index)
-            emit(as_json, report.offsets_blocks(index, found, t.element_bits),
+            emit(obj, as_json, report.offsets_blocks(index, found, t.element_bits),
                  lambda: report.offsets_json(index, found, t.element_bits))
         else:
             found = lookup.holders(ll, index)
             total = lookup.copies(ll) if found else 0
-            emit(as_json, report.holders_blocks(index, found, total), lambda: report.holders_json(index, found, total))
+            emit(obj, as_json, report.holders_blocks(index, found, total), lambda: report.holders_json(index, found, total))
     elif thread is not None:
         if shared:
             raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
         held = lookup.thread_elements(ll, thread, block)
         blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
-        emit(as_json, report.thread_blocks(thread, held, blocks), lambda: report.thread_json(thread, held))
+        emit(obj, as_json, report.thread_blocks(thread, held, blocks), lambda: report.thread_json(thread, held))
     else:
         if not shared:
             raise TTLayoutError("--offset needs a shared layout; for a distributed layout use --thread T")
         found = lookup.element_at(ll, offset, block or 0)
-        emit(as_json, report.at_offset_blocks(offset, block or 0, found, t.element_bits),
+        emit(obj, as_json, report.at_offset_blocks(offset, block or 0, found, t.element_bits),
              lambda: report.at_offset_json(offset, block or 0, found, t.element_bits))
 
 
-def emit(as_json: bool, blocks, json_text) -> None:
-    common.emit_report(blocks, as_json, json_text)
+def emit(obj, as_json: bool, blocks, json_text) -> None:
+    common.emit_report(obj, blocks, as_json, json_text)

@@ -1,50 +1,314 @@
-"""`ttlayout -l ATTR -t TYPE` / `ttlayout -i FILE -t TYPE`: the tensor or hardware view, byte-identical to Triton's
-triton-tensor-layout, including its LLVM-style option spellings. The work is `printing.print_layouts`."""
+"""`ttlayout -l ATTR -t TYPE` / `ttlayout -i FILE [-t TYPE]`: the tensor or hardware view, byte-identical to
+Triton's triton-tensor-layout, including its LLVM-style option spellings (`normalize_argv`). A plain print
+command line runs without click (`quick`)."""
 from __future__ import annotations
 
-import click
+import os
+import re
+import sys
 
-from .. import __version__
-from .group import single_option
-from .printing import COLORS, DEFAULTS, FORMATS, normalize_argv, print_layouts  # noqa: F401  (normalize_argv: group)
+from .. import inputs
+from ..errors import TTLayoutError, abbreviate
+from ..records import frozen
+from .options import Opt
+from .options import quick as quick_params
+
+_VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
+               "max-elements": "--max-elements"}
+FORMATS = ("text", "json", "svg", "html")
+TMEM_INSTR = "32x32b"
+
+OPTIONS = (
+    Opt(("-l",), "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>' (a whole alias "
+        "line '#name = <attr> loc(...)' copied from a dump works too)."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>', or a "
+        "'!ttg.memdesc<...>'; an encoding written in it is the layout when -l is not given. Without -t, -i prints "
+        "each alias at the shapes the file uses it with."),
+    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin)."),
+    Opt(("-o",), "output", metavar="FILE",
+        help="Write the output to FILE (atomically) instead of stdout ('-' = stdout)."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="A,B",
+        help="Aliases (with or without '#') to print from the -i file, comma separated; repeatable."),
+    Opt(("--use-hw-view",), "use_hw_view", "flag",
+        help="Print the hardware view (per block/warp/register) instead of the tensor view."),
+    Opt(("--format",), "fmt", type=FORMATS, default="text", show_default=True,
+        help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts; svg: a "
+             "picture (cells coloured by warp and lane, or by bank); html: one self-contained interactive page "
+             "(hover, click a thread, search, tensor/hardware switch)."),
+    Opt(("--json",), "as_json", "flag", help="Same as --format json."),
+    Opt(("--color",), "color", type=("auto", "always", "never"), default="auto", show_default=True,
+        help="Colour the text view by warp and lane (shared layouts: by bank), replicated cells underlined; auto: "
+             "only on a terminal, and not when NO_COLOR is set. The text itself never changes."),
+    Opt(("--max-elements",), "max_elements", type=int, minimum=1, default=inputs.DEFAULT_MAX_ELEMENTS,
+        show_default=True, help="Refuse tensors (or hardware index spaces) with more elements than this, before "
+        "allocating anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
+        "layouts."),
+    Opt(("--tmem-warps",), "tmem_warps", type=int, metavar="N",
+        help="For a tensor memory layout: print instead the register layout tmem_load gives with N warps (a power "
+             "of two, at least 4), as Triton's get_tmem_reg_layout computes it."),
+    Opt(("--tmem-instr",), "tmem_instr", default=TMEM_INSTR, show_default=True, metavar="SHAPE",
+        help="The tcgen05.ld/st message shape for --tmem-warps: 32x32b, 16x64b, 16x128b or 16x256b."),
+)
 
 
-@click.command("print", context_settings={"help_option_names": ["-h", "--help"]})
-@single_option("-l", "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>' (a whole alias "
-              "line '#name = <attr> loc(...)' copied from a dump works too).")
-@single_option("-t", "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>', or a '!ttg.memdesc<...>'; "
-              "an encoding written in it is the layout when -l is not given. Without -t, -i prints each alias at the "
-              "shapes the file uses it with.")
-@single_option("-i", "input_file", metavar="FILE",
-              help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin).")
-@single_option("-o", "output", metavar="FILE",
-              help="Write the output to FILE (atomically) instead of stdout ('-' = stdout).")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="A,B",
-              help="Aliases (with or without '#') to print from the -i file, comma separated; repeatable.")
-@click.option("--use-hw-view", is_flag=True, help="Print the hardware view (per block/warp/register) instead of the tensor view.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=DEFAULTS["fmt"], show_default=True,
-              help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts; "
-                   "svg: a picture (cells coloured by warp and lane, or by bank); html: one self-contained "
-                   "interactive page (hover, click a thread, search, tensor/hardware switch).")
-@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
-@click.option("--color", "color", type=click.Choice(COLORS), default=DEFAULTS["color"], show_default=True,
-              help="Colour the text view by warp and lane (shared layouts: by bank), replicated cells underlined; "
-                   "auto: only on a terminal, and not when NO_COLOR is set. The text itself never changes.")
-@click.option("--max-elements", type=click.IntRange(min=1), default=DEFAULTS["max_elements"], show_default=True,
-              help="Refuse tensors (or hardware index spaces) with more elements than this, before allocating "
-                   "anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
-                   "layouts.")
-@click.option("--tmem-warps", type=int, metavar="N",
-              help="For a tensor memory layout: print instead the register layout tmem_load gives with N warps "
-                   "(a power of two, at least 4), as Triton's get_tmem_reg_layout computes it.")
-@click.option("--tmem-instr", default=DEFAULTS["tmem_instr"], show_default=True, metavar="SHAPE",
-              help="The tcgen05.ld/st message shape for --tmem-warps: 32x32b, 16x64b, 16x128b or 16x256b.")
-@click.version_option(__version__, "--version", prog_name="ttlayout")
-def command(**options):
+def normalize_argv(argv: list[str]) -> list[str]:
+    """Accept triton-tensor-layout's LLVM spellings: -use-hw-view[=bool], -alias-names=a,b, -t=X, --t X."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        m = re.fullmatch(r"--?use-hw-view(?:=(.*))?", arg, re.S)
+        if m:
+            value = (m.group(1) or "true").lower()
+            if value not in ("true", "false", "1", "0"):
+                import click
+                raise click.UsageError(f"invalid value '{abbreviate(m.group(1))}' for -use-hw-view (expected true or "
+                                       "false)")
+            out += ["--use-hw-view"] if value in ("true", "1") else []
+            continue
+        m = re.fullmatch(r"--?(t|l|i|o|alias-names|max-elements)(?:=(.*))?", arg, re.S)
+        if not m:
+            out.append(arg)
+            continue
+        out.append(_VALUE_OPTS[m.group(1)])
+        if m.group(2) is not None:
+            out.append(m.group(2))
+        else:
+            nxt = next(args, None)
+            out += [nxt] if nxt is not None else []
+    return out
+
+
+def quick(argv: list[str]) -> dict | None:
+    """The parameters of a plain print command line, in any of triton-tensor-layout's spellings; None where click
+    must read it (`options.quick`).
+
+    >>> quick(["-l", "#a", "-t=tensor<4xf16>", "-use-hw-view"])["tensor_type"]
+    'tensor<4xf16>'
+    >>> quick(["-l", "#a", "-t", "x", "--color", "sometimes"]) is None
+    True
+    """
+    try:
+        args = normalize_argv(argv)
+    except Exception:
+        return None
+    return quick_params(args, OPTIONS) if args else None
+
+
+def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, color, max_elements,
+        tmem_warps, tmem_instr) -> int:
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
     The command name may be left out: 'ttlayout -l ATTR -t TYPE' is 'ttlayout print -l ATTR -t TYPE'."""
-    code = print_layouts(click.get_current_context().obj, **options)
-    if code:
-        raise click.exceptions.Exit(code)
+    if not layout and not input_file and not tensor_type:
+        raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
+    if alias_names and not input_file:
+        raise TTLayoutError("--alias-names picks aliases of an -i FILE, but no -i was given")
+    failures: list[str] = []
+    if input_file and not tensor_type and not layout:
+        jobs = _file_uses(input_file, obj["stdin"], inputs.split_names(alias_names), failures)
+    else:
+        jobs = _jobs(layout, tensor_type, input_file, alias_names, obj["stdin"], max_elements)
+    _check_tmem_instr(tmem_warps, tmem_instr)
+    converted = []
+    for job in jobs:
+        try:
+            converted.append((job, inputs.printed(job.attr, inputs.Tensor(job.shape, job.element), max_elements,
+                                                  tmem_warps, tmem_instr)))
+        except TTLayoutError as e:
+            if not job.per_shape:
+                raise
+            failures.append(f"#{job.name} at {job.type_text}: {e}")
+    as_json = as_json or fmt == "json"
+    _check_memory_views([p for _, p in converted], tmem_warps, as_json, fmt)
+    if fmt in ("svg", "html") and not as_json:
+        _picture(fmt, converted, use_hw_view, obj["sink"](output))
+        return _report_failures(obj, failures)
+    system = _color_system(color, output) if not as_json else None
+    with obj["sink"](output) as write:
+        from ..render import render_layout
+        for job, shown in converted:
+            linear = shown.linear
+            if as_json:
+                from ..render.json_view import render_json
+                header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
+                          "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
+                if job.per_shape:
+                    header["line"] = job.line
+                if shown.tmem_load:
+                    header["tmem_load"] = shown.tmem_load
+                render_json(linear, use_hw_view, header, write)
+                continue
+            head = f"#{job.name} = " if job.name is not None else ""
+            tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+            write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
+            if shown.tmem_load:
+                write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
+            if shown.view != "triton":
+                _render_memory(shown, use_hw_view, write)
+            elif system is None:
+                render_layout(linear, use_hw_view, write)
+            else:
+                from ..render.color import colored_writer
+                colored = colored_writer(linear, use_hw_view, job.element_bits, write, system)
+                render_layout(linear, use_hw_view, colored)
+                colored.close()
+            if job.blank:
+                write(b"\n")
+    return _report_failures(obj, failures)
+
+
+def _render_memory(shown, use_hw_view: bool, write) -> None:
+    from ..render import memory
+    if shown.view == "tensor_memory":
+        view = memory.tmem_hardware_view if use_hw_view else memory.tmem_tensor_view
+        view(shown.linear, shown.element_bits, write)
+    else:
+        view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
+        view(shown.linear, shown.padding, write)
+
+
+def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
+    if tmem_warps is None and tmem_instr == TMEM_INSTR:
+        return
+    from ..conversions.tmem_registers import ATOMS
+    if tmem_instr not in ATOMS:
+        raise TTLayoutError(f"unknown --tmem-instr '{abbreviate(tmem_instr)}' (expected {', '.join(ATOMS)})")
+    if tmem_warps is None and tmem_instr != "32x32b":
+        raise TTLayoutError("--tmem-instr needs --tmem-warps N")
+
+
+def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
+    """--tmem-warps needs a tensor memory layout; JSON and pictures only cover Triton's own views."""
+    if tmem_warps is not None and not any(p.tmem_load for p in shown):
+        raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
+                            "#ttng.tensor_memory_scales_encoding) only")
+    if (as_json or fmt in ("svg", "html")) and any(p.view != "triton" for p in shown):
+        raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
+                            "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
+
+
+def _report_failures(obj, failures) -> int:
+    """The aliases that could not be printed, one error line each, and exit status 1 (the others printed)."""
+    for message in failures:
+        obj["stderr"].write(obj["error_line"](message) + "\n")
+    return 1 if failures else 0
+
+
+def _color_system(mode: str, output):
+    """rich's colour system for the text view, or None for plain text. auto: standard output is a terminal,
+    NO_COLOR is unset or empty and TERM is not 'dumb'; checked before rich is imported."""
+    if mode == "never":
+        return None
+    if mode == "auto":
+        if output not in (None, "-") or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+            return None
+        try:
+            if sys.stdout is None or not sys.stdout.isatty():
+                return None
+        except (AttributeError, ValueError):
+            return None
+    from ..render.color import color_system
+    return color_system(mode == "always")
+
+
+def _picture(fmt: str, converted, use_hw_view: bool, sink) -> None:
+    """--format svg / html: every layout of the command line in one picture (or one page)."""
+    layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
+                + (f" at {job.type_text}" if job.per_shape else ""), shown.linear) for job, shown in converted]
+    bits = [job.element_bits for job, _ in converted]
+    with sink as write:
+        if fmt == "svg":
+            from ..render.svg import render_svg
+            render_svg(layouts, use_hw_view, bits, write)
+        else:
+            from ..render.html import render_html
+            render_html(layouts, use_hw_view, bits, write)
+
+
+@frozen
+class Job:
+    """One layout to print at one shape."""
+    name: str | None                 # alias name, None for -l
+    attr: object
+    shape: tuple[int, ...]
+    blank: bool = False              # a blank line after it (Triton does so for --alias-names)
+    per_shape: bool = False          # found through the file's own types (-i without -t)
+    type_text: str = ""
+    line: int = 0
+    element: str = "f16"
+
+    @property
+    def element_bits(self) -> int:
+        """The element width shared-memory banks need (16 where it cannot be told)."""
+        try:
+            return inputs.element_bitwidth(self.element)
+        except TTLayoutError:
+            return 16
+
+
+def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> list[Job]:
+    """-l and/or -i with -t (or a -t whose encoding is the layout): every layout at the one shape, as
+    triton-tensor-layout does."""
+    t = inputs.tensor(tensor_type, max_elements)
+    shape, element = t.shape, t.element
+    if not layout and not input_file and t.encoding is None:
+        raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR, -i FILE, or an "
+                            "encoding in -t such as tensor<16x16xf16, #ttg.blocked<...>>)")
+    table = inputs.alias_table(input_file, stdin) if input_file else None
+    names = inputs.split_names(alias_names)
+    inline = inputs.inline_layout(t, table, required=not layout and not names)
+    jobs = []
+    if names:
+        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
+                     element=element) for name in names]
+    elif inline is not None and not layout:
+        jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
+    elif input_file:
+        jobs += [Job(d.name, d.attr, shape, element=element) for d in table.layouts()]
+        if not jobs and not layout:
+            raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
+                                "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
+    if layout:
+        attr = inputs.attribute(layout, table)
+        if inline is not None:
+            inputs.check_same_layout(attr, inline[1])
+        jobs.append(Job(None, attr, shape, element=element))
+    return jobs
+
+
+def _file_uses(input_file, stdin, names, failures) -> list[Job]:
+    """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
+    order of first use; an alias that cannot be read is reported (in `failures`) and the others still print."""
+    from ..parsing.module import parse_type, read_modules
+    modules = read_modules(inputs.read_text(input_file, stdin))
+    wanted = {n.lstrip("#") for n in names}
+    seen, jobs, cache = set(), [], {}
+    for m in modules:
+        for op in m.ops:
+            for text in op.operand_types + op.result_types:
+                vt = parse_type(text, m.aliases, cache)
+                name = vt.encoding_text[1:] if vt.encoding_text.startswith("#") else ""
+                if not name or name not in m.aliases or not vt.shape or (wanted and name not in wanted):
+                    continue
+                key = (id(m), name, vt.shape)
+                if key in seen:
+                    continue
+                seen.add(key)
+                attr = m.aliases[name]
+                if isinstance(attr, Exception):
+                    if (id(m), name) not in seen:
+                        seen.add((id(m), name))
+                        failures.append(f"#{name}: {attr}")
+                    continue
+                if getattr(attr, "kind", None) is None:
+                    continue
+                shape_text = "x".join(map(str, vt.shape))
+                jobs.append(Job(name, attr, vt.shape, per_shape=True, line=op.line, element=vt.element,
+                                type_text=f"{'tensor' if vt.kind == 'tensor' else '!ttg.memdesc'}<{shape_text}x{vt.element}>"))
+    if not jobs and not failures:
+        where = "standard input" if input_file == "-" else abbreviate(input_file)
+        what = f" named {', '.join(sorted(wanted))}" if wanted else ""
+        raise TTLayoutError(f"{where} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
+                            "its aliases at one shape")
+    return jobs

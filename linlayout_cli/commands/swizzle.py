@@ -2,27 +2,27 @@
 generic swizzling plus a search over every swizzled_shared layout."""
 from __future__ import annotations
 
-import click
-
 from .. import inputs
-from .group import single_option
 from ..errors import TTLayoutError
 from . import common
+from .options import Opt
 
 ROLES = [("write", "distributed"), ("read", "distributed")]
 
+OPTIONS = (
+    Opt(("-r", "--write"), "write", metavar="ATTR", help="Register layout that writes (stores) the tensor."),
+    Opt(("--read",), "read", metavar="ATTR", help="Register layout that reads it back (default: the same)."),
+    Opt(("--alias-names",), "alias_names", "multi", metavar="WRITE,READ",
+        help="With -i: the aliases of the writing and the reading layout."),
+    Opt(("--no-search",), "no_search", "flag", help="Skip the search over swizzled_shared layouts; print Triton's "
+        "generic swizzling result as it is."),
+    Opt(("--for",), "use", type=("tma", "wgmma"),
+        help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared."),
+    *common.COMMON,
+)
 
-@click.command("swizzle", context_settings=common.CONTEXT)
-@single_option("-r", "--write", "write", metavar="ATTR", help="Register layout that writes (stores) the tensor.")
-@single_option("--read", "read", metavar="ATTR", help="Register layout that reads it back (default: the same).")
-@click.option("--alias-names", "alias_names", multiple=True, metavar="WRITE,READ",
-              help="With -i: the aliases of the writing and the reading layout.")
-@click.option("--no-search", is_flag=True, help="Skip the search over swizzled_shared layouts; print Triton's "
-              "generic swizzling result as it is.")
-@click.option("--for", "use", type=click.Choice(["tma", "wgmma"]), default=None,
-              help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared.")
-@common.common_options
-def command(write, read, alias_names, no_search, use, tensor_type, input_file, target, bitwidth, as_json):
+
+def run(obj, write, read, alias_names, no_search, use, tensor_type, input_file, target, bitwidth, as_json):
     """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
@@ -32,14 +32,13 @@ def command(write, read, alias_names, no_search, use, tensor_type, input_file, t
     \b
     ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
-    from ..reports import swizzle as report
-    from ..records import replace
-
     from ..analysis.swizzle import best_nvmma, suggest, suggest_nvmma
     from ..analysis.targets import get_target
+    from ..records import replace
+    from ..reports import swizzle as report
     tgt = get_target(target)
     common.check_alias_usage(alias_names, input_file, write is not None, "-r/--read")
-    table = common.alias_table(input_file)
+    table = common.alias_table(obj, input_file)
     w = common.resolve(write, table, "write", "distributed")
     r = common.resolve(read, table, "read", "distributed")
     if table is not None and w is None:
@@ -72,5 +71,5 @@ def command(write, read, alias_names, no_search, use, tensor_type, input_file, t
                     f"one for them is {alt[0]} with {alt[1].conflicts} conflict(s) "
                     f"({alt[1].write_wavefronts + alt[1].read_wavefronts} wavefronts per warp): "
                     f"ttlayout swizzle --for tma",))
-    common.emit_report(report.blocks(s, str(w), str(r), t.element), as_json,
+    common.emit_report(obj, report.blocks(s, str(w), str(r), t.element), as_json,
                        lambda: report.json_text(s, str(w), str(r), t.element))

@@ -5,8 +5,13 @@ lanes and warps are the parent's, broadcast along K.
 """
 from __future__ import annotations
 
-from ..attributes.encodings import (AMDMfmaEncoding, AMDWmmaEncoding, BlockedEncoding, DotOperandEncoding,
-                                    NvidiaMmaEncoding)
+from ..attributes.encodings import (
+    AMDMfmaEncoding,
+    AMDWmmaEncoding,
+    BlockedEncoding,
+    DotOperandEncoding,
+    NvidiaMmaEncoding,
+)
 from ..errors import VerifyError
 from .common import combine, identity_nd, standard_out_dims
 from .mma_util import broadcast_along_k, check_layout_rank, dot_cga, k_dim_of, require_pow2_all

@@ -15,8 +15,16 @@ from ..attributes.encodings import DotOperandEncoding, NvidiaMmaEncoding
 from ..engine import LinearLayout
 from ..errors import VerifyError
 from .common import cga_layout, combine, dot_order, identity_nd, matrix_order
-from .mma_util import (broadcast_along_k, check_layout_rank, dim, dot_cga, identity, k_dim_of,
-                       require_pow2, require_pow2_all)
+from .mma_util import (
+    broadcast_along_k,
+    check_layout_rank,
+    dim,
+    dot_cga,
+    identity,
+    k_dim_of,
+    require_pow2,
+    require_pow2_all,
+)
 
 
 def mma_tile(tile_shape: Sequence[int], k_width: int, order: Sequence[int], rep_order: Sequence[int]) -> LinearLayout:

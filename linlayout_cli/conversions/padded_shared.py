@@ -6,11 +6,10 @@ this outside the linear layout (main's `paddedLinearLayout`; `applyPadding`/`get
 """
 from __future__ import annotations
 
-from ..records import frozen
-
 from ..attributes.encodings import PaddedSharedEncoding
 from ..engine import LinearLayout
 from ..errors import ShapeError
+from ..records import frozen
 from .common import check_rank, standard_out_dims
 
 

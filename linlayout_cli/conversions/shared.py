@@ -8,11 +8,10 @@ shared_linear is its bases verbatim.
 """
 from __future__ import annotations
 
-from ..attributes.encodings import (AMDRotatingSharedEncoding, SharedLinearEncoding,
-                                    SwizzledSharedEncoding)
+from ..attributes.encodings import AMDRotatingSharedEncoding, SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
 from ..errors import ShapeError, VerifyError
-from .common import (cga_layout, check_rank, combine, is_pow2, shape_per_cta, standard_out_dims)
+from .common import cga_layout, check_rank, combine, is_pow2, shape_per_cta, standard_out_dims
 
 
 def _check_shape(shape):

@@ -6,8 +6,22 @@ import re
 from collections.abc import Mapping
 
 from ..attributes.encodings import OtherAttribute
-from ..attributes.values import (ArrayV, AttrError, BoolV, DictV, FloatV, IdentV, IntervalV, IntV,
-                                 OpaqueV, StrV, found_text, int_type_width, is_float_type, print_value)
+from ..attributes.values import (
+    ArrayV,
+    AttrError,
+    BoolV,
+    DictV,
+    FloatV,
+    IdentV,
+    IntervalV,
+    IntV,
+    OpaqueV,
+    StrV,
+    found_text,
+    int_type_width,
+    is_float_type,
+    print_value,
+)
 from .lalr import Tok
 from .locate import MAX_INT_DIGITS, MAX_INT_WIDTH
 

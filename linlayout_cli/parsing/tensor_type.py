@@ -4,13 +4,14 @@ type, optional encoding) since only the shape, the element type's name and the e
 from __future__ import annotations
 
 import re
+
 from ..attributes.encodings import TensorType
 from ..attributes.values import found_text
 from ..errors import ParseError
+from ..records import frozen
 from .attribute import parse_attribute
 from .lexical import skip_balanced, skip_string, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, line_col, offset_of, shorten, where
-from ..records import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is not loaded on the print path

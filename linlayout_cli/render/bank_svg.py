@@ -41,7 +41,7 @@ def access_panel(report: BankReport, op: str) -> Panel:
     accesses = worst_wavefront_lanes(report, op)
     cells = _words_by_cell(accesses, banks)
     words_per_bank: dict = {}
-    for (line, b), words in cells.items():
+    for (_line, b), words in cells.items():
         words_per_bank.setdefault(b, set()).update(words)
     hot = {b for b, ws in words_per_bank.items() if len(ws) > 1}
     hot_lanes = {x.lane for x in accesses if any(w % banks in hot for w in x.words)}

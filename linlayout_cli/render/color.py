@@ -132,7 +132,7 @@ def distributed_hardware(layout, styles: Styles):
                 out.append(line)
                 continue
             cells = iter(range(T))
-            out.append(COORDS.sub(lambda m: styles.paint(
+            out.append(COORDS.sub(lambda m, cells=cells: styles.paint(
                 m.group(0), palette.thread_hsl(state["group"], next(cells), T), underline), line))
         return b"".join(out)
     return paint
@@ -167,7 +167,7 @@ def shared_hardware(layout, element_bits: int, styles: Styles):
                 continue
             b = bank(int(m.group(1)), element_bits)
             out.append(line[:m.end()] + COORDS.sub(
-                lambda c: styles.paint(c.group(0), palette.bank_hsl(b), underline), line[m.end():]))
+                lambda c, b=b: styles.paint(c.group(0), palette.bank_hsl(b), underline), line[m.end():]))
         return b"".join(out)
     return paint
 

@@ -6,8 +6,21 @@ from __future__ import annotations
 import numpy as np
 
 from .small import hardware_dims, out_sizes
-from .svg import (DETAIL_LIMIT, Cells, Holders, _holder_names, _swatch, _tensor_axes, document, grid_panel,
-                  layout_panel, stack, tensor_grid, text_lines, Panel)
+from .svg import (
+    DETAIL_LIMIT,
+    Cells,
+    Holders,
+    Panel,
+    _holder_names,
+    _swatch,
+    _tensor_axes,
+    document,
+    grid_panel,
+    layout_panel,
+    stack,
+    tensor_grid,
+    text_lines,
+)
 
 MOVES = ("stays in its thread", "moves between lanes of a warp", "moves between warps", "moves between CTAs")
 MOVE_FILLS = ("#cfe8cf", "#ffe08a", "#f4a09c", "#c9a0f4")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.gf2 import null_space, reduced_echelon
+from ..engine.gf2 import solve as gf2_solve
 from .apply import images, span_table, split_coords
-from .chars import (blank, coord_cells, digits, join_cells, num_digits, number_table, put_char,
-                    put_number)
-from ..engine.gf2 import null_space, reduced_echelon, solve as gf2_solve
+from .chars import blank, coord_cells, digits, join_cells, num_digits, number_table, put_char, put_number
 from .small import hardware_dims, out_sizes, row_brackets
 
 CHUNK = 1 << 16          # entries formatted per numpy batch

@@ -15,9 +15,9 @@ import json
 import numpy as np
 
 from ..engine.gf2 import null_space, reduced_echelon
+from . import distributed
 from .apply import images, span_table, split_coords
 from .chars import blank, coord_cells, digits, join_cells, put_char, put_number
-from . import distributed
 from .distributed import _emit_rows
 from .small import hardware_dims, out_sizes, shared_dims
 

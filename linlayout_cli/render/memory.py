@@ -16,7 +16,7 @@ SHARED_INS = ("offset", "block", "partition")
 
 def _images(layout) -> list[int]:
     """Flat image of every flat input (first in dim least significant, first out dim lowest bits)."""
-    from . import SMALL_LIMIT as small_limit       # read at call time: tests switch paths through it
+    from . import SMALL_LIMIT as small_limit  # read at call time: tests switch paths through it
     from .small import _span
     if 1 << layout.get_total_in_dim_size_log2() <= small_limit:
         return _span(layout._flat_cols())

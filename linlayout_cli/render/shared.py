@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import distributed
 from .apply import images, split_coords
 from .chars import coord_cells, fixed_digits
-from . import distributed
 from .distributed import _emit_rows
 from .small import shared_dims
 

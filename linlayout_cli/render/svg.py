@@ -17,11 +17,11 @@ destination) is `document(stack([a, b], horizontal=True))`.
 from __future__ import annotations
 
 import html
-from ..records import frozen
 
 import numpy as np
 
 from ..engine.gf2 import null_space, reduced_echelon
+from ..records import frozen
 from . import palette
 from .apply import images, span_table, split_coords
 from .color import bank

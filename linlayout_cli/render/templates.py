@@ -27,7 +27,6 @@ from .small import _span, hardware_dims, out_sizes, row_brackets, shared_dims
 FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
 CACHE_LIMIT = 64          # formats (and parameter tuples) kept at once
-FLUSH = 1 << 20           # bytes collected before each write
 
 
 def render(layout, use_hw_view: bool, write) -> bool:
@@ -158,8 +157,8 @@ def _misses(keys: list) -> int:
 
 class Units:
     """A view as units: values X[u] ^ Y[j], `seps[j]` written before cell j, frame(u) -> (prefix, suffix);
-    `counted`: every cell starts with a '%d' that counts up from counter(u) (the shared hardware view's
-    offsets)."""
+    `counter`: every cell is a line of one length holding a NUL and a '%%s' (in its separator), which `_numbered`
+    fills with a number counting up from counter(u) (the shared hardware view's offsets)."""
 
     def __init__(self, cell, xs, ys, seps, frame, counter=None):
         self.cell, self.xs, self.ys, self.seps, self.frame, self.counter = cell, xs, ys, seps, frame, counter
@@ -188,8 +187,6 @@ class Units:
         formats: dict[int, bytes] = {}
         params: dict[int, tuple] = {}
         cells = len(self.ys)
-        out: list[bytes] = []
-        size = 0
         for u, x in enumerate(self.xs):
             fmt = formats.get(x & lit)
             if fmt is None:
@@ -206,25 +203,40 @@ class Units:
                     args = params[xp] = par_gather([cell.param(xp ^ y, split) for y in par_keys])
             else:
                 args = ()
-            if self.counter is not None:
-                start = self.counter(u)
-                if args:
-                    both = [None] * (2 * cells)
-                    both[0::2] = range(start, start + cells)
-                    both[1::2] = args
-                    args = tuple(both)
-                else:
-                    args = tuple(range(start, start + cells))
             prefix, suffix = self.frame(u)
-            body = fmt % args
-            out += (prefix, body, suffix)
-            size += len(body)
-            if size >= FLUSH:
-                write(b"".join(out))
-                out, size = [], 0
-        if out:
-            write(b"".join(out))
+            if prefix:
+                write(prefix)
+            if self.counter is None:
+                write(fmt % args)
+            else:
+                for part in _numbered(fmt % args, self.counter(u), cells):
+                    write(part)
+            if suffix:
+                write(suffix)
         return True
+
+
+_DIGITS: list = []        # (the texts of 0..9999, the same zero-padded to four digits), made on first use
+
+
+def _numbered(body: bytes, start: int, count: int) -> list[bytes]:
+    """`count` lines of equal length (the first without its leading newline), each holding b"\x00%s": write
+    start, start + 1, ... there. The digits above the last four are written once per run of 10,000 lines and
+    the last four come from a table, because turning a million ints into text costs about 100 ms here and
+    copying their texts about a third of that."""
+    if not _DIGITS:
+        _DIGITS.extend((tuple(b"%d" % i for i in range(10000)), tuple(b"%04d" % i for i in range(10000))))
+    plain, padded = _DIGITS
+    width = (len(body) + 1) // count
+    parts = []
+    line = 0
+    while line < count:
+        high, low = divmod(start + line, 10000)
+        n = min(count - line, 10000 - low)
+        chunk = body if n == count else body[line * width:(line + n) * width]
+        parts.append(chunk.replace(b"\x00", b"%d" % high if high else b"") % (padded if high else plain)[low:low + n])
+        line += n
+    return parts
 
 
 # ----------------------------------------------------------------------------------------- the four views
@@ -350,7 +362,7 @@ def shared_hardware_view(layout) -> Units | None:
     lines = min(block_size, FIELDS)
     bits = lines.bit_length() - 1
     ys = _span(columns[:bits])
-    seps = [b"Offset: %d -> " if j == 0 else b"\nOffset: %d -> " for j in range(lines)]
+    seps = [b"Offset: \x00%%s -> " if j == 0 else b"\nOffset: \x00%%s -> " for j in range(lines)]
     xs = _span(columns[bits:])
 
     def frame(u):

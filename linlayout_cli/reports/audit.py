@@ -2,8 +2,6 @@
 kernel's shared memory against the target's limit, the conversions by path and the costliest ops. Blocks and JSON."""
 from __future__ import annotations
 
-import json
-
 from ..analysis.audit import Finding, ModuleAudit
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
@@ -113,6 +111,7 @@ def _module_json(m: ModuleAudit) -> dict:
 
 def json_text(audits: list[ModuleAudit], path: str) -> str:
     """One object; `modules` holds one entry per module; the first module's fields are repeated at the top."""
+    import json
     mods = [_module_json(m) for m in audits]
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **top, "modules": mods}, indent=2) + "\n"

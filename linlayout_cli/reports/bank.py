@@ -1,8 +1,6 @@
 """The `bank` report: built once as blocks (text or rich) from a `BankReport`, and as JSON."""
 from __future__ import annotations
 
-import json
-
 from ..analysis.bank import Access, BankReport
 from ..analysis.targets import READ, WRITE
 from .blocks import Fields, Line, Table, line
@@ -77,6 +75,7 @@ def _access_json(a) -> dict:
 
 
 def json_text(report: BankReport, reg_text: str, shared_text: str, element: str | None) -> str:
+    import json
     p = _primary(report)
     t = report.target
     obj = {

@@ -3,8 +3,6 @@ for the shared-memory path the scratch layout Triton picks, with its bank confli
 report. Blocks and JSON."""
 from __future__ import annotations
 
-import json
-
 from ..analysis.convert import ConvertReport
 from .blocks import BLANK, Fields, Line, line
 from .common import plural, shape_text
@@ -57,8 +55,8 @@ def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str |
                          f"(store {r.store_instruction}, load {r.load_instruction})"))
     out = [Line((("convert: ", "bold"), (verdict(r), f"bold {_color(r)}"))), Fields(tuple(rows))]
     if banks:
-        from .bank import _access_blocks
         from ..analysis.targets import READ, WRITE
+        from .bank import _access_blocks
         for label, report, op in (("store", banks[0], WRITE), ("load", banks[1], READ)):
             if report is None:
                 continue
@@ -82,6 +80,7 @@ def as_dict(r: ConvertReport) -> dict:
 
 
 def json_text(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None) -> str:
+    import json
     return json.dumps(dict(as_dict(r), source=src_text, destination=dst_text, shape=list(shape),
                            element_type=element), indent=2) + "\n"
 

@@ -1,8 +1,6 @@
 """The `info` report (one layout at one shape, on one screen) and the `lookup` answers; blocks and JSON."""
 from __future__ import annotations
 
-import json
-
 from ..analysis.info import HARDWARE, LayoutInfo
 from ..analysis.lookup import Held, Holder, bank_of
 from .blocks import BLANK, Fields, Table, line
@@ -113,6 +111,7 @@ def _shared_json(info: LayoutInfo) -> dict:
 
 
 def json_text(info: LayoutInfo) -> str:
+    import json
     obj = {
         "kind": info.kind, "category": info.category, "attr": info.attr, "shape": list(info.shape),
         "element_type": info.element, "element_bits": info.element_bits,
@@ -146,6 +145,7 @@ def holders_blocks(element, found: list[Holder], total: int) -> list:
 
 
 def holders_json(element, found: list[Holder], total: int) -> str:
+    import json
     return json.dumps({"element": list(element), "copies": total,
                        "holders": [{"block": h.block, "warp": h.warp, "lane": h.lane, "register": h.register,
                                     "thread": h.thread, "name": h.name} for h in found]}, indent=2) + "\n"
@@ -159,6 +159,7 @@ def thread_blocks(thread: int, held: list[Held], blocks_: int) -> list:
 
 
 def thread_json(thread: int, held: list[Held]) -> str:
+    import json
     return json.dumps({"thread": thread, "elements": [{"block": h.block, "register": h.register,
                                                        "element": list(h.element)} for h in held]}, indent=2) + "\n"
 
@@ -170,6 +171,7 @@ def offsets_blocks(element, found, element_bits: int) -> list:
 
 
 def offsets_json(element, found, element_bits: int) -> str:
+    import json
     return json.dumps({"element": list(element),
                        "offsets": [{"block": b, "offset": o, "bank": bank_of(o, element_bits),
                                     "bank64": bank_of(o, element_bits, 64)} for b, o in found]}, indent=2) + "\n"
@@ -181,6 +183,7 @@ def at_offset_blocks(offset: int, block: int, element, element_bits: int) -> lis
 
 
 def at_offset_json(offset: int, block: int, element, element_bits: int) -> str:
+    import json
     return json.dumps({"offset": offset, "block": block, "element": list(element),
                        "bank": bank_of(offset, element_bits), "bank64": bank_of(offset, element_bits, 64)},
                       indent=2) + "\n"

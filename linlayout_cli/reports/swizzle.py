@@ -1,8 +1,6 @@
 """The `swizzle` report: the layout to paste and how it compares with the unswizzled one; blocks and JSON."""
 from __future__ import annotations
 
-import json
-
 from ..analysis.swizzle import Score, Suggestion
 from .blocks import BLANK, Fields, Table, line
 from .common import shape_text
@@ -19,6 +17,7 @@ def _score_json(s: Score) -> dict:
 
 
 def json_text(s: Suggestion, write_text: str, read_text: str, element: str | None) -> str:
+    import json
     obj = {
         "suggestion": s.attr_text,
         "kind": s.kind,

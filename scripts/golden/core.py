@@ -7,8 +7,19 @@ from __future__ import annotations
 
 import itertools
 
-from .pieces import (blocked_tile, cga_split, gen_blocked_params, gen_cga, gen_generic_linear_bases,
-                     gen_linear_bases, gen_shared_linear_bases, pick_cap, prod, shape_around, split_bits)
+from .pieces import (
+    blocked_tile,
+    cga_split,
+    gen_blocked_params,
+    gen_cga,
+    gen_generic_linear_bases,
+    gen_linear_bases,
+    gen_shared_linear_bases,
+    pick_cap,
+    prod,
+    shape_around,
+    split_bits,
+)
 from .text import T, blocked, kind_of, linear, nvmma_shared, shared_linear, slice_, swizzled
 
 SPEC_EXAMPLES = [

@@ -3,8 +3,19 @@ Triton 3.9 unexpectedly prints and the canonical twins of legacy spellings.  Han
 topic (``err-shape``, ``err-blocked``, ...) and one for the twins (``canon``)."""
 from __future__ import annotations
 
-from .text import T, amd_mfma, amd_wmma, blocked, dot_op, linear, nvidia_mma, nvmma_shared, shared_linear, slice_, swizzled
-
+from .text import (
+    T,
+    amd_mfma,
+    amd_wmma,
+    blocked,
+    dot_op,
+    linear,
+    nvidia_mma,
+    nvmma_shared,
+    shared_linear,
+    slice_,
+    swizzled,
+)
 
 # Triton 3.9 cannot print these layouts; ttlayout prints its memory views of them (README, "Layouts Triton 3.9
 # cannot print"), checked against Triton's own facts by the memory suite

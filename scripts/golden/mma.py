@@ -5,8 +5,21 @@ Hand-written: the four RUN lines of ``test/Tools/tensor_layout_print.mlir``, the
 ``bin/triton-tensor-layout.cpp`` and edge cases of nvmma_shared; every other section is random."""
 from __future__ import annotations
 
-from .pieces import (blocked_tile, cga_split, gen_blocked_params, gen_cga, gen_nvidia_params, gen_wmma_cta,
-                     inferred_sizes, nvidia_tile, pick_cap, prod, shape_around, split_bits, wmma_rank)
+from .pieces import (
+    blocked_tile,
+    cga_split,
+    gen_blocked_params,
+    gen_cga,
+    gen_nvidia_params,
+    gen_wmma_cta,
+    inferred_sizes,
+    nvidia_tile,
+    pick_cap,
+    prod,
+    shape_around,
+    split_bits,
+    wmma_rank,
+)
 from .text import T, amd_mfma, amd_wmma, blocked, dot_op, nvidia_mma, nvmma_shared, slice_
 
 SHAPES_MN = [(32, 32), (16, 16), (64, 4), (4, 64)]
