@@ -91,6 +91,7 @@ class Coordinates:
             shift += s.bit_length() - 1
         rank = len(sizes)
         self.splits = [(0, 0)] + [(a, b) for a in range(rank) for b in range(a + 1, rank + 1)]
+        self.cache: list[dict] = [{} for _ in sizes]        # dimension -> coordinate -> its padded text
 
     def masks(self, split) -> tuple[int, int]:
         a, b = split
@@ -103,7 +104,15 @@ class Coordinates:
         return lit, par
 
     def _texts(self, v: int, dims) -> list[str]:
-        return [str(v >> shift & mask).rjust(width) for shift, mask, width in (self.fields[i] for i in dims)]
+        out = []
+        for i in dims:
+            shift, mask, width = self.fields[i]
+            c = v >> shift & mask
+            text = self.cache[i].get(c)
+            if text is None:
+                text = self.cache[i][c] = str(c).rjust(width)
+            out.append(text)
+        return out
 
     def piece(self, v: int, split) -> bytes:
         a, b = split
