@@ -51,10 +51,10 @@ with open(sys.argv[1], "w") as f:
     f.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
 """
 
-TRITON_PRINT = r"""
-import os, sys, tempfile
+TRITON_VIEW = r"""
+import json, os, sys, tempfile, time
 from triton._C.libtriton import ir, gluon_ir
-attr, dims, hw, out = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+attr, dims, hw, mode, arg = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4], sys.argv[5]
 ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
 shared = "shared" in attr
 body = (f"%a = ttg.local_alloc : () -> !ttg.memdesc<{dims}xf16, #a, #ttg.shared_memory, mutable>" if shared
@@ -69,36 +69,18 @@ module.walk(lambda op: values.append(op.get_result(0)) if op.get_name() in ("ari
 layout = (builder.get_gluon_layout_from_memdesc(values[0]) if shared
           else builder.get_gluon_layout_from_tensor(values[0]))
 shape = [int(d) for d in dims.split("x")]
-text = gluon_ir.get_layout_view(layout, shape, hw)
-with open(out, "w") as f:
-    f.write(f"Print layout attribute: {attr}\n")
-    f.write(text)
+if mode == "print":                  # write the text to the file `arg`, as the tool would
+    text = gluon_ir.get_layout_view(layout, shape, hw)
+    with open(arg, "w") as f:
+        f.write(f"Print layout attribute: {attr}\n")
+        f.write(text)
+else:                                # "time": the median of `arg` calls of get_layout_view alone
+    times = []
+    for _ in range(int(arg)):
+        t = time.perf_counter(); gluon_ir.get_layout_view(layout, shape, hw); times.append(time.perf_counter() - t)
+    print(json.dumps(sorted(times)[len(times) // 2]))
+sys.stdout.flush()
 os._exit(0)      # skip the bindings' teardown, which reports leaks on stderr
-"""
-
-TRITON_RENDER = r"""
-import json, os, sys, tempfile, time
-from triton._C.libtriton import ir, gluon_ir
-attr, shape, hw, repeat = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
-ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx)
-dims = "x".join(map(str, shape))
-shared = "shared" in attr
-body = (f"%a = ttg.local_alloc : () -> !ttg.memdesc<{dims}xf16, #a, #ttg.shared_memory, mutable>" if shared
-        else f"%c = arith.constant dense<0.0> : tensor<{dims}xf16, #a>")
-src = (f'#a = {attr}\nmodule attributes {{"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32}} {{\n'
-       f"tt.func @f() {{\n {body}\n tt.return\n}}\n}}\n")
-fd, path = tempfile.mkstemp(suffix=".mlir"); os.write(fd, src.encode()); os.close(fd)
-module = ir.parse_mlir_module(path, ctx); os.unlink(path)
-values = []
-module.walk(lambda op: values.append(op.get_result(0)) if op.get_name() in ("arith.constant", "ttg.local_alloc")
-            else None)
-layout = (builder.get_gluon_layout_from_memdesc(values[0]) if shared
-          else builder.get_gluon_layout_from_tensor(values[0]))
-times = []
-for _ in range(repeat):
-    t = time.perf_counter(); gluon_ir.get_layout_view(layout, shape, hw); times.append(time.perf_counter() - t)
-print(json.dumps(sorted(times)[len(times) // 2]))
-os._exit(0)
 """
 
 TRITON_COMPILE = r"""
@@ -155,7 +137,7 @@ class Runner:
         if not self.oracle:
             return None
         out = os.path.join(self.scratch, "triton.txt")
-        result = self.median([self.oracle, "-c", TRITON_PRINT, attr, dims, "1" if hw else "0", out], repeat)
+        result = self.median([self.oracle, "-c", TRITON_VIEW, attr, dims, "1" if hw else "0", "print", out], repeat)
         os.unlink(out)
         return result
 
@@ -204,7 +186,7 @@ def render_goals(run: Runner, goals: Goals) -> None:
             cmds = [[run.ttlayout, "-l", attr, "-t", "tensor<16x16xf16>", *flag],
                     [run.ttlayout, "-l", attr, "-t", "tensor<1024x1024xf16>", *flag]]
             if run.oracle:
-                cmds += [[run.oracle, "-c", TRITON_PRINT, attr, dims, "1" if hw else "0", out]
+                cmds += [[run.oracle, "-c", TRITON_VIEW, attr, dims, "1" if hw else "0", "print", out]
                          for dims in ("16x16", "1024x1024")]
             for cmd in cmds:
                 run.once(cmd)                                   # warm-up
@@ -311,7 +293,7 @@ def in_process_render(run: Runner) -> None:
             ours = statistics.median(times) * 1e3
             theirs = None
             if run.oracle:
-                out = subprocess.run([run.oracle, "-c", TRITON_RENDER, attr, "[1024, 1024]", "1" if hw else "0",
+                out = subprocess.run([run.oracle, "-c", TRITON_VIEW, attr, "1024x1024", "1" if hw else "0", "time",
                                       str(max(1, run.repeat // 2))], capture_output=True, text=True)
                 theirs = float(out.stdout.strip().splitlines()[-1]) * 1e3 if out.returncode == 0 else None
             row(f"{name} {'hardware' if hw else 'tensor'} view", f"{ours:.0f}",

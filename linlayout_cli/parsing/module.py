@@ -83,42 +83,37 @@ def _int_attr(value: str | None) -> int | None:
 # ----------------------------------------------------------------------------------------- text helpers
 
 
-def _depth_split(text: str, sep: str) -> list[str]:
-    """`text` split at the `sep` characters outside brackets and strings (the '>' of '->' is no bracket)."""
-    out, depth, start, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = skip_string(text, i)
-            continue
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}" and not (c == ">" and i and text[i - 1] == "-"):
-            depth -= 1
-        elif c == sep and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-        i += 1
-    out.append(text[start:])
-    return [p.strip() for p in out]
-
-
-def _find_top(text: str, token: str, start: int = 0) -> int:
-    """Index of `token` outside brackets and strings, or -1."""
+def _top_level(text: str, start: int = 0):
+    """(index, character, bracket depth before it) of every character of `text` from `start` that is outside
+    strings; `<([{` open and `>)]}` close, but the '>' of '->' closes nothing."""
     depth, i = 0, start
     while i < len(text):
         c = text[i]
         if c == '"':
             i = skip_string(text, i)
             continue
-        if depth == 0 and text.startswith(token, i):
-            return i
+        yield i, c, depth
         if c in "<([{":
             depth += 1
         elif c in ">)]}" and not (c == ">" and i and text[i - 1] == "-"):
             depth -= 1
         i += 1
-    return -1
+
+
+def _depth_split(text: str, sep: str) -> list[str]:
+    """`text` split at the `sep` characters outside brackets and strings."""
+    out, start = [], 0
+    for i, c, depth in _top_level(text):
+        if c == sep and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return [p.strip() for p in out]
+
+
+def _find_top(text: str, token: str, start: int = 0) -> int:
+    """Index of `token` outside brackets and strings, or -1."""
+    return next((i for i, _c, depth in _top_level(text, start) if depth == 0 and text.startswith(token, i)), -1)
 
 
 def _balance(text: str) -> tuple[int, int]:
