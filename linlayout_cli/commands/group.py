@@ -2,8 +2,6 @@
 (the print command when none is named), the help of the whole tool and its topics, and --version."""
 from __future__ import annotations
 
-import os
-
 import click
 
 from .. import __version__
@@ -40,18 +38,6 @@ def click_option(opt):
     return click.option(*opt.decls, opt.name, multiple=True, type=kind, default=(
         () if opt.default is None else (opt.default,)),
         callback=lambda _ctx, param, values: once(values, param.opts[0]), **common)
-
-
-def doc_text(name: str) -> str:
-    """A file of docs/: shipped inside the installed package as linlayout_cli/docs, or at the top of a source
-    checkout (where the tests import the package from)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for path in (os.path.join(package, "docs", name), os.path.join(os.path.dirname(package), "docs", name)):
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                return f.read()
-    from ..errors import TTLayoutError
-    raise TTLayoutError(f"docs/{name} is not installed with this ttlayout")
 
 
 _BUILT: dict = {}
@@ -144,7 +130,8 @@ def help_command(topic):
     elif topic == "notation":
         text = NOTATION
     elif topic == "bank-model":
-        text = doc_text("bank_model.md").rstrip("\n")
+        from ..resources import data_text
+        text = data_text("docs", "bank_model.md").rstrip("\n")
     else:
         command = group.get_command(ctx, topic)
         if command is None:

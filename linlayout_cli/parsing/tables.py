@@ -6,25 +6,17 @@ from __future__ import annotations
 import os
 import re
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))     # linlayout_cli/
+from ..resources import data_path, data_text
+
 _GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_tables.py")
 
 
 def grammar_path() -> str:
-    for cand in (os.path.join(_PACKAGE_DIR, "grammar", "mlir.lark"),                  # installed package
-                 os.path.join(os.path.dirname(_PACKAGE_DIR), "grammar", "mlir.lark")):  # source checkout
-        if os.path.exists(cand):
-            return cand
-    try:
-        import linlayout_cli.grammar as g
-        return os.path.join(os.path.dirname(g.__file__), "mlir.lark")
-    except ImportError as e:  # pragma: no cover
-        raise FileNotFoundError("grammar/mlir.lark not found") from e
+    return data_path("grammar", "mlir.lark")
 
 
 def grammar_text() -> str:
-    with open(grammar_path(), encoding="utf-8") as f:
-        return f.read()
+    return data_text("grammar", "mlir.lark")
 
 
 def grammar_digest(grammar: str) -> str:
