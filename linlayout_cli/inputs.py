@@ -238,8 +238,9 @@ def attribute(text: str, table=None):
         raise located(e, text, "-l") from None
 
 
-def check_same_layout(attr, inline) -> None:
-    """`-l` and an encoding written in `-t` must be the same layout (their canonical texts agree)."""
+def check_same_layout(attr, inline, flag: str = "-l") -> None:
+    """The layout an option gave (`-l` by default) and an encoding written in `-t` must be the same layout
+    (their canonical texts agree)."""
     a, b = str(attr), str(inline)
     if a == b:
         return
@@ -248,7 +249,7 @@ def check_same_layout(attr, inline) -> None:
 
     def cut(text: str) -> str:
         return ("..." if start else "") + abbreviate(text[start:], 60)
-    raise TTLayoutError(f"-l and the encoding in -t are different layouts: -l has '{cut(a)}' where -t has "
+    raise TTLayoutError(f"{flag} and the encoding in -t are different layouts: {flag} has '{cut(a)}' where -t has "
                         f"'{cut(b)}'; give the layout once")
 
 

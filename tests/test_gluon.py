@@ -71,7 +71,10 @@ def test_every_golden_layout_is_round_tripped():
 @pytest.mark.parametrize("rec", TRIPS, ids=[c["id"] for c in TRIPS])
 def test_info_prints_the_recorded_texts(rec):
     values = option_values(SOURCES[rec["source"]]["args"])
-    code, out, err = run(["info", "-l", values["l"], "-t", values["t"], "--json"])
+    tensor = values["t"]
+    if tensor.startswith("tensor<") and "," in tensor:      # an encoding in -t, deliberately different from -l
+        tensor = tensor.split(",", 1)[0] + ">"
+    code, out, err = run(["info", "-l", values["l"], "-t", tensor, "--json"])
     assert code == 0, err
     d = json.loads(out)
     assert (d["gluon"], d["gluon_linear"]) == (rec["gluon"], rec["gluon_linear"]), \

@@ -187,3 +187,34 @@ def test_amd_mfma_without_is_transposed_prints_false():
     out = printed(["-l", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16]}>", "-t", T16])
     assert out.startswith("Print layout attribute: #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], "
                           "instrShape = [16, 16], isTransposed = false}>\n")
+
+
+# ----------------------------------------------------------------------------------------- -t in the analysis commands
+
+
+def test_analysis_commands_take_the_layout_from_t(dump):
+    """The encoding written in -t fills the role of its kind that no option gave: the one layout of info and
+    lookup, the register or shared layout of bank, the source of convert, the writer of swizzle."""
+    tb, mem = f"tensor<16x16xf16, {B}>", f"!ttg.memdesc<16x16xf16, {SW}, #ttg.shared_memory, mutable>"
+    assert printed(["info", "-t", tb]) == printed(["info", "-l", B, "-t", T16])
+    assert printed(["lookup", "-t", tb, "--thread", "3"]) == printed(["lookup", "-l", B, "-t", T16, "--thread", "3"])
+    assert printed(["info", "-i", dump, "-t", "tensor<16x16xf16, #mma>"]) == \
+        printed(["info", "-i", dump, "--alias-names", "mma", "-t", T16])
+    bank = printed(["bank", "-r", B, "-s", SW, "-t", T16])
+    assert printed(["bank", "-s", SW, "-t", tb]) == bank
+    assert printed(["bank", "-r", B, "-t", mem]) == bank
+    assert printed(["bank", "-i", dump, "-t", "tensor<16x16xf16, #blocked>"]) == bank     # the file's only shared
+    assert printed(["convert", "-d", B2, "-t", tb]) == printed(["convert", "-s", B, "-d", B2, "-t", T16])
+    assert printed(["swizzle", "-t", tb]) == printed(["swizzle", "-r", B, "-t", T16])
+
+
+def test_analysis_commands_refuse_a_t_encoding_that_disagrees(dump):
+    tb = f"tensor<16x16xf16, {B}>"
+    assert error(["info", "-l", B2, "-t", tb]).startswith("-l and the encoding in -t are different layouts")
+    assert error(["bank", "-r", B2, "-s", SW, "-t", tb]).startswith("-r and the encoding in -t are different layouts")
+    assert error(["bank", "-i", dump, "--alias-names", "mma,shared", "-t", "tensor<16x16xf16, #blocked>"]).startswith(
+        "--alias-names and the encoding in -t are different layouts")
+    assert error(["convert", "-d", B2, "-t", f"!ttg.memdesc<16x16xf16, {SW}, #ttg.shared_memory>"]) == (
+        f"the encoding in -t is a shared layout ({SW}); ttlayout convert takes a distributed layout as the source "
+        "and a distributed layout as the destination")
+    assert "names the alias #blocked; give -i FILE" in error(["info", "-t", "tensor<16x16xf16, #blocked>"])

@@ -134,3 +134,32 @@ def test_partial_layout_leaves_cells_empty():
     for path in PATHS:
         assert _render(layout, False, path) == "[[T0:0|T1:0, T0:1|T1:1]\n[ , ]]\n"
         assert _render(layout, True, path) == "Warp0:\n(0,0), (0,0)\n(0,1), (0,1)\n"
+
+
+@pytest.mark.parametrize("fields", [4096, 64])
+@pytest.mark.parametrize("attr, shape", [
+    ("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", [512, 256]),
+    ("#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [0, 1], CTAsPerCGA = [1, 2], "
+     "CTASplitNum = [1, 2], CTAOrder = [1, 0]}>", [512, 512]),
+])
+def test_shared_hardware_view_numbers_six_digit_offsets(attr, shape, fields, monkeypatch):
+    """Offsets past 10,000 and 100,000 (digits written column by column, a unit crossing a power of ten), and
+    the numbering restarting at each block: the templates give numpy's text, which the golden cases check."""
+    layout = to_linear_layout(parse_attribute(attr), shape)
+    texts = {}
+    for path in ("numpy", "templates"):
+        with monkeypatch.context() as patch:
+            _use(path, patch, fields)
+            texts[path] = render.layout_str(layout, True)
+    assert texts["templates"] == texts["numpy"]
+    text = texts["templates"]
+    last_offset = math.prod(shape) // text.count("Block: ") - 1
+    assert "Offset: 99999 -> " in text and text.splitlines()[-1].startswith("Offset: %d -> " % last_offset)
+
+
+@pytest.mark.parametrize("start, count", [(0, 4096), (98, 4), (9_990, 20), (99_995, 4096), (1_234_567, 1000)])
+def test_digit_columns(start, count):
+    """Each decimal place of a run of numbers, against str()."""
+    for place in range(7):
+        expected = bytes(48 + (n // 10 ** place) % 10 for n in range(start, start + count))
+        assert templates._digit_column(place, start, count) == expected

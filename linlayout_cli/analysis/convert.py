@@ -47,15 +47,14 @@ class Lowering:
     ldmatrix: bool = False            # supportLdMatrix (sm75+)
     stmatrix: bool = False            # supportStMatrix (sm90+)
     permlane_swap: bool = False       # supportsPermlaneSwap (CDNA4)
-    load_tile_128: tuple[int, ...] = ()   # AMD getSharedLdStTiles: lanes of one ds_read_b128 wavefront
 
 
 LOWERINGS = {
     "sm80": Lowering("sm80", "nvidia", 32, 32, ldmatrix=True),
     "sm90": Lowering("sm90", "nvidia", 32, 32, ldmatrix=True, stmatrix=True),
     "sm100": Lowering("sm100", "nvidia", 32, 32, ldmatrix=True, stmatrix=True),
-    "gfx942": Lowering("gfx942", "amd", 64, 32, load_tile_128=(0, 1, 4)),
-    "gfx950": Lowering("gfx950", "amd", 64, 64, permlane_swap=True, load_tile_128=(0, 1, 3, 4)),
+    "gfx942": Lowering("gfx942", "amd", 64, 32),
+    "gfx950": Lowering("gfx950", "amd", 64, 64, permlane_swap=True),
     "gfx1200": Lowering("gfx1200", "amd", 32, 32),
 }
 
@@ -351,9 +350,7 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, convers
         src_tiles, dst_tiles = smem_mod.src_dst_tiles(bitwidth, low.ldmatrix, low.stmatrix)
         smem, st_tile, ld_tile, _ = smem_mod.tile_swizzle(src, dst, src_tiles, dst_tiles, bitwidth, dim)
     else:
-        vec_bits = (1 << len(smem_mod.vector_basis(src, dst, bitwidth, dim)[0])) * bitwidth
-        load_tile = smem_mod.Tile((), low.load_tile_128) if vec_bits == 128 else smem_mod.Tile()
-        smem = smem_mod.ldst_swizzle(src, dst, bitwidth, dim, low.num_banks, smem_mod.Tile(), load_tile)
+        smem = smem_mod.amd_swizzle(src, dst, bitwidth, dim, low.num_banks, low.name)
         st_tile = ld_tile = smem_mod.LDST_SHARED
     store = smem_mod.shared_access(src, smem, bitwidth, st_tile, True)
     load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)

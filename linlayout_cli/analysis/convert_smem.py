@@ -17,9 +17,9 @@ store, ``ld.shared`` / ``ldmatrix`` / ``ldmatrix.trans`` for the load) whose 128
 fill, and keep the pair whose layout has the fewest bank conflicts (``optimalSwizzling`` with
 ``getSrcDstTiles``); when none fits they fall back to the plain swizzling above.
 
-The primitives (``intersection_basis``, ``complement_basis``, ``compute_segment``) are those of
-``analysis/swizzle.py``; the vector-basis choice, the tiles and ``reps`` are Triton 3.9's, which differ from
-the older ``getVbasis`` that ``swizzle.py`` follows (see docs/convert_model.md).
+The primitives (``intersection_basis``, ``complement_basis``, ``compute_segment``) are in
+``analysis/subspaces.py``; the vector-basis choice, the tiles and ``reps`` are Triton 3.9's, which differ from
+the paper's ``getVbasis`` that ``swizzle.optimal_swizzle`` follows (see docs/convert_model.md).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
 from ..records import frozen
 from .access import Threads, vectorisation
-from .swizzle import complement_basis, compute_segment, intersection_basis
+from .subspaces import complement_basis, compute_segment, intersection_basis
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 
@@ -174,6 +174,18 @@ def ldst_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks:
         smem = ScratchLayout(smem.vector, tuple(smem.bank[i] for i in order), smem.segment, smem.block,
                              smem.reps)
     return smem
+
+
+# AMD getSharedLdStTiles: the lanes one ds_read_b128 wavefront serves, per target
+LOAD_TILES_128 = {"gfx942": (0, 1, 4), "gfx950": (0, 1, 3, 4)}
+
+
+def amd_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks: int, target: str) -> ScratchLayout:
+    """Triton's AMD scratch layout (``transferSwizzlingLocalMemImpl``): ``optimalSwizzlingLdSt`` whose load tile
+    is the lanes of one ds_read_b128 wavefront when the vector is 128 bits."""
+    vec_bits = (1 << len(vector_basis(src, dst, bitwidth, dim)[0])) * bitwidth
+    load_tile = Tile((), LOAD_TILES_128.get(target, ())) if vec_bits == 128 else Tile()
+    return ldst_swizzle(src, dst, bitwidth, dim, num_banks, Tile(), load_tile)
 
 
 def _lane_component(cvt: LinearLayout, lane: int, out: str) -> int:

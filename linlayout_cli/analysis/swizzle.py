@@ -1,7 +1,8 @@
 """Optimal shared-memory swizzling for writing with one register layout and reading with another.
 
-``optimal_swizzle`` follows Triton's ``optimalSwizzlingLdSt`` (lib/Tools/GenericSwizzling.cpp, the algorithm of
-the Linear Layouts paper, section 5.4), written afresh over flattened GF(2) vectors:
+``triton_swizzle`` is Triton 3.9's own choice (its convert_layout scratch layout, analysis/convert_smem.py).
+``optimal_swizzle`` is the Linear Layouts paper's variant of the same algorithm (section 5.4; Triton's
+``optimalSwizzlingLdSt`` with the older ``getVbasis``), written afresh over flattened GF(2) vectors:
 
 1. Work on flattened tensors: every basis becomes one integer (dim0 least significant).
 2. ``vbasis`` (the vector part of the shared layout, contiguous elements): the register bases common to both
@@ -27,43 +28,13 @@ import itertools
 
 from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
-from ..engine.gf2 import XorBasis, rref
+from ..engine.gf2 import XorBasis
 from ..errors import ShapeError, UnsupportedError
 from ..records import frozen, replace
 from .access import Threads, flat_in_dim, largest_vectorisation, unflatten, wavefronts
 from .bank import check_bitwidth
+from .subspaces import complement_basis, compute_segment, intersection_basis
 from .targets import READ, WRITE, Target, get_target
-
-# ----------------------------------------------------------------------------------------- GF(2) helpers
-
-
-def nullspace_basis(vectors: list[int], dim: int) -> list[int]:
-    """Basis of {x : <v, x> = 0 for every v}, one vector per free column, ascending (Triton's nullspaceBasis)."""
-    rows, pivots = rref(vectors, dim)
-    basis = []
-    for free in range(dim):
-        if free in pivots:
-            continue
-        vec = 1 << free
-        for r, p in zip(rows, pivots):
-            if r >> free & 1:
-                vec ^= 1 << p
-        basis.append(vec)
-    return basis
-
-
-def intersection_basis(b1: list[int], b2: list[int], dim: int) -> list[int]:
-    """Triton's ``intersectionBasis``: a basis of span(b1) ∩ span(b2), in Triton's order."""
-    if all(x > 0 and x & (x - 1) == 0 for x in b1) and all(x > 0 and x & (x - 1) == 0 for x in b2):
-        s2 = set(b2)
-        return [b for b in b1 if b != 0 and b in s2]
-    return nullspace_basis(nullspace_basis(b1, dim) + nullspace_basis(b2, dim), dim)
-
-
-def complement_basis(basis: list[int], dim: int) -> list[int]:
-    """Unit vectors completing ``basis`` to the whole space (the non-pivot columns, ascending)."""
-    pivots = set(rref(basis, dim)[1])
-    return [1 << i for i in range(dim) if i not in pivots]
 
 
 def _unique(xs):
@@ -120,25 +91,6 @@ def _vbasis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> list[int]:
     return vbasis
 
 
-def compute_segment(bank_src: list[int], bank_dst: list[int], dim: int, length: int) -> list[int]:
-    """Triton's ``computeSegment``."""
-    set_src = set(bank_src) - {0}
-    set_dst = set(bank_dst) - {0}
-    segment = [1 << b for b in range(dim) if (1 << b) not in set_src and (1 << b) not in set_dst]
-    if len(segment) >= length:
-        return segment[:length]
-    a = sorted(set_src - set_dst)
-    b = sorted(set_dst - set_src)
-    if len(a) > len(b):
-        a, b = b, a
-    log_conflicts = min(max(0, length - len(a) - len(segment)), len(a))
-    for i in range(log_conflicts, len(a)):
-        segment.append(a[i] ^ b[i])
-    segment += a[:log_conflicts]
-    segment += b[:log_conflicts]
-    return segment[:length]
-
-
 def _independent(fixed: list[int], vectors: list[int]) -> list[int]:
     """``vectors`` without those in the span of ``fixed`` and of the ones kept before them.  Triton asserts
     instead; it can only happen with broadcast (zero) or repeated lanes, where pairing directions repeats one."""
@@ -166,6 +118,48 @@ class SwizzleResult:
     tile_read: tuple[int, ...]
 
 
+def _sides(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int) -> tuple[Threads, Threads, int]:
+    """The writing and the reading threads, and log2 of the elements, of a pair `swizzle` can handle."""
+    check_bitwidth(bitwidth)
+    if write_ll.get_out_dims() != read_ll.get_out_dims():
+        raise ShapeError("the write and read layouts cover different tensor shapes")
+    for ll in (write_ll, read_ll):
+        if ll.has_in_dim("block") and ll.get_in_dim_size("block") > 1:
+            raise UnsupportedError("swizzle handles single-CTA layouts only (the register layout has a CGALayout)")
+    dim = write_ll.get_total_out_dim_size_log2()
+    if dim == 0:
+        raise ShapeError("a one-element tensor has nothing to swizzle")
+    return Threads.of(write_ll), Threads.of(read_ll), dim
+
+
+def _result(write_ll: LinearLayout, offsets: list[int], *parts) -> SwizzleResult:
+    outs = write_ll.get_out_dims()
+    sizes = [size for _, size in outs]
+    layout = LinearLayout({"offset": [tuple(unflatten(x, sizes)) for x in offsets], "block": []}, outs)
+    if not layout.is_surjective() or not layout.is_injective():
+        raise UnsupportedError("internal error: the swizzled layout is not a bijection")
+    return SwizzleResult(layout, *(tuple(x) for x in parts))
+
+
+def triton_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+                   target: Target | str | None = None) -> SwizzleResult:
+    """Triton 3.9's own choice for this pair: ``optimalSwizzlingLdSt`` with 3.9's vector basis
+    (``getVecBasisLdSt``), as its ``convert_layout`` lowering calls it for plain ld/st.shared, with AMD's
+    ds_read_b128 load tile (analysis/convert_smem.py, checked against compiled kernels by golden/convert)."""
+    from .convert_smem import NO_TILE, amd_swizzle, lane_tile, ldst_swizzle
+    target = target if isinstance(target, Target) else get_target(target)
+    src, dst, dim = _sides(write_ll, read_ll, bitwidth)
+    if target.vendor == "amd":
+        smem = amd_swizzle(src, dst, bitwidth, dim, target.num_banks, target.name)
+    else:
+        smem = ldst_swizzle(src, dst, bitwidth, dim, target.num_banks)
+    vec_size = 1 << len(smem.vector)
+    tiles = [[x for x in lane_tile(NO_TILE, side.lanes, vec_size, bitwidth, target.num_banks) if x not in smem.vector]
+             for side in (src, dst)]
+    offsets = list(smem.vector + smem.bank + smem.segment + smem.reps)
+    return _result(write_ll, offsets, smem.vector, smem.bank, smem.segment, smem.reps, *tiles)
+
+
 def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
                     target: Target | str | None = None, max_vector_bases: int | None = None,
                     permuted_vectors: bool = False) -> SwizzleResult:
@@ -175,16 +169,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     the bank analysis will find (leading vector bases that are that side's registers, in any order) instead of
     Triton's in-order register prefix (``getVectorSize``).  ``suggest`` tries all of these variants."""
     target = target if isinstance(target, Target) else get_target(target)
-    check_bitwidth(bitwidth)
-    if write_ll.get_out_dims() != read_ll.get_out_dims():
-        raise ShapeError("the write and read layouts cover different tensor shapes")
-    for ll in (write_ll, read_ll):
-        if ll.has_in_dim("block") and ll.get_in_dim_size("block") > 1:
-            raise UnsupportedError("swizzle handles single-CTA layouts only (the register layout has a CGALayout)")
-    src, dst = Threads.of(write_ll), Threads.of(read_ll)
-    dim = write_ll.get_total_out_dim_size_log2()
-    if dim == 0:
-        raise ShapeError("a one-element tensor has nothing to swizzle")
+    src, dst, dim = _sides(write_ll, read_ll, bitwidth)
     vbasis = _vbasis(src, dst, bitwidth, dim)
     if max_vector_bases is not None:
         vbasis = vbasis[:max_vector_bases]
@@ -214,13 +199,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     segment, reps = [], []
     for s in _unique(sbasis):
         (reps if s in regs_src and s in regs_dst else segment).append(s)
-    offsets = vbasis + bbasis + segment + reps
-    outs = write_ll.get_out_dims()
-    sizes = [size for _, size in outs]
-    layout = LinearLayout({"offset": [tuple(unflatten(x, sizes)) for x in offsets], "block": []}, outs)
-    if not layout.is_surjective() or not layout.is_injective():
-        raise UnsupportedError("internal error: the swizzled layout is not a bijection")
-    return SwizzleResult(layout, *(tuple(x) for x in (vbasis, bbasis, segment, reps, tile_src, tile_dst)))
+    return _result(write_ll, vbasis + bbasis + segment + reps, vbasis, bbasis, segment, reps, tile_src, tile_dst)
 
 
 # ----------------------------------------------------------------------------------------- fast evaluation
@@ -388,48 +367,63 @@ def _work_of(s: Score) -> str:
             f"{s.write_instructions + s.read_instructions} instructions per warp")
 
 
+TRITON_SOURCE = "Triton 3.9's generic swizzling"
+
+
+def _variants(write_ll, read_ll, src: Threads, dst: Threads, bitwidth: int, target: Target) -> list:
+    """The paper's generic swizzling (`optimal_swizzle`) with every shared vector from its full one down to none,
+    phases sized by the register prefix or for permuted-register vectors: (result, offsets, score, source)."""
+    full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
+    out = []
+    for permuted in (False, True):
+        for n in range(len(full.vector), -1, -1):
+            try:
+                res = full if n == len(full.vector) and not permuted else \
+                    optimal_swizzle(write_ll, read_ll, bitwidth, target, n, permuted)
+                offs = flat_in_dim(res.layout, "offset")
+                sc = score(offs, src, dst, bitwidth, target)
+            except (ShapeError, UnsupportedError):
+                continue
+            source = "generic swizzling with the paper's vector basis"
+            if n != len(full.vector):
+                source += f", a {1 << n}-element shared vector"
+            if permuted:
+                source += ", phases sized for permuted-register vectors"
+            out.append((res, offs, sc, source))
+    return out
+
+
 def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
             target: Target | str | None = None, search: bool = True) -> Suggestion:
     """The shared layout to use for writing with `write_ll` and reading with `read_ll`.
 
-    Candidates: Triton's generic swizzling, the same with a shorter shared vector, and (`search`) every
-    `#ttg.swizzled_shared` of the shape.  The best by `Score.key` wins; ties go to Triton's full result, and a
-    swizzled_shared that is bit-identical to the winner (or, failing that, just as good) is what gets printed;
-    a swizzled_shared strictly better than every generic result is printed instead."""
+    Candidates: Triton 3.9's own generic swizzling (`triton_swizzle`), the paper's variant of it
+    (`optimal_swizzle`) with every shorter shared vector, and (`search`) every `#ttg.swizzled_shared` of the
+    shape.  The best by `Score.key` wins; ties go to Triton 3.9's result, and a swizzled_shared that is
+    bit-identical to the winner (or, failing that, just as good) is what gets printed; a swizzled_shared strictly
+    better than every generic result is printed instead.  Without `search`, Triton 3.9's result as it is."""
     target = target if isinstance(target, Target) else get_target(target)
     shape = [size for _, size in write_ll.get_out_dims()]
     src, dst = Threads.of(write_ll), Threads.of(read_ll)
-    full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
     generic = []
-    for permuted in (False, True):
-        for n in range(len(full.vector), -1, -1):
-            if n == len(full.vector) and not permuted:
-                res = full
-            else:
-                try:
-                    res = optimal_swizzle(write_ll, read_ll, bitwidth, target, n, permuted)
-                except (ShapeError, UnsupportedError):
-                    continue
-            offs = flat_in_dim(res.layout, "offset")
-            try:
-                generic.append((res, offs, score(offs, src, dst, bitwidth, target), n, permuted))
-            except (ShapeError, UnsupportedError):
-                if res is full:
-                    raise
+    try:
+        triton = triton_swizzle(write_ll, read_ll, bitwidth, target)
+        triton_offsets = flat_in_dim(triton.layout, "offset")
+        generic.append((triton, triton_offsets, score(triton_offsets, src, dst, bitwidth, target), TRITON_SOURCE))
+    except UnsupportedError:            # Triton asserts here (repeated or broadcast lanes): only the variants remain
+        triton = None
+    if search or triton is None:
+        generic += _variants(write_ll, read_ll, src, dst, bitwidth, target)
+    if not generic:
+        optimal_swizzle(write_ll, read_ll, bitwidth, target)      # raises what stands in the way
     # min() keeps the first of equals: Triton's own result wins ties
-    result, offsets, best, n_vec, permuted = min(generic, key=lambda g: g[2].key)
+    result, offsets, best, source = min(generic, key=lambda g: g[2].key)
     order = layout_order(write_ll)
     baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
     linear_text = shared_linear_text(offsets, shape)
-    source = "generic swizzling"
-    if n_vec != len(full.vector):
-        source += f" with a {1 << n_vec}-element shared vector"
-    if permuted:
-        source += (" and phases sized for permuted-register vectors" if n_vec != len(full.vector)
-                   else " with phases sized for permuted-register vectors")
     notes = []
-    if generic[0][0] is not result:
-        notes.append(f"plain generic swizzling (a {1 << len(full.vector)}-element shared vector) would see "
+    if triton is not None and result is not triton:
+        notes.append(f"Triton 3.9's own generic swizzling (its convert_layout scratch layout) would see "
                      f"{_work_of(generic[0][2])}; this one {best.conflicts}, "
                      f"{best.write_wavefronts + best.read_wavefronts} and {best.write_instructions + best.read_instructions}")
     sugg = Suggestion(target, bitwidth, tuple(shape), result, tuple(offsets), linear_text, "shared_linear", True,

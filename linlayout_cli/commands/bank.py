@@ -41,14 +41,21 @@ def run(obj, reg, shared, alias_names, fmt, output, tensor_type, input_file, tar
     table = common.alias_table(obj, input_file)
     reg_attr = common.resolve(reg, table, "register", "distributed")
     shared_attr = common.resolve(shared, table, "shared", "shared")
-    if table is not None and (reg_attr is None or shared_attr is None):
-        names = inputs.split_names(alias_names)
-        picked = common.from_alias_names(table, names, ROLES) if names else _auto_pick(table, reg_attr, shared_attr)
+    given = common.given_tensor(tensor_type)
+    (reg_attr, shared_attr), agree = common.from_tensor(given, table, [reg_attr, shared_attr], ROLES, ("-r", "-s"),
+                                                        "bank")
+    names = inputs.split_names(alias_names)
+    if table is not None and (reg_attr is None or shared_attr is None or names):
+        if names:
+            picked = common.from_alias_names(table, names, ROLES)
+            agree(picked)
+        else:
+            picked = _auto_pick(table, reg_attr, shared_attr)
         reg_attr, shared_attr = reg_attr or picked[0], shared_attr or picked[1]   # -r / -s win
     if reg_attr is None or shared_attr is None:
         missing = "-r REG_ATTR" if reg_attr is None else "-s SHARED_ATTR"
         raise TTLayoutError(f"missing {missing}; see 'ttlayout bank --help'")
-    t, bits = common.tensor_and_bits(tensor_type, bitwidth)
+    t, bits = common.tensor_and_bits(tensor_type, bitwidth, t=given)
     result = analyze(inputs.linear_layout(reg_attr, t.shape), inputs.linear_layout(shared_attr, t.shape), bits, tgt)
     reg_text, shared_text = str(reg_attr), str(shared_attr)
     as_json = as_json or fmt == "json"

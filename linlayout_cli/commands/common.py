@@ -8,7 +8,7 @@ import sys
 
 from .. import inputs
 from ..analysis.targets import DEFAULT_TARGET, TARGETS
-from ..errors import TTLayoutError
+from ..errors import TTLayoutError, abbreviate
 from .options import Opt
 
 TARGET_HELP = ("Bank model: " + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET}; "
@@ -17,7 +17,8 @@ TARGET_HELP = ("Bank model: " + ", ".join(TARGETS) + f" (default {DEFAULT_TARGET
 
 COMMON = (
     Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<64x64xf16>' (required); the element "
-        "type gives the bit width."),
+        "type gives the bit width. An encoding written in it ('tensor<64x64xf16, #blocked>', '!ttg.memdesc<...>') "
+        "is the layout of its kind that no option gives."),
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the layouts may "
         "name ('-' = stdin)."),
     Opt(("--target",), "target", default=DEFAULT_TARGET, show_default=True, metavar="NAME", help=TARGET_HELP),
@@ -68,10 +69,16 @@ def check_alias_usage(alias_names, input_file, given_all: bool, flags: str) -> N
         raise TTLayoutError(f"give the layouts either with {flags} or with --alias-names, not both")
 
 
-def tensor_and_bits(tensor_type: str | None, bitwidth: int | None, example: str = "tensor<64x64xf16>"):
-    """The checked tensor and the element bit width (--bitwidth overrides the element type)."""
+def given_tensor(tensor_type: str | None):
+    """The checked -t tensor where one is given (its encoding may give a layout), else None."""
+    return inputs.tensor(tensor_type) if tensor_type is not None else None
+
+
+def tensor_and_bits(tensor_type: str | None, bitwidth: int | None, example: str = "tensor<64x64xf16>", t=None):
+    """The checked tensor (`t` where already parsed) and the element bit width (--bitwidth overrides the
+    element type)."""
     from ..analysis.bank import check_bitwidth
-    t = inputs.tensor(tensor_type, example=example)
+    t = t or inputs.tensor(tensor_type, example=example)
     return t, check_bitwidth(bitwidth if bitwidth is not None else t.element_bits)
 
 
@@ -107,25 +114,55 @@ def emit_report(obj, doc, as_json: bool, json_text) -> None:
         emit(obj, fmt.to_text(doc))
 
 
-def one_layout(obj, layout: str | None, input_file: str | None, alias_names, command: str):
-    """The single layout of `info` / `lookup`: -l ATTR, or one alias of the -i file (named by --alias-names, or
-    the file's only layout)."""
+def one_layout(obj, layout: str | None, input_file: str | None, alias_names, command: str, t=None):
+    """The single layout of `info` / `lookup`: -l ATTR, one alias of the -i file (named by --alias-names, or the
+    file's only layout), or the encoding written in -t (`tensor<128x256xf16, #mma>`, `!ttg.memdesc<...>`),
+    which must agree with the other two when they are given too."""
     names = inputs.split_names(alias_names)
     if names and input_file is None:
         raise TTLayoutError("--alias-names needs -i FILE")
     if layout is not None and input_file is not None:
         raise TTLayoutError("give the layout either with -l or with -i, not both")
-    if layout is not None:
-        return inputs.attribute(layout)
     table = alias_table(obj, input_file)
-    if table is None:
+    inline = inputs.inline_layout(t, table, required=layout is None and not names) if t is not None else None
+    if layout is not None:
+        attr = inputs.attribute(layout)
+    elif inline is not None and not names:
+        return inline[1]
+    elif table is None:
         raise TTLayoutError(f"missing -l ATTR (or -i FILE --alias-names NAME); see 'ttlayout {command} --help'")
-    if len(names) > 1:
+    elif len(names) > 1:
         raise TTLayoutError(f"ttlayout {command} takes one layout, got {len(names)} alias names")
-    if names:
-        return inputs.named(table, names[0])
-    layouts = table.layouts()
-    if len(layouts) != 1:
-        raise TTLayoutError(f"the file has {len(layouts)} layouts ({', '.join(d.name for d in layouts[:6])}); "
-                            "say which with --alias-names NAME")
-    return layouts[0].attr
+    elif names:
+        attr = inputs.named(table, names[0])
+    else:
+        layouts = table.layouts()
+        if len(layouts) != 1:
+            raise TTLayoutError(f"the file has {len(layouts)} layouts ({', '.join(d.name for d in layouts[:6])}); "
+                                "say which with --alias-names NAME")
+        attr = layouts[0].attr
+    if inline is not None:
+        inputs.check_same_layout(attr, inline[1], "-l" if layout is not None else "--alias-names")
+    return attr
+
+
+def from_tensor(t, table, attrs: list, roles, flags, command: str):
+    """The encoding written in -t (`tensor<64x64xf16, #blocked>`, `!ttg.memdesc<64x64xf16, #shared, ...>`) as the
+    first of `roles` of its kind: (the attributes with that role filled in where no option gave it, which must
+    otherwise be the same layout; agree(picked), checking the layouts --alias-names picked for it)."""
+    found = inputs.inline_layout(t, table, required=None in attrs) if t is not None else None
+    if found is None:
+        return attrs, lambda picked: None
+    inline = found[1]
+    kinds = [kind for _, kind in roles]
+    kind = getattr(inline, "kind", None)
+    if kind not in kinds:
+        raise TTLayoutError(f"the encoding in -t is a {kind} layout ({abbreviate(str(inline))}); ttlayout {command} "
+                            f"takes {' and '.join(f'a {k} layout as the {r}' for r, k in roles)}")
+    i = kinds.index(kind)
+    if attrs[i] is not None:
+        inputs.check_same_layout(attrs[i], inline, flags[i])
+
+    def agree(picked):
+        inputs.check_same_layout(picked[i], inline, "--alias-names")
+    return [inline if k == i and a is None else a for k, a in enumerate(attrs)], agree

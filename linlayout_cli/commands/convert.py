@@ -14,7 +14,7 @@ OPTIONS = (
     Opt(("-s", "--src"), "src", metavar="ATTR", help="Source (distributed) layout, or #alias of -i."),
     Opt(("-d", "--dst"), "dst", metavar="ATTR", help="Destination (distributed) layout, or #alias of -i."),
     Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); the "
-        "element type gives the bit width."),
+        "element type gives the bit width. An encoding written in it ('tensor<128x256xf16, #mma>') is the source."),
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose aliases -s/-d may name ('-' = stdin)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="SRC,DST",
         help="With -i: the aliases of the source and the destination layout."),
@@ -48,10 +48,13 @@ def run(obj, src, dst, tensor_type, input_file, alias_names, target, bitwidth, f
     common.check_alias_usage(alias_names, input_file, src is not None and dst is not None, "-s and -d")
     table = common.alias_table(obj, input_file)
     pair = [_resolve(text, table, role) for text, (role, _) in ((src, ROLES[0]), (dst, ROLES[1]))]
-    if table is not None and None in pair:
-        names = inputs.split_names(alias_names)
+    given = common.given_tensor(tensor_type)
+    pair, agree = common.from_tensor(given, table, pair, ROLES, ("-s", "-d"), "convert")
+    names = inputs.split_names(alias_names)
+    if table is not None and (None in pair or names):
         if names:
             picked = common.from_alias_names(table, names, ROLES)
+            agree(picked)
         else:
             dist = common.aliases_of_kind(table, "distributed")
             if len(dist) != 2:
@@ -62,7 +65,7 @@ def run(obj, src, dst, tensor_type, input_file, alias_names, target, bitwidth, f
     if None in pair:
         raise TTLayoutError(f"missing {'-s SRC_ATTR' if pair[0] is None else '-d DST_ATTR'}; "
                             "see 'ttlayout convert --help'")
-    t, bits = common.tensor_and_bits(tensor_type, bitwidth, example="tensor<128x256xf16>")
+    t, bits = common.tensor_and_bits(tensor_type, bitwidth, example="tensor<128x256xf16>", t=given)
     lls = [inputs.linear_layout(a, t.shape) for a in pair]
     result = analyze_convert(lls[0], lls[1], bits, target)
     texts = [str(a) for a in pair]

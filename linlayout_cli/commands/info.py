@@ -8,7 +8,8 @@ from .options import Opt
 
 OPTIONS = (
     Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor)."),
-    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required)."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); an encoding written in it "
+        "('tensor<128x256xf16, #mma>', '!ttg.memdesc<...>') is the layout when -l is not given."),
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to describe."),
     Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the summary."),
@@ -24,8 +25,8 @@ def run(obj, layout, tensor_type, input_file, alias_names, as_json):
     """
     from ..analysis.info import describe
     from ..reports import info as report
-    attr = common.one_layout(obj, layout, input_file, alias_names, "info")
     t = inputs.tensor(tensor_type)
+    attr = common.one_layout(obj, layout, input_file, alias_names, "info", t)
     ll = inputs.linear_layout(attr, t.shape)
     result = describe(attr, ll, t.shape, t.element, t.element_bits)
     common.emit_report(obj, report.blocks(result), as_json, lambda: report.json_text(result))

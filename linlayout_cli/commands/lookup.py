@@ -21,7 +21,8 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
 
 OPTIONS = (
     Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute."),
-    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required)."),
+    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); an encoding written in it "
+        "('tensor<128x256xf16, #mma>', '!ttg.memdesc<...>') is the layout when -l is not given."),
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to use."),
     Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
@@ -48,8 +49,8 @@ def run(obj, layout, tensor_type, input_file, alias_names, element, thread, bloc
     if len(asked) != 1:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
-    attr = common.one_layout(obj, layout, input_file, alias_names, "lookup")
     t = inputs.tensor(tensor_type)
+    attr = common.one_layout(obj, layout, input_file, alias_names, "lookup", t)
     ll = inputs.linear_layout(attr, t.shape)
     shared = ll.has_in_dim("offset")
     if element is not None:

@@ -14,8 +14,8 @@ OPTIONS = (
     Opt(("--read",), "read", metavar="ATTR", help="Register layout that reads it back (default: the same)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="WRITE,READ",
         help="With -i: the aliases of the writing and the reading layout."),
-    Opt(("--no-search",), "no_search", "flag", help="Skip the search over swizzled_shared layouts; print Triton's "
-        "generic swizzling result as it is."),
+    Opt(("--no-search",), "no_search", "flag", help="Skip the search; print Triton 3.9's generic swizzling result "
+        "(its convert_layout scratch layout) as it is."),
     Opt(("--for",), "use", type=("tma", "wgmma"),
         help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared."),
     *common.COMMON,
@@ -41,23 +41,26 @@ def run(obj, write, read, alias_names, no_search, use, tensor_type, input_file, 
     table = common.alias_table(obj, input_file)
     w = common.resolve(write, table, "write", "distributed")
     r = common.resolve(read, table, "read", "distributed")
-    if table is not None and w is None:
-        names = inputs.split_names(alias_names)
+    given = common.given_tensor(tensor_type)
+    (w, r), agree = common.from_tensor(given, table, [w, r], ROLES, ("-r", "--read"), "swizzle")
+    names = inputs.split_names(alias_names)
+    if table is not None and (w is None or names):
         if len(names) == 1:
             names.append(names[0])
         if names:
             picked = common.from_alias_names(table, names, ROLES)
+            agree(picked)
         else:
             dist = common.aliases_of_kind(table, "distributed")
             if len(dist) not in (1, 2):
                 raise TTLayoutError(f"the file has {len(dist)} distributed layouts ({', '.join(dist[:6])}); "
                                     "say which with --alias-names write,read")
             picked = [table[dist[0]].attr, table[dist[-1]].attr]
-        w, r = picked[0], r or picked[1]                  # --read wins
+        w, r = w or picked[0], r or picked[1]             # -r / --read win
     if w is None:
         raise TTLayoutError("missing -r WRITE_ATTR; see 'ttlayout swizzle --help'")
     r = r or w
-    t, bits = common.tensor_and_bits(tensor_type, bitwidth)
+    t, bits = common.tensor_and_bits(tensor_type, bitwidth, t=given)
     w_ll, r_ll = inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape)
     if use is not None:
         s = suggest_nvmma(w_ll, r_ll, bits, tgt, use)

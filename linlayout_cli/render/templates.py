@@ -165,12 +165,10 @@ def _misses(keys: list) -> int:
 
 
 class Units:
-    """A view as units: values X[u] ^ Y[j], `seps[j]` written before cell j, frame(u) -> (prefix, suffix);
-    `counter`: every cell is a line of one length holding a NUL and a '%%s' (in its separator), which `_numbered`
-    fills with a number counting up from counter(u) (the shared hardware view's offsets)."""
+    """A view as units: values X[u] ^ Y[j], `seps[j]` written before cell j, frame(u) -> (prefix, suffix)."""
 
-    def __init__(self, cell, xs, ys, seps, frame, counter=None):
-        self.cell, self.xs, self.ys, self.seps, self.frame, self.counter = cell, xs, ys, seps, frame, counter
+    def __init__(self, cell, xs, ys, seps, frame):
+        self.cell, self.xs, self.ys, self.seps, self.frame = cell, xs, ys, seps, frame
 
     def _plan(self):
         """(split, cost) with the fewest pieces of text built in Python."""
@@ -195,56 +193,109 @@ class Units:
         par_keys, par_gather = _gather([y & par for y in self.ys]) if par else ([], None)
         formats: dict[int, bytes] = {}
         params: dict[int, tuple] = {}
-        cells = len(self.ys)
         for u, x in enumerate(self.xs):
-            fmt = formats.get(x & lit)
+            xl, xp = x & lit, x & par
+            fmt = formats.get(xl)
             if fmt is None:
                 if len(formats) >= CACHE_LIMIT:
                     formats.clear()
-                xl = x & lit
                 fmt = formats[xl] = b"".join(lit_gather([sep + cell.piece(xl ^ y, split) for sep, y in lit_keys]))
-            if par:
-                args = params.get(x & par)
-                if args is None:
-                    if len(params) >= CACHE_LIMIT:
-                        params.clear()
-                    xp = x & par
-                    args = params[xp] = par_gather([cell.param(xp ^ y, split) for y in par_keys])
-            else:
-                args = ()
+            args = params.get(xp, ())
+            if par and not args:
+                if len(params) >= CACHE_LIMIT:
+                    params.clear()
+                args = params[xp] = par_gather([cell.param(xp ^ y, split) for y in par_keys])
             prefix, suffix = self.frame(u)
             if prefix:
                 write(prefix)
-            if self.counter is None:
-                write(fmt % args)
-            else:
-                for part in _numbered(fmt % args, self.counter(u), cells):
-                    write(part)
+            self.write_unit(write, u, (xl, fmt), (xp, args))
             if suffix:
                 write(suffix)
         return True
 
+    def write_unit(self, write, u: int, format_, params) -> None:
+        write(format_[1] % params[1])
 
-_DIGITS: list = []        # (the texts of 0..9999, the same zero-padded to four digits), made on first use
+
+class NumberedLines(Units):
+    """Units whose cells are lines of one width, each holding a NUL (in its separator) where a number counting
+    up from counter(u) goes: the shared hardware view's offsets. The digits and the cells' parameters (one
+    fixed-width text a line) are written column by column into a copy of the format, since formatting a
+    million numbers takes about 40 ms here and a million parameters about 25; a column is a few microseconds."""
+
+    def __init__(self, cell, xs, ys, seps, frame, counter):
+        super().__init__(cell, xs, ys, seps, frame)
+        self.counter = counter
+        self.templates: dict[tuple, bytes] = {}      # (literal bits, digits) -> the format at that width
+        self.columns: dict[int, list] = {}           # parameter bits -> each parameter column's bytes
+
+    def write_unit(self, write, u: int, format_, params) -> None:
+        (xl, fmt), (xp, args) = format_, params
+        columns = self.columns.get(xp)
+        if columns is None:
+            if len(self.columns) >= CACHE_LIMIT:
+                self.columns.clear()
+            joined, width = b"".join(args), len(args[0]) if args else 0
+            columns = self.columns[xp] = [joined[c::width] for c in range(width)]
+
+        def template(digits: int) -> bytes:
+            text = self.templates.get((xl, digits))
+            if text is None:
+                if len(self.templates) >= CACHE_LIMIT:
+                    self.templates.clear()
+                text = fmt.replace(b"\x00", b"\x00" * digits).replace(b"%s", b"\x01" * len(columns))
+                self.templates[xl, digits] = text
+            return text
+        for part in _numbered(template, columns, self.counter(u), len(self.ys)):
+            write(part)
 
 
-def _numbered(body: bytes, start: int, count: int) -> list[bytes]:
-    """`count` lines of equal length (the first without its leading newline), each holding b"\x00%s": write
-    start, start + 1, ... there. The digits above the last four are written once per run of 10,000 lines and
-    the last four come from a table, because turning a million ints into text costs about 100 ms here and
-    copying their texts about a third of that."""
-    if not _DIGITS:
-        _DIGITS.extend((tuple(b"%d" % i for i in range(10000)), tuple(b"%04d" % i for i in range(10000))))
-    plain, padded = _DIGITS
-    width = (len(body) + 1) // count
+_PLACES: dict = {}        # place p < 4 -> the digit at 10^p of 0, 1, ..., repeated past 10^(p+1) + FIELDS
+_ONE_DIGIT = [bytes([48 + k]) for k in range(10)]
+
+
+def _digit_column(place: int, start: int, count: int) -> bytes:
+    """The digit at 10^place of start, start + 1, ..., start + count - 1 as ASCII; count <= 10,000.
+    Example: place 1, start 98, count 4 -> b"9900" (98, 99, 100, 101)."""
+    if place < 4:
+        period = 10 ** (place + 1)
+        column = _PLACES.get(place)
+        if column is None or len(column) < period + count:
+            one = b"".join(d * 10 ** place for d in _ONE_DIGIT)
+            column = _PLACES[place] = one * (1 + -(-max(count, FIELDS) // period))
+        s = start % period
+        return column[s:s + count]
+    step = 10 ** place                    # >= 10,000 > count: the digit steps at most once
+    digit = start // step % 10
+    before = step - start % step
+    if before >= count:
+        return _ONE_DIGIT[digit] * count
+    return _ONE_DIGIT[digit] * before + _ONE_DIGIT[(digit + 1) % 10] * (count - before)
+
+
+def _numbered(template, columns: list, start: int, count: int) -> list:
+    """`count` lines numbered start, start + 1, ...: template(d) holds them at one width, the first without its
+    leading newline, each with a field of d NULs for its number (d digits) and one of 0x01 bytes for its
+    parameter, whose c-th characters line by line are columns[c]."""
     parts = []
     line = 0
     while line < count:
-        high, low = divmod(start + line, 10000)
-        n = min(count - line, 10000 - low)
-        chunk = body if n == count else body[line * width:(line + n) * width]
-        parts.append(chunk.replace(b"\x00", b"%d" % high if high else b"") % (padded if high else plain)[low:low + n])
-        line += n
+        digits = len(str(start + line))
+        end = min(count, 10 ** digits - start)
+        text = template(digits)
+        width = (len(text) + 1) // count
+        lo = line * width - 1 if line else 0
+        part = bytearray(text[lo:end * width - 1]) if line or end < count else bytearray(text)
+        first = line * width - lo
+        at = first + text.index(0)
+        for place in range(digits):
+            part[at + digits - 1 - place::width] = _digit_column(place, start + line, end - line)
+        if columns:
+            at = first + text.index(1)
+            for c, column in enumerate(columns):
+                part[at + c::width] = column[line:end]
+        parts.append(part)
+        line = end
     return parts
 
 
@@ -371,10 +422,10 @@ def shared_hardware_view(layout) -> Units | None:
     lines = min(block_size, FIELDS)
     bits = lines.bit_length() - 1
     ys = _span(columns[:bits])
-    seps = [b"Offset: \x00%%s -> " if j == 0 else b"\nOffset: \x00%%s -> " for j in range(lines)]
+    seps = [b"Offset: \x00 -> " if j == 0 else b"\nOffset: \x00 -> " for j in range(lines)]
     xs = _span(columns[bits:])
 
     def frame(u):
         b, o = divmod(u * lines, block_size)
         return (f"Block: {b}:\n".encode() if o == 0 else b""), b"\n"
-    return Units(Coordinates(sizes, ","), xs, ys, seps, frame, counter=lambda u: u * lines % block_size)
+    return NumberedLines(Coordinates(sizes, ","), xs, ys, seps, frame, counter=lambda u: u * lines % block_size)
