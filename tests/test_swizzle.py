@@ -31,8 +31,10 @@ from linlayout_cli.errors import TTLayoutError
 from linlayout_cli.parsing import parse_attribute
 
 try:
+    from golden_cases import load_suite
     from helpers import random_blocked
 except ImportError:  # tests/ used as a package
+    from tests.golden_cases import load_suite
     from tests.helpers import random_blocked
 
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
@@ -523,14 +525,9 @@ def test_no_search_is_triton_s_scratch_layout():
     """Triton 3.9's generic swizzling, as `swizzle --no-search` prints it, is the scratch layout of the convert
     model on every golden convert case Triton lowers with plain ld/st.shared (the model's instruction counts,
     vector widths and conflicts are checked against Triton's compiled kernels in tests/test_convert.py)."""
-    import os
-
     from linlayout_cli.analysis.convert import analyze_convert
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden", "convert",
-                        "cases.jsonl")
     compared = 0
-    for line in open(path):
-        case = json.loads(line)
+    for case in load_suite("convert"):
         if case["target"] not in ("sm80", "sm90", "sm100", "gfx942", "gfx950"):
             continue
         try:

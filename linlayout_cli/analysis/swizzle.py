@@ -132,13 +132,15 @@ def _sides(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int) -> tupl
     return Threads.of(write_ll), Threads.of(read_ll), dim
 
 
-def _result(write_ll: LinearLayout, offsets: list[int], *parts) -> SwizzleResult:
+def _result(write_ll: LinearLayout, vector, bank, segment, reps, tile_write, tile_read) -> SwizzleResult:
+    """The layout whose offset bases are vector, bank, segment and reps, in that order."""
+    offsets = [*vector, *bank, *segment, *reps]
     outs = write_ll.get_out_dims()
     sizes = [size for _, size in outs]
     layout = LinearLayout({"offset": [tuple(unflatten(x, sizes)) for x in offsets], "block": []}, outs)
     if not layout.is_surjective() or not layout.is_injective():
         raise UnsupportedError("internal error: the swizzled layout is not a bijection")
-    return SwizzleResult(layout, *(tuple(x) for x in parts))
+    return SwizzleResult(layout, *(tuple(x) for x in (vector, bank, segment, reps, tile_write, tile_read)))
 
 
 def triton_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
@@ -156,14 +158,14 @@ def triton_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     vec_size = 1 << len(smem.vector)
     tiles = [[x for x in lane_tile(NO_TILE, side.lanes, vec_size, bitwidth, target.num_banks) if x not in smem.vector]
              for side in (src, dst)]
-    offsets = list(smem.vector + smem.bank + smem.segment + smem.reps)
-    return _result(write_ll, offsets, smem.vector, smem.bank, smem.segment, smem.reps, *tiles)
+    return _result(write_ll, smem.vector, smem.bank, smem.segment, smem.reps, *tiles)
 
 
 def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
                     target: Target | str | None = None, max_vector_bases: int | None = None,
                     permuted_vectors: bool = False) -> SwizzleResult:
-    """Triton's ``optimalSwizzlingLdSt`` for this target.
+    """The Linear Layouts paper's generic swizzling (``optimalSwizzlingLdSt`` with the older ``getVbasis``),
+    generalised to the target's banks and phases.
 
     ``max_vector_bases`` truncates the vector part.  ``permuted_vectors``: size each side's phase for the vector
     the bank analysis will find (leading vector bases that are that side's registers, in any order) instead of
@@ -199,7 +201,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     segment, reps = [], []
     for s in _unique(sbasis):
         (reps if s in regs_src and s in regs_dst else segment).append(s)
-    return _result(write_ll, vbasis + bbasis + segment + reps, vbasis, bbasis, segment, reps, tile_src, tile_dst)
+    return _result(write_ll, vbasis, bbasis, segment, reps, tile_src, tile_dst)
 
 
 # ----------------------------------------------------------------------------------------- fast evaluation

@@ -26,6 +26,10 @@ COMMON = (
     Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report."),
 )
 
+ONE_LAYOUT_TENSOR = Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' "
+                        "(required); an encoding written in it ('tensor<128x256xf16, #mma>', '!ttg.memdesc<...>') is "
+                        "the layout when -l is not given.")
+
 
 # ----------------------------------------------------------------------------------------- inputs
 

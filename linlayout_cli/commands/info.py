@@ -8,8 +8,7 @@ from .options import Opt
 
 OPTIONS = (
     Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor)."),
-    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); an encoding written in it "
-        "('tensor<128x256xf16, #mma>', '!ttg.memdesc<...>') is the layout when -l is not given."),
+    common.ONE_LAYOUT_TENSOR,
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to describe."),
     Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the summary."),

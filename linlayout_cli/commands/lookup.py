@@ -21,8 +21,7 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
 
 OPTIONS = (
     Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute."),
-    Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>' (required); an encoding written in it "
-        "('tensor<128x256xf16, #mma>', '!ttg.memdesc<...>') is the layout when -l is not given."),
+    common.ONE_LAYOUT_TENSOR,
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
     Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to use."),
     Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
