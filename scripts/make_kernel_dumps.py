@@ -67,8 +67,9 @@ def _ints(*names):
     return {n: "i32" for n in names}
 
 
-# name -> (signature, constexprs, {target: options}); options may override "signature" entries.
-# Every pointer and integer argument is marked divisible by 16, as Triton's launcher does for such values.
+# name -> (signature, constexprs, {target: options}); options may override "signature" and "constexprs" entries.
+# Every pointer and integer argument is marked divisible by 16, as Triton's launcher does for such values, except
+# the arguments an option "unaligned" names (a runtime value such as a start row, which the launcher would see odd).
 def kernel_cases():
     """The compile configurations: realistic block sizes, warps and stages per target."""
     cuda = ("sm80", "sm90", "sm100")
@@ -80,6 +81,7 @@ def kernel_cases():
 
     mm_sig = {**_ptrs("fp16", "a_ptr", "b_ptr", "c_ptr"), **_ints("M", "N", "K", "stride_am", "stride_bk", "stride_cm")}
     mm_blocks = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}
+    red_sig = {**_ptrs("fp32", "x_ptr", "out_ptr"), **_ints("n_rows", "n_cols", "row_stride")}
     cases = {
         "vector_add": (
             {**_ptrs("fp32", "x_ptr", "y_ptr", "out_ptr"), **_ints("n")},
@@ -125,6 +127,17 @@ def kernel_cases():
         "cumsum": (
             {**_ptrs("fp32", "x_ptr", "out_ptr"), **_ints("n_rows", "n_cols", "row_stride")},
             {"BLOCK_M": 16, "BLOCK_N": 256}, per_target(4, 3, 2)),
+        # issue 23: reductions along each axis with warps along the reduced axis, across it, or both
+        "reduce_sum_axis0": (red_sig, {"BLOCK_M": 64, "BLOCK_N": 64}, per_target(4, 3, 2)),
+        "reduce_sum_axis0_colmajor": (
+            {**_ptrs("fp32", "x_ptr", "out_ptr"), **_ints("row_start", "n_rows", "n_cols", "col_stride")},
+            {"BLOCK_M": 64, "BLOCK_N": 64}, per_target(4, 3, 2, unaligned=["row_start"])),
+        "reduce_max_axis1": (red_sig, {"BLOCK_M": 64, "BLOCK_N": 64}, per_target(4, 3, 2)),
+        "reduce_sum_axis1_wide": (red_sig, {"BLOCK_M": 16, "BLOCK_N": 256}, per_target(8, 3, 2)),
+        "reduce_max_axis0_wide": (red_sig, {"BLOCK_M": 16, "BLOCK_N": 512}, per_target(4, 3, 2)),
+        "reduce_argmax_axis1": (
+            {**_ptrs("fp16", "x_ptr"), **_ptrs("i32", "out_ptr"), **_ints("n_rows", "n_cols", "col_stride")},
+            {"BLOCK_M": 64, "BLOCK_N": 64}, per_target(4, 3, 2)),
         "matmul_tma": (
             {**_ptrs("fp16", "a_ptr", "b_ptr", "c_ptr"), **_ints("M", "N", "K")},
             {**mm_blocks},
@@ -244,12 +257,19 @@ def load_relative_module(rel_path: Path) -> types.ModuleType:
 
 
 def compile_config(kernel: str, target: str, overrides: dict) -> tuple:
-    """(signature with constexpr slots, constexprs, divisibility attrs, options) for one compile."""
+    """(signature, constexprs, compile options, arguments left without tt.divisibility) for one compile."""
     signature, constexprs, per_target = kernel_cases()[kernel]
     opts = {**per_target[target], **overrides}
     signature = {**signature, **opts.pop("signature", {})}
     constexprs = {**constexprs, **opts.pop("constexprs", {})}
-    return signature, constexprs, opts
+    unaligned = opts.pop("unaligned", [])
+    return signature, constexprs, opts, unaligned
+
+
+def divisibility_attrs(arg_names: list, signature: dict, unaligned: list) -> dict:
+    """`tt.divisibility = 16` on every pointer and i32 argument but the unaligned ones, keyed as ASTSource wants."""
+    return {(arg_names.index(n),): [["tt.divisibility", 16]]
+            for n, ty in signature.items() if (ty.startswith("*") or ty == "i32") and n not in unaligned}
 
 
 def compile_one(kernel: str, target: str, probe: str | None = None) -> dict:
@@ -260,10 +280,9 @@ def compile_one(kernel: str, target: str, probe: str | None = None) -> dict:
 
     os.chdir(REPO)
     fn = getattr(load_relative_module(SRC_DIR / f"{kernel}.py"), kernel)
-    signature, constexprs, opts = compile_config(kernel, target, PROBES[probe][2] if probe else {})
+    signature, constexprs, opts, unaligned = compile_config(kernel, target, PROBES[probe][2] if probe else {})
     full_sig = {name: ("constexpr" if name in constexprs else signature[name]) for name in fn.arg_names}
-    attrs = {(fn.arg_names.index(n),): [["tt.divisibility", 16]]
-             for n, ty in signature.items() if ty.startswith("*") or ty == "i32"}
+    attrs = divisibility_attrs(fn.arg_names, signature, unaligned)
     backend, arch, warp = TARGETS[target]
     k = triton.compile(ASTSource(fn, full_sig, constexprs, attrs), target=GPUTarget(backend, arch, warp),
                        options=opts)
@@ -284,6 +303,7 @@ def compile_one(kernel: str, target: str, probe: str | None = None) -> dict:
         "signature": {n: full_sig[n] for n in fn.arg_names if full_sig[n] != "constexpr"},
         "constexprs": constexprs,
         "options": opts,
+        **({"unaligned": unaligned} if unaligned else {}),
         "num_warps": md.num_warps, "threads_per_warp": md.warp_size, "num_stages": md.num_stages,
         "num_ctas": md.num_ctas,
         "shared": md.shared, "tmem_size": getattr(md, "tmem_size", 0),
