@@ -245,8 +245,8 @@ def triton_compile_ms(run: Runner) -> float | None:
     """Triton's way to a conversion's cost: compile the one-op kernel (load, convert_layout, store) for sm90."""
     if not run.oracle:
         return None
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    from make_convert_golden import kernel_text
+    sys.path.insert(0, ROOT)
+    from scripts.golden.kernel import kernel_text
     path = os.path.join(run.scratch, "cvt.ttgir")
     with open(path, "w") as f:
         f.write(kernel_text({"src": TILE_MMA, "dst": TILE_BLOCKED, "shape": [128, 256], "elem": "f16",

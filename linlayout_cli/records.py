@@ -5,35 +5,59 @@ They are not dataclasses because dataclasses are slow to load and to apply: impo
 encodings took 20 ms, the 23 result classes `convert` needs as many), while `ttlayout -l ATTR -t TYPE` has a
 50 ms start-up budget and `info`, `lookup` and `convert` 100 ms in all. `frozen` gives the same frozen,
 comparable, hashable, printable objects; `replace` is `dataclasses.replace`. The audit's parse tree and
-allocation state stay dataclasses (mutable, or built once per kernel)."""
+allocation state stay dataclasses (mutable, or built once per kernel).
+
+Type checkers see `frozen` as a `typing.dataclass_transform` (frozen fields, an `__init__` per class), declared
+behind `TYPE_CHECKING` so that importing this module loads no `typing`."""
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # what type checkers see: `frozen` makes dataclasses; typing is never imported at run time
+    import sys
+    from typing import Any, TypeVar
 
-def frozen(cls):
-    """A frozen record, like `@dataclass(frozen=True)` but built without generating code: fields are the class's
-    annotated names (inherited ones first), defaults their class values.
+    if sys.version_info >= (3, 11):
+        from typing import dataclass_transform
+    else:
+        from typing_extensions import dataclass_transform
 
-    >>> @frozen
-    ... class Point:
-    ...     x: int
-    ...     y: int = 0
-    >>> Point(1), Point(1) == Point(1, 0), replace(Point(1), y=2)
-    (Point(x=1, y=0), True, Point(x=1, y=2))
-    """
-    names: list[str] = []
-    for klass in reversed(cls.__mro__):
-        for name in klass.__dict__.get("__annotations__", {}):
-            if name not in names:
-                names.append(name)
-    cls._fields = tuple(names)
-    cls._defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__} | {
-        n: v for k in cls.__mro__[1:] for n, v in getattr(k, "_defaults", {}).items() if n not in cls.__dict__}
-    cls.__init__ = _record_init
-    cls.__eq__ = _record_eq
-    cls.__hash__ = _record_hash
-    cls.__repr__ = _record_repr
-    cls.__setattr__ = cls.__delattr__ = _record_frozen
-    return cls
+    _Class = TypeVar("_Class", bound=type)
+    _Record = TypeVar("_Record")
+
+    @dataclass_transform(frozen_default=True)
+    def frozen(cls: _Class) -> _Class: ...
+
+    def replace(record: _Record, **changes: Any) -> _Record: ...
+else:
+    def frozen(cls):
+        """A frozen record, like `@dataclass(frozen=True)` but built without generating code: fields are the class's
+        annotated names (inherited ones first), defaults their class values.
+
+        >>> @frozen
+        ... class Point:
+        ...     x: int
+        ...     y: int = 0
+        >>> Point(1), Point(1) == Point(1, 0), replace(Point(1), y=2)
+        (Point(x=1, y=0), True, Point(x=1, y=2))
+        """
+        names: list[str] = []
+        for klass in reversed(cls.__mro__):
+            for name in klass.__dict__.get("__annotations__", {}):
+                if name not in names:
+                    names.append(name)
+        cls._fields = tuple(names)
+        cls._defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__} | {
+            n: v for k in cls.__mro__[1:] for n, v in getattr(k, "_defaults", {}).items() if n not in cls.__dict__}
+        cls.__init__ = _record_init
+        cls.__eq__ = _record_eq
+        cls.__hash__ = _record_hash
+        cls.__repr__ = _record_repr
+        cls.__setattr__ = cls.__delattr__ = _record_frozen
+        return cls
+
+    def replace(record, **changes):
+        """A copy of a frozen record with some fields changed (dataclasses.replace for these records)."""
+        return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
 
 
 def _record_init(self, *args, **kwargs):
@@ -73,8 +97,3 @@ def _record_repr(self):
 
 def _record_frozen(self, name, value=None):
     raise AttributeError(f"cannot assign to field '{name}' of a frozen {type(self).__name__}")
-
-
-def replace(record, **changes):
-    """A copy of a frozen record with some fields changed (dataclasses.replace for these records)."""
-    return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})

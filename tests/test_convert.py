@@ -1,6 +1,6 @@
 """The convert_layout cost model (analysis/convert.py) against Triton 3.9.
 
-Ground truth: golden/convert/cases.jsonl, written by scripts/make_convert_golden.py, which compiles a one-op
+Ground truth: golden/convert/cases.jsonl, written by scripts/golden/convert.py, which compiles a one-op
 kernel per case with Triton 3.9 and counts the instructions of its assembly.  The path, the scratch bytes, the
 per-thread counts and the vector widths must equal Triton's on every case.
 

@@ -328,8 +328,9 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
     if path in ("noop", "registers"):
         return ConvertReport(low.name, bitwidth, path, 0, zero, conversion, moves)
     if path in ("warp_shuffle", "shared_memory") and any("no movement across lanes" in m for m in moves):
-        extra = ("the source already holds copies along lane bits the destination reads from registers; Triton "
-                 "3.9 moves the data anyway (it reuses copies held along warps only)",)
+        extra: tuple[str, ...] = (
+            "the source already holds copies along lane bits the destination reads from registers; Triton "
+            "3.9 moves the data anyway (it reuses copies held along warps only)",)
     else:
         extra = ()
     if path == "warp_shuffle":
@@ -388,7 +389,7 @@ def _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low: Lowering, store, load) ->
     analysis/bank.py); None for ldmatrix/stmatrix and targets without a bank model."""
     if low.name not in TARGETS:
         return None
-    out = {}
+    out: dict[str, int | None] = {}
     for key, ll, acc, op in (("store", src_ll, store, WRITE), ("load", dst_ll, load, READ)):
         if acc.instruction.endswith("shared"):
             try:

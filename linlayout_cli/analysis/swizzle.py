@@ -100,7 +100,7 @@ def _independent(fixed: list[int], vectors: list[int]) -> list[int]:
     return [v for v in vectors if basis.insert(v)]
 
 
-def _prefix_len(regs: list[int], vbasis: list[int]) -> int:
+def _prefix_len(regs: tuple[int, ...], vbasis: list[int]) -> int:
     n = 0
     while n < len(vbasis) and n < len(regs) and regs[n] == vbasis[n]:
         n += 1
@@ -198,7 +198,8 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
         raise UnsupportedError("internal error: swizzle bases do not span the tensor")
     # buildReps: segment bases held in registers by both sides go last
     regs_src, regs_dst = set(src.regs), set(dst.regs)
-    segment, reps = [], []
+    segment: list[int] = []
+    reps: list[int] = []
     for s in _unique(sbasis):
         (reps if s in regs_src and s in regs_dst else segment).append(s)
     return _result(write_ll, vbasis, bbasis, segment, reps, tile_src, tile_dst)

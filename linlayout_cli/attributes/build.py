@@ -158,13 +158,13 @@ def parse_cga(v, rank: int, ctx: Ctx) -> tuple[tuple[int, ...], ...]:
         return ()
     if not isinstance(v, ArrayV):
         raise ctx.err("expected array value for 'CGALayout'")
-    bases = []
+    rows = []
     for entry in v.items:
         values = read_uint_array(entry, "CGALayout entry", ctx)
         if len(values) != rank:
             raise ctx.err(f"'CGALayout' entry length does not match rank {rank}")
-        bases.append(tuple(_wrap_i32(x) for x in values))
-    bases = tuple(bases)
+        rows.append(tuple(_wrap_i32(x) for x in values))
+    bases = tuple(rows)
     _verify(ctx, V.verify_cga, bases, rank)
     return bases
 
@@ -184,13 +184,13 @@ def legacy_cga(fields: dict, rank: int, ctx: Ctx) -> tuple[tuple[int, ...], ...]
         if not (_pow2(ctas[d]) and _pow2(split[d]) and ctas[d] % split[d] == 0):
             raise ctx.err(f"CTAsPerCGA and CTASplitNum must be powers of two with CTASplitNum dividing "
                           f"CTAsPerCGA, got [{_j(ctas)}] and [{_j(split)}]")
-    bases = []
+    rows: list[tuple[int, ...]] = []
     for d in order:
         for k in range(split[d].bit_length() - 1):
-            bases.append(tuple((1 << k) if i == d else 0 for i in range(rank)))
+            rows.append(tuple((1 << k) if i == d else 0 for i in range(rank)))
         for _ in range((ctas[d] // split[d]).bit_length() - 1):
-            bases.append((0,) * rank)
-    bases = tuple(bases)
+            rows.append((0,) * rank)
+    bases = tuple(rows)
     _verify(ctx, V.verify_cga, bases, rank)
     return bases
 
@@ -485,11 +485,11 @@ def _build_amd_wmma(items, ctx: Ctx):
         if not all(_pow2(x) for x in legacy_wpc):
             raise ctx.err(f"warpsPerCTA entries must be powers of two, got [{_j(legacy_wpc)}]")
         rank = len(legacy_wpc)
-        register, warp = (), []
+        rows: list[tuple[int, ...]] = []
         for dim in range(rank - 1, -1, -1):
             for k in range(legacy_wpc[dim].bit_length() - 1):
-                warp.append(tuple((1 << k) if i == dim else 0 for i in range(rank)))
-        warp = tuple(warp)
+                rows.append(tuple((1 << k) if i == dim else 0 for i in range(rank)))
+        register, warp = (), tuple(rows)
     else:
         if not isinstance(cta_v, DictV):
             raise ctx.err("expected dictionary value for 'ctaLayout'")
@@ -654,7 +654,8 @@ def _build_padded_shared(items, ctx: Ctx):
         bases, rank = parse_linear_layout(d, ("offset", "block"), 0, ctx)
         offset, block = bases["offset"], bases["block"]
     else:
-        order = shape = ()
+        order: tuple[int, ...] = ()
+        shape: tuple[int, ...] = ()
         for key, v in d.sorted_items():
             if key == "order":
                 order = read_uint_array(v, "order", ctx)
@@ -747,7 +748,7 @@ def _build_tensor_memory_scales(items, ctx: Ctx, body_pos: int):
 # entry point
 # ---------------------------------------------------------------------------------------------
 
-_TTG = {
+_TTG: dict[str, Callable] = {
     "blocked": _build_blocked,
     "slice": _build_slice,
     "dot_op": _build_dot_op,

@@ -58,7 +58,7 @@ class BlockedEncoding:
 @frozen
 class SliceEncoding:
     dim: int
-    parent: object
+    parent: Distributed
     kind = "distributed"
 
     @property
@@ -72,7 +72,7 @@ class SliceEncoding:
 @frozen
 class DotOperandEncoding:
     op_idx: int
-    parent: object
+    parent: Distributed
     k_width: int = 0
     kind = "distributed"
 
@@ -292,7 +292,7 @@ class PartitionedSharedEncoding:
     num_partitions: int
     num_groups: int
     partition_dim: int
-    partition_layout: object
+    partition_layout: Shared
     kind = "shared"
 
     @property
@@ -356,3 +356,11 @@ class TensorType:
             return f"tensor<*x{self.element}>"
         dims = "".join(("?" if d < 0 else str(d)) + "x" for d in self.shape)
         return f"tensor<{dims}{self.element}>"
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # for annotations only: `frozen` reads a record's field names, never their types
+    Distributed = (BlockedEncoding | SliceEncoding | DotOperandEncoding | NvidiaMmaEncoding | AMDMfmaEncoding
+                   | AMDWmmaEncoding | LinearEncoding)
+    Shared = (SwizzledSharedEncoding | NVMMASharedEncoding | SharedLinearEncoding | PaddedSharedEncoding
+              | PartitionedSharedEncoding)

@@ -168,6 +168,13 @@ class LinearLayout:
     """
 
     __slots__ = ("_bases", "_outs", "_in_pos", "_out_pos", "_cols", "_rank")
+    # set by _init through object.__setattr__ (assignment is refused); _cols and _rank are filled in on first use
+    _bases: tuple[tuple[str, DimBases], ...]
+    _outs: tuple[tuple[str, int], ...]
+    _in_pos: dict[str, int]
+    _out_pos: dict[str, int]
+    _cols: list[int] | None
+    _rank: int | None
 
     def __init__(self, bases, out_dims, *, require_surjective: bool = True):
         in_items = [(name, tuple(tuple(operator.index(c) for c in v) for v in vecs))

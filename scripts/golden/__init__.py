@@ -5,18 +5,22 @@ Usage (from the repository root; both spellings are the same program)::
     python3 -m scripts.golden                      # all suites
     python3 scripts/make_golden.py                 # the same
     python3 -m scripts.golden --suite core         # one suite (repeatable: --suite core --suite files)
-    python3 -m scripts.golden --list               # case counts per suite/section/kind, without running Triton
+    python3 -m scripts.golden --list               # case counts per suite/section/kind (convert: per target)
+    python3 -m scripts.golden.convert --only mma   # part of the convert suite (see ``convert.py``)
 
 It runs with any Python 3.10+ and shells out to the oracle interpreter
 (``/opt/oracle/venv/bin/python scripts/triton_oracle.py --serve``; override with ``ORACLE_PYTHON``),
-which has Triton 3.9.0 installed.  Triton is never a dependency of ttlayout; only this package and
-``scripts/triton_oracle.py`` use it.
+which has Triton 3.9.0 installed; the ``convert`` suite also compiles kernels there
+(``ORACLE_PYTHON -m scripts.golden.kernel``).  Triton is never a dependency of ttlayout; only this package and
+the oracle (``scripts/triton_oracle.py``, the package ``scripts/oracle/``) use it.  ``--list`` runs no Triton,
+except for ``convert``, whose derived sections are drawn from Triton's linear layouts (nothing is compiled).
 
 Modules: ``text`` (attribute text builders), ``pieces`` (random parameters), ``suite`` (sections),
-``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` (one per suite), ``oracle`` (the worker pool),
-``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the core and mma cases).
+``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` / ``convert`` (one per suite),
+``oracle`` (the worker pool), ``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the
+core and mma cases), ``kernel`` (the convert suite's one-op kernels and their assembly counts).
 
-Stable ids and random streams: every suite is a list of *sections* (``core/blocked-order``, ``mma/dot-v3``,
+Stable ids and random streams: every suite but ``convert`` (see ``convert.py``) is a list of *sections* (``core/blocked-order``, ``mma/dot-v3``,
 ``errors/err-shape``, ...).  A section draws from its own stream, ``random.Random("<suite>/<section>-v1")``,
 and numbers its cases ``<section>-001``, ``<section>-002``, ...  Adding a case at the end of a section or
 adding a section never renumbers nor re-rolls any other case; re-running regenerates byte-identical files.
@@ -75,6 +79,9 @@ Suites (generated in this order):
 * ``memory`` - padded / partitioned shared and tensor memory layouts, which Triton's tool cannot print: Triton's
   facts instead of text (``paddedLinearLayout`` / ``toLinearLayout`` bases, ``applyPadding`` of every offset,
   ``getPaddedSize``, Gluon's TMEM ``to_linear_layout`` and ``tmem_load`` register layouts); format in ``memory.py``.
+* ``convert`` - (source, destination, tensor, warps, target) pairs whose one-op ``ttg.convert_layout`` kernel Triton
+  compiles for sm80 / sm90 / sm100 / gfx942 / gfx950 / gfx1200: scratch bytes and the data-moving instructions of
+  the assembly, against baselines without the convert (module ``convert``, format in its docstring).
 
 Deliberate differences (a case's ``"ttlayout"`` field; Triton's own result is still recorded):
 

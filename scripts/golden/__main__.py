@@ -1,4 +1,7 @@
-"""Command line of the golden generator: ``python3 -m scripts.golden [--suite S] [--list] [-j N]``."""
+"""Command line of the golden generator: ``python3 -m scripts.golden [--suite S] [--list] [-j N]``.
+
+Every suite but ``convert`` is a ``Suite`` of cases run through the oracle pool by ``write.write_suite``; ``convert``
+compiles kernels instead (``convert.write``), and its listing needs the pool for Triton's linear layouts."""
 from __future__ import annotations
 
 import argparse
@@ -8,7 +11,7 @@ import time
 from collections import Counter
 
 from . import __doc__ as DOC
-from . import bank, core, errors, files, gluon, memory, mma
+from . import bank, convert, core, errors, files, gluon, memory, mma
 from .oracle import OraclePool
 from .suite import Suite
 from .write import summarize, write_suite
@@ -16,7 +19,7 @@ from .write import summarize, write_suite
 GENERATORS = {"core": core.generate, "files": files.generate, "errors": errors.generate, "mma": mma.generate,
               "bank": bank.generate, "gluon": gluon.generate,
               "memory": memory.generate}
-SUITE_ORDER = list(GENERATORS)
+SUITE_ORDER = list(GENERATORS) + ["convert"]
 
 
 def build_suite(name):
@@ -37,23 +40,30 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--suite", action="append", choices=SUITE_ORDER, help="suite(s) to regenerate (default: all)")
     ap.add_argument("--list", action="store_true", help="only generate the cases and print counts")
-    ap.add_argument("-j", "--jobs", type=int, default=min(8, os.cpu_count() or 1), help="oracle worker processes")
+    ap.add_argument("-j", "--jobs", type=int, default=min(8, os.cpu_count() or 1), help="oracle worker processes (and parallel compiles of convert)")
     a = ap.parse_args(argv)
     suites = a.suite or SUITE_ORDER
-    built = [build_suite(n) for n in SUITE_ORDER if n in suites]
-    if a.list:
-        for s in built:
-            print("\n".join(listing(s)))
-        return 0
-    pool = OraclePool(a.jobs)
+    built = [build_suite(n) for n in SUITE_ORDER if n in suites and n in GENERATORS]
+    needs_pool = not a.list or "convert" in suites
+    pool = OraclePool(a.jobs) if needs_pool else None
     try:
+        if a.list:
+            for s in built:
+                print("\n".join(listing(s)))
+            if "convert" in suites:
+                print("\n".join(convert.listing(pool)))
+            return 0
         for s in built:
             t0 = time.monotonic()
             lines, extra = write_suite(s, pool)
             print("\n".join(summarize(s.name, lines) + ["        " + x for x in extra]
                             + ["        %.0f s" % (time.monotonic() - t0)]), flush=True)
+        if "convert" in suites:
+            t0 = time.monotonic()
+            print("\n".join(convert.write(pool, a.jobs) + ["        %.0f s" % (time.monotonic() - t0)]), flush=True)
     finally:
-        pool.close()
+        if pool:
+            pool.close()
     return 0
 
 

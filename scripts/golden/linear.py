@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .. import triton_oracle
+from ..oracle.printing import parse_cl
 from .text import linear, shared_linear
 
 SUITES = ("core", "mma")
@@ -22,20 +22,28 @@ _TENSOR_DIMS = re.compile(r"^tensor<((?:\d+x)*)")
 
 def single_layout(args):
     """(attribute text, tensor type, hw view) of argv printing one ``-l`` layout and no ``-i`` file, else None."""
-    opts = triton_oracle.parse_cl(list(args))
+    opts = parse_cl(list(args))
     if isinstance(opts, str) or not opts["l"] or opts["i"]:
         return None
     return opts["l"], opts["t"], opts["use-hw-view"]
 
 
 def tensor_shape(ttype):
-    """``tensor<16x8xf16>`` -> ``[16, 8]`` (an encoding inside the type is ignored, as by the tool)."""
+    """``tensor<16x8xf16>`` -> ``[16, 8]`` (an encoding inside the type is ignored, as by the tool).
+
+    >>> tensor_shape("tensor<16x8xf16, #blocked>"), tensor_shape("tensor<f32>")
+    ([16, 8], [])
+    """
     m = _TENSOR_DIMS.match(ttype)
     return [int(x) for x in m.group(1).split("x") if x]
 
 
 def with_layout(args, attr):
-    """argv with every ``-l`` value replaced by `attr`, spelling kept (``-l X``, ``--l X``, ``-l=X``)."""
+    """argv with every ``-l`` value replaced by `attr`, spelling kept (``-l X``, ``--l X``, ``-l=X``).
+
+    >>> with_layout(["-l", "#a", "-t", "T", "--l=#b"], "#c")
+    ['-l', '#c', '-t', 'T', '--l=#c']
+    """
     out, i = [], 0
     while i < len(args):
         a = args[i]
