@@ -337,6 +337,8 @@ def printed(attr, t: Tensor, max_elements: int = DEFAULT_MAX_ELEMENTS, tmem_warp
         bits = tmem_element_bits(t)
         if tmem_warps is None:
             return Printed(layout, "tensor_memory", element_bits=bits)
+        if tmem_warps < 4 or tmem_warps & (tmem_warps - 1):
+            raise ShapeError(f"--tmem-warps must be a power of two and at least 4, got {tmem_warps}")
         from .conversions.tmem_registers import register_layout
         regs = register_layout(layout, tmem_instr, tmem_warps, bits)
         check_size(regs.get_total_in_dim_size(), "the register layout's hardware index space", max_elements)
