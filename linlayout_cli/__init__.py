@@ -1,11 +1,13 @@
 """ttlayout: Triton GPU layout inspector (tensor and hardware views, bank conflicts)."""
-__version__ = "0.1.0"
 
 __all__ = ["LinearLayout", "layout", "__version__"]
 
 
 def __getattr__(name):
-    # Lazy, so `ttlayout --help` does not pay for numpy.
+    # Lazy, so `ttlayout --help` does not pay for numpy (nor the print path for resources.py).
+    if name == "__version__":
+        from .resources import VERSION
+        return VERSION
     if name == "LinearLayout":
         from .engine.linear_layout import LinearLayout
         return LinearLayout

@@ -30,6 +30,27 @@ class LayoutError(TTLayoutError):
     """An impossible linear-layout operation (non-surjective bases, mismatched dims, no solution)."""
 
 
+HARD_MAX_ELEMENTS = 1 << 31           # no tensor or hardware index space above 2^31 elements, whatever the limit
+MAX_ELEMENTS = 1 << 26                # the default limit: about 1 GB of tensor-view text at ~16 bytes per element
+
+
+class TooManyElements(ShapeError):
+    """More elements than the limit `limit` allows (the command layer adds how to raise it)."""
+
+    def __init__(self, message: str, limit: int):
+        super().__init__(message)
+        self.limit = limit
+
+
+def check_size(count: int, what: str, max_elements: int = MAX_ELEMENTS) -> None:
+    """Refuse `what` (a tensor, a hardware index space) of `count` elements when that is more than `max_elements`
+    (at most 2^31): the check comes before anything of that size is allocated."""
+    limit = min(max_elements, HARD_MAX_ELEMENTS)
+    if count > limit:
+        shown = str(count) if count.bit_length() <= 64 else f"about 2^{count.bit_length() - 1}"
+        raise TooManyElements(f"{what} has {shown} elements, more than the limit of {limit}", limit)
+
+
 def printable(text: str) -> str:
     """Whitespace runs (newlines included) become one space; other unprintable characters (NUL, ESC, lone
     surrogates from non-UTF-8 argv bytes) are shown escaped, so an echoed input can neither break the one-line

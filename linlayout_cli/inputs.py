@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import re
 
-from .errors import ParseError, ShapeError, TTLayoutError, UnsupportedError, VerifyError, abbreviate
+from . import errors
+from .errors import (
+    HARD_MAX_ELEMENTS,
+    MAX_ELEMENTS,
+    ParseError,
+    ShapeError,
+    TooManyElements,
+    TTLayoutError,
+    UnsupportedError,
+    VerifyError,
+    abbreviate,
+)
 from .records import frozen
 
 TYPE_CHECKING = False
@@ -16,10 +27,8 @@ if TYPE_CHECKING:      # annotations only: the engine loads when a layout is con
     from .conversions.padded_shared import Padding
     from .engine import LinearLayout
 
-DEFAULT_MAX_ELEMENTS = 1 << 26        # about 1 GB of tensor-view text at ~16 bytes per element
-HARD_MAX_ELEMENTS = 1 << 31
+DEFAULT_MAX_ELEMENTS = MAX_ELEMENTS    # --max-elements: about 1 GB of tensor-view text at ~16 bytes per element
 MAX_RANK = 32                         # every cell prints one number per dimension; real layouts have rank <= 5
-LAYOUT_KINDS = ("distributed", "shared")
 
 
 @frozen
@@ -48,6 +57,12 @@ def once(values, option: str):
 
 
 # ----------------------------------------------------------------------------------------- reading
+
+
+def modules(text: str) -> list:
+    """Every module of a TTGIR dump (`// -----` separates them): its aliases, ops and their types."""
+    from .parsing.module import read_modules
+    return read_modules(text)
 
 
 def read_text(path: str, stdin) -> str:
@@ -121,37 +136,27 @@ def checked_shape(shape, text: str, max_elements: int) -> list[int]:
 
 
 def check_size(count: int, what: str, max_elements: int) -> None:
-    limit = min(max_elements, HARD_MAX_ELEMENTS)
-    if count > limit:
-        hint = (" (raise it with --max-elements N)" if limit < HARD_MAX_ELEMENTS
-                else " (the hard limit is 2^31)")
-        shown = str(count) if count.bit_length() <= 64 else f"about 2^{count.bit_length() - 1}"
-        raise ShapeError(f"{what} has {shown} elements, more than the limit of {limit}{hint}")
+    """`errors.check_size`, its error saying how to raise the limit."""
+    try:
+        errors.check_size(count, what, max_elements)
+    except TooManyElements as e:
+        raise too_many(e) from None
+
+
+def too_many(e: TooManyElements) -> ShapeError:
+    """The size error with how to raise the limit (--max-elements), or that it is the hard one."""
+    return ShapeError(f"{e} (raise it with --max-elements N)" if e.limit < HARD_MAX_ELEMENTS
+                      else f"{e} (the hard limit is 2^31)")
 
 
 def element_bitwidth(element: str) -> int:
-    """Bits one element of an MLIR element type takes in memory.
-
-    f16/bf16 -> 16; f32/tf32/i32 -> 32; f64/i64 -> 64; f8* -> 8; f6*/f4* -> 6/4; iN -> N except i1 -> 8 (Triton
-    keeps booleans as one byte each); index and pointers (!tt.ptr<...>) -> 64."""
-    import re
-    e = element.strip()
-    if e.startswith("!tt.ptr") or e == "index":
-        return 64
-    if e == "tf32":
-        return 32
-    if e == "bf16":
-        return 16
-    m = re.fullmatch(r"[su]?i(\d+)", e)
-    if m:
-        bits = int(m.group(1))
-        return 8 if bits == 1 else bits
-    m = re.fullmatch(r"f(\d+)(?:E\d+M\d+\w*)?", e)
-    if m:
-        return int(m.group(1))
-    if re.fullmatch(r"vector<(?:\d+x)+(.+)>", e):
-        raise UnsupportedError(f"vector element type {e} is not supported; give the scalar element type")
-    raise UnsupportedError(f"cannot tell the bit width of element type '{e}'; use --bitwidth N")
+    """`parsing.element_bitwidth` (bits of an MLIR element type in memory), an unknown type's error pointing at
+    --bitwidth."""
+    from . import parsing
+    try:
+        return parsing.element_bitwidth(element)
+    except parsing.UnknownElementWidth as e:
+        raise UnsupportedError(f"{e}; use --bitwidth N") from None
 
 
 # ----------------------------------------------------------------------------------------- attributes
@@ -228,9 +233,9 @@ def attribute(text: str, table=None):
         if name in table:
             return table[name].attr
     if not text.lstrip().startswith("#"):              # MLIR attributes start with '#': no Gluon parser needed
-        from . import gluon
-        if gluon.looks_like_gluon(text):
-            return gluon.parse_gluon(text)
+        from .parsing import looks_like_gluon, parse_gluon
+        if looks_like_gluon(text):
+            return parse_gluon(text)
     from .parsing import parse_pasted_attribute
     try:
         return parse_pasted_attribute(text, table.attributes if table is not None else None)
@@ -287,25 +292,17 @@ def require_kind(attr, kind: str, role: str, name: str | None = None):
     raise TTLayoutError(f"the {role} layout must be a {kind} layout attribute, got {abbreviate(str(attr))}")
 
 
-def _memory_kinds():
-    """(padded-like shared classes, tensor memory classes): what only the print command shows, as memory maps."""
-    from .attributes import encodings as enc
-    return ((enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding),
-            (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding))
-
-
 def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
-    """Triton's `toLinearLayout(shape, attr)` for a layout attribute, with its hardware index space checked
-    against the size limit (a broadcast layout can have far more slots than elements)."""
-    if isinstance(attr, _memory_kinds()[0]):
-        raise UnsupportedError(f"{str(attr).split('<', 1)[0]} can only be printed ('ttlayout -l ATTR -t TYPE'): "
-                               "this command does not model its padding or partitions")
-    if getattr(attr, "kind", None) not in LAYOUT_KINDS:
-        raise UnsupportedError(f"Unsupported tensor layout attribute: {abbreviate(str(attr))}")
-    from .conversions import to_linear_layout
-    linear = to_linear_layout(attr, list(shape))
-    check_size(linear.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
-    return linear
+    """`conversions.analysable_layout` (Triton's `toLinearLayout(shape, attr)` of a distributed or shared layout,
+    its hardware index space within the size limit) with the command line's words in its errors."""
+    from .conversions import PrintOnlyLayout, analysable_layout
+    try:
+        return analysable_layout(attr, shape, max_elements)
+    except PrintOnlyLayout as e:
+        raise UnsupportedError(f"{e.mnemonic} can only be printed ('ttlayout -l ATTR -t TYPE'): "
+                               "this command does not model its padding or partitions") from None
+    except TooManyElements as e:
+        raise too_many(e) from None
 
 
 # ----------------------------------------------------------------------------------------- what print shows
@@ -329,8 +326,9 @@ def printed(attr, t: Tensor, max_elements: int = DEFAULT_MAX_ELEMENTS, tmem_warp
     """The print command's layout for `attr` at tensor `t`; with tmem_warps, a tensor memory layout gives the
     register layout Triton's tmem_load produces for that many warps and message shape instead."""
     from .attributes import encodings as enc
-    shared_kinds, tmem_kinds = _memory_kinds()
-    if not isinstance(attr, shared_kinds + tmem_kinds):
+    from .conversions import PRINT_ONLY
+    tmem_kinds = (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding)
+    if not isinstance(attr, PRINT_ONLY + tmem_kinds):
         return Printed(linear_layout(attr, t.shape, max_elements))
     from .conversions import to_linear_layout
     layout = to_linear_layout(attr, list(t.shape))
@@ -339,6 +337,8 @@ def printed(attr, t: Tensor, max_elements: int = DEFAULT_MAX_ELEMENTS, tmem_warp
         bits = tmem_element_bits(t)
         if tmem_warps is None:
             return Printed(layout, "tensor_memory", element_bits=bits)
+        if tmem_warps < 4 or tmem_warps & (tmem_warps - 1):
+            raise ShapeError(f"--tmem-warps must be a power of two and at least 4, got {tmem_warps}")
         from .conversions.tmem_registers import register_layout
         regs = register_layout(layout, tmem_instr, tmem_warps, bits)
         check_size(regs.get_total_in_dim_size(), "the register layout's hardware index space", max_elements)

@@ -1,5 +1,9 @@
-"""A layout at a tensor type, as a Python object that shows itself: `layout(attr, type)` in a notebook draws the
-tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures and Triton's text.
+"""The Python API, on attribute texts as the command line takes them (the analyses take linear layouts).
+
+A layout at a tensor type, as a Python object that shows itself: `layout(attr, type)` in a notebook draws the
+tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures and Triton's text, `.linear` the
+LinearLayout the analyses take. `linear_layout(attr, shape)` is that LinearLayout alone, `bank_conflicts` Triton's own
+bank-conflict count.
 
     from linlayout_cli import layout
     mma = layout("#ttg.nvidia_mma<{versionMajor = 3, ...}>", "tensor<128x128xf16>")
@@ -9,6 +13,7 @@ tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures 
 from __future__ import annotations
 
 from . import inputs
+from .errors import ShapeError
 from .records import frozen
 
 
@@ -51,6 +56,24 @@ def layout(attr: str, tensor_type: str) -> Layout:
     return Layout(str(parsed), linear, bits)
 
 
-def from_linear(linear, element_bits: int = 16, title: str = "") -> Layout:
-    """A picture-able wrapper around a `LinearLayout` built by hand."""
-    return Layout(title, linear, element_bits)
+def linear_layout(attr: str, shape, kind: str | None = None, role: str | None = None):
+    """`attr` (an attribute's text or a Gluon constructor) as Triton's LinearLayout at `shape`; with `kind`
+    ('distributed' or 'shared') it must be such a layout, the error naming it the `role` layout."""
+    shape = [int(s) for s in shape]
+    if not shape:
+        raise ShapeError("a rank-0 tensor has no elements to lay out")
+    parsed = inputs.attribute(attr)
+    if kind is not None:
+        parsed = inputs.require_kind(parsed, kind, role or kind)
+    return inputs.linear_layout(parsed, shape)
+
+
+def bank_conflicts(reg: str, shared: str, shape, bitwidth: int) -> int:
+    """Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts(reg, shared, shape, bitwidth)`: extra wavefronts
+    per wavefront (2^k - 1) of a warp storing `reg` (a distributed layout's text) to `shared` (a shared layout's);
+    a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128, layouts Triton
+    cannot convert)."""
+    from .analysis.bank import conflicts_of_layouts
+    reg_ll = linear_layout(reg, shape, "distributed", "register")
+    shared_ll = linear_layout(shared, shape, "shared", "shared")
+    return conflicts_of_layouts(reg_ll, shared_ll, int(bitwidth), "sm90")

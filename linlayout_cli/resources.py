@@ -1,10 +1,11 @@
-"""The package's data files: grammar/ and docs/ live at the top of the repository and ship inside the installed
-package as linlayout_cli/grammar and linlayout_cli/docs (pyproject's package-dir), so a file is found in either
-place: the installed package, or a source checkout (where the tests import the package from)."""
+"""The package's version and data files: grammar/ and docs/ live at the top of the repository and ship inside the
+installed package as linlayout_cli/grammar and linlayout_cli/docs (pyproject's package-dir), so a file is found in
+either place: the installed package, or a source checkout (where the tests import the package from)."""
 from __future__ import annotations
 
 import os
 
+VERSION = "0.1.0"                     # pyproject.toml's version; the package exports it as __version__
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from linlayout_cli.analysis.audit import audit_text
+from linlayout_cli.analysis.audit import analyze_audit
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.module import read_modules
 
@@ -35,7 +35,7 @@ GLOBAL_COUNTS_DIFFER = {"fp8_matmul.gfx942.ttgir", "matmul_epilogue_transpose.gf
 
 
 def audit(name: str):
-    return audit_text((DATA / "kernels" / name).read_text())
+    return analyze_audit(read_modules((DATA / "kernels" / name).read_text()))
 
 
 @pytest.mark.parametrize("name", DUMPS)

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from linlayout_cli.analysis import bank
-from linlayout_cli.analysis.bank import analyze, analyze_attrs, bank_conflicts, layouts
+from linlayout_cli.analysis.bank import analyze_bank
 from linlayout_cli.analysis.targets import READ, TARGETS, WRITE, get_target
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
 from linlayout_cli.inputs import element_bitwidth
+from linlayout_cli.notebook import bank_conflicts, linear_layout
 from linlayout_cli.reports import bank as report
 from linlayout_cli.reports.blocks import to_rich, to_text
 
@@ -28,6 +29,15 @@ except ImportError:  # tests/ used as a package
     from tests.helpers import random_blocked
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def layouts(reg: str, shared: str, shape):
+    """(register, shared) linear layouts of two attribute texts over `shape`."""
+    return linear_layout(reg, shape, "distributed", "register"), linear_layout(shared, shape, "shared", "shared")
+
+
+def bank_report(reg: str, shared: str, shape, bitwidth: int, target=None):
+    return analyze_bank(*layouts(reg, shared, shape), bitwidth, target)
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
 S = "#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>"
 NVMMA128 = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
@@ -101,7 +111,7 @@ BANK_REFERENCE = [
 @pytest.mark.parametrize("reg,shared,shape,bw,want", BANK_REFERENCE)
 def test_triton_reference(reg, shared, shape, bw, want):
     assert bank_conflicts(reg, shared, shape, bw) == want
-    rep = analyze_attrs(reg, shared, shape, bw, "sm90")
+    rep = bank_report(reg, shared, shape, bw, "sm90")
     assert rep.conflicts == want
     for a in rep.accesses.values():          # NVIDIA: reads and writes behave alike; simulation agrees
         assert a.conflicts == want
@@ -160,7 +170,7 @@ def test_linear_count_equals_simulation_for_word_sized_accesses():
         reg, shared = random_blocked(rng, shape, rng.choice([32, 64])), random_swizzled(rng, len(shape))
         for name in TARGETS:
             try:
-                rep = analyze_attrs(reg, shared, shape, bw, name)
+                rep = bank_report(reg, shared, shape, bw, name)
             except TTLayoutError:
                 continue
             for a in rep.accesses.values():
@@ -177,7 +187,7 @@ def test_sub_word_difference_is_reported():
     # golden bank/spec7-025: Triton says 0, but lanes 0 and 2 (rows 0 and 2) sit in bank 0 at words 0 and 32
     reg = B.format([1, 1], [32, 1], [4, 1], [0, 1])
     shared = S.format(1, 1, 32, [1, 0])
-    rep = analyze_attrs(reg, shared, [64, 64], 8)
+    rep = bank_report(reg, shared, [64, 64], 8)
     assert rep.conflicts == 0 == bank_conflicts(reg, shared, [64, 64], 8)
     assert rep.accesses[READ].sim_conflicts == 1
     text = to_text(report.blocks(rep, reg, shared, "i8"))
@@ -200,11 +210,11 @@ def test_gfx942_column_of_f32():
     # gfx950 (64 banks) serves all 64 lanes at once: 63 extra.  NVIDIA keeps 32-lane phases: 31.
     expect = {"gfx942": (31, 2, 64), "gfx950": (63, 1, 64), "sm90": (31, 2, 64)}
     for name, (conf, phases, waves) in expect.items():
-        rep = analyze_attrs(COL64, UNSWIZZLED, [64, 64], 32, name)
+        rep = bank_report(COL64, UNSWIZZLED, [64, 64], 32, name)
         a = rep.accesses[READ]
         assert (rep.vector_width, a.conflicts, a.phases, a.wavefronts) == (1, conf, phases, waves), name
         assert a.sim_conflicts == conf
-        rep = analyze_attrs(ROW64, UNSWIZZLED, [64, 64], 32, name)
+        rep = bank_report(ROW64, UNSWIZZLED, [64, 64], 32, name)
         assert rep.conflicts == 0
         assert rep.accesses[READ].wavefronts == phases
 
@@ -217,7 +227,7 @@ def test_gfx942_ds_read_b128_lane_groups():
     # ds_read_b128 serves lanes {0-3, 20-23} = rows 0 and 5 (5 = 1 ^ 4: no net shift) -> both on banks 0-15 at
     # different words: 2 wavefronts for 1, one conflict.  NVIDIA's quarter warps (lanes 0-7) see no conflict.
     reg = B.format([1, 8], [16, 4], [1, 1], [1, 0])
-    rep = analyze_attrs(reg, ODD_SWIZZLE, [64, 64], 16, "gfx942")
+    rep = bank_report(reg, ODD_SWIZZLE, [64, 64], 16, "gfx942")
     w, r = rep.accesses[WRITE], rep.accesses[READ]
     assert rep.vector_width == 8
     assert (w.instruction, w.conflicts, w.phases, w.wavefronts) == ("ds_write_b128", 0, 8, 8)
@@ -225,7 +235,7 @@ def test_gfx942_ds_read_b128_lane_groups():
     assert list(r.worst.lanes) == [0, 1, 2, 3, 20, 21, 22, 23]
     assert sorted(e for x in r.worst.words for e in x.lanes) in ([0, 20], [1, 21], [2, 22], [3, 23])
     assert rep.conflicts == 1
-    assert analyze_attrs(reg, ODD_SWIZZLE, [64, 64], 16, "sm90").conflicts == 0
+    assert bank_report(reg, ODD_SWIZZLE, [64, 64], 16, "sm90").conflicts == 0
     text = to_text(report.blocks(rep, reg, ODD_SWIZZLE, "f16"))
     assert "write (ds_write_b128): 0 conflict(s)" in text and "read (ds_read_b128): 1 conflict(s)" in text
 
@@ -236,14 +246,14 @@ def test_gfx950_ds_read_b128_lane_groups():
     # lanes 12-15 (row 3) and 20-23 (row 5) both land on banks 32-47 at different words: one conflict.
     # With lane l at row l // 8, chunk l % 8 (tpw [8, 8]) the same lanes cover banks 0-15, 48-63, 16-31, 32-47:
     # conflict-free.  Writes (8 consecutive lanes, 128 bytes) never conflict here.
-    rep = analyze_attrs(B.format([1, 8], [16, 4], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx950")
+    rep = bank_report(B.format([1, 8], [16, 4], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx950")
     r = rep.accesses[READ]
     assert (r.conflicts, r.phases, r.lanes_per_phase, r.wavefronts) == (1, 4, 16, 8)
     assert rep.accesses[WRITE].conflicts == 0
-    rep = analyze_attrs(B.format([1, 8], [8, 8], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx950")
+    rep = bank_report(B.format([1, 8], [8, 8], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx950")
     assert rep.accesses[READ].conflicts == 0 and rep.accesses[WRITE].conflicts == 0
     # gfx942 with tpw [16, 4]: lanes 0-7 are rows 0 and 1, both on banks 0-15 -> the write conflicts too
-    rep = analyze_attrs(B.format([1, 8], [16, 4], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx942")
+    rep = bank_report(B.format([1, 8], [16, 4], [1, 1], [1, 0]), UNSWIZZLED, [64, 64], 16, "gfx942")
     assert rep.accesses[WRITE].conflicts == 1 and rep.accesses[READ].conflicts == 1
 
 
@@ -285,7 +295,7 @@ def test_phase_groups_are_the_documented_lane_sets():
 
 def test_report_explains_the_transpose_conflict():
     shared = S.format(1, 1, 16, [1, 0])
-    rep = analyze_attrs(COL16, shared, [16, 32], 32)
+    rep = bank_report(COL16, shared, [16, 32], 32)
     a = rep.accesses[READ]
     assert (rep.vector_width, a.phases, a.wavefronts, a.conflicts) == (1, 1, 2, 1)
     w = a.worst
@@ -303,7 +313,7 @@ def test_report_explains_the_transpose_conflict():
 
 
 def test_rich_report_renders():
-    rep = analyze_attrs(COL16, S.format(1, 1, 16, [1, 0]), [16, 32], 32)
+    rep = bank_report(COL16, S.format(1, 1, 16, [1, 0]), [16, 32], 32)
     out = to_rich(report.blocks(rep, COL16, "shared", "f32"), width=100)
     assert "bank conflicts" in out and "byte addr" in out
 
@@ -377,7 +387,7 @@ def test_rich_not_imported_when_piped():
 
 def test_analyze_on_prebuilt_layouts():
     reg_ll, smem_ll = layouts(COL16, S.format(1, 1, 16, [1, 0]), [16, 32])
-    assert analyze(reg_ll, smem_ll, 32, "sm90").conflicts == 1
+    assert analyze_bank(reg_ll, smem_ll, 32, "sm90").conflicts == 1
     assert bank.conflicts_of_layouts(reg_ll, smem_ll, 32) == 1
 
 

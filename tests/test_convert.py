@@ -21,18 +21,24 @@ from linlayout_cli.analysis.convert import (
     LOWERINGS,
     PATHS,
     analyze_convert,
-    analyze_convert_attrs,
     explain_moves,
     minimal_conversion,
 )
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.errors import ShapeError, TTLayoutError, UnsupportedError
+from linlayout_cli.notebook import linear_layout
 from linlayout_cli.parsing import parse_attribute
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "convert" / "cases.jsonl"
 CASES = [json.loads(line) for line in GOLDEN.read_text().splitlines() if line.strip()]
 BY_ID = {c["id"]: c for c in CASES}
 COUNTS = ("shuffles", "shared_stores", "shared_loads", "barriers")
+
+
+def convert_of(src: str, dst: str, shape, bitwidth: int, target: str | None = "sm90", num_warps: int | None = None):
+    """`analyze_convert` of two distributed layouts given as attribute texts."""
+    return analyze_convert(linear_layout(src, shape, "distributed", "source"),
+                           linear_layout(dst, shape, "distributed", "destination"), bitwidth, target, num_warps)
 
 
 # ----------------------------------------------------------------------------------------- measurements
@@ -99,7 +105,7 @@ def measured(case: dict) -> Measured:
 @functools.lru_cache(maxsize=None)
 def modelled(case_id: str):
     c = BY_ID[case_id]
-    return analyze_convert_attrs(c["src"], c["dst"], c["shape"], c["bitwidth"], c["target"], c["num_warps"])
+    return convert_of(c["src"], c["dst"], c["shape"], c["bitwidth"], c["target"], c["num_warps"])
 
 
 def kind_of(attr: str) -> str:
@@ -209,7 +215,7 @@ def test_transpose_goes_through_shared_memory():
     bit 5 and dim0 bit 5, a 4-element (128-bit) vector both sides keep in registers, and nothing is left for
     reps: the buffer holds the whole tensor (64*64*4 = 16384 bytes), each thread stores 32/4 = 8 vectors and
     loads 8, with one barrier between."""
-    r = analyze_convert_attrs(ROWS, COLS, [64, 64], 32, "sm90")
+    r = convert_of(ROWS, COLS, [64, 64], 32, "sm90")
     assert (r.path, r.scratch_bytes, r.reps) == ("shared_memory", 16384, 1)
     assert r.per_thread == {"shuffles": 0, "shared_stores": 8, "shared_loads": 8, "barriers": 1}
     assert (r.store_instruction, r.store_vector_bits, r.load_instruction, r.load_vector_bits) == \
@@ -228,7 +234,7 @@ def test_slice_over_warps_is_the_same_layout():
     spreads them over lanes and replicates them over warps: the same linear layout, a no-op."""
     src = "#ttg.slice<{dim = 0, parent = " + B.format([1, 1], [1, 32], [4, 1], [1, 0]) + "}>"
     dst = B.format([1], [32], [4], [0])
-    r = analyze_convert_attrs(src, dst, [32], 32, "sm90")
+    r = convert_of(src, dst, [32], 32, "sm90")
     assert (r.path, r.scratch_bytes, r.moves) == ("noop", 0, ())
     assert measured(_golden("slice broadcast over warps", "sm90")).path == "noop"
 
@@ -238,7 +244,7 @@ def test_whole_slice_in_every_thread_to_distributed():
     are copies); the destination gives each thread 2 of them.  Each thread already has what it needs."""
     src = "#ttg.slice<{dim = 0, parent = " + B.format([1, 1], [32, 1], [4, 1], [1, 0]) + "}>"
     dst = B.format([2], [32], [4], [0])
-    r = analyze_convert_attrs(src, dst, [64], 32, "sm90")
+    r = convert_of(src, dst, [64], 32, "sm90")
     assert all("no movement across lanes" in line for line in r.moves if line.startswith("dst lane"))
     # ... yet Triton 3.9 goes through shared memory: it reuses copies held along warps, not along lanes
     t = _golden("every thread holds the whole slice", "sm90")
@@ -252,15 +258,13 @@ def test_mma_accumulator_feeds_the_next_dot_for_free():
     becomes the A operand (f16, kWidth 2) of the next mma.  Both give lane l the rows l/4 and l/4 + 8 and the
     column pair 2*(l%4), +1 of every 8-column tile, and the same warp the same 16 rows: the A operand's 16-wide
     k-tiles are two accumulator n-tiles, which is the same linear layout, so nothing moves."""
-    r = analyze_convert_attrs(MMA2, f"#ttg.dot_op<{{opIdx = 0, parent = {MMA2}, kWidth = 2}}>", [64, 64], 16,
-                              "sm80")
+    r = convert_of(MMA2, f"#ttg.dot_op<{{opIdx = 0, parent = {MMA2}, kWidth = 2}}>", [64, 64], 16, "sm80")
     assert (r.path, r.scratch_bytes) == ("noop", 0)
     t = _golden("mma v2 accumulator", "sm80")
     assert measured(t).path == "noop" and t["scratch_bytes"] == 0
     # with warps along N as well, the operand needs rows from other warps
     mma22 = MMA2.replace("[4, 1]", "[2, 2]")
-    r2 = analyze_convert_attrs(mma22, f"#ttg.dot_op<{{opIdx = 0, parent = {mma22}, kWidth = 2}}>", [64, 64], 16,
-                               "sm80")
+    r2 = convert_of(mma22, f"#ttg.dot_op<{{opIdx = 0, parent = {mma22}, kWidth = 2}}>", [64, 64], 16, "sm80")
     assert r2.path == "shared_memory"
 
 
@@ -286,8 +290,7 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(UnsupportedError, match="power of two"):
         analyze_convert(src, src, 24)
     with pytest.raises(TTLayoutError, match="distributed"):
-        analyze_convert_attrs(ROWS, "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
-                              [64, 64], 32)
+        convert_of(ROWS, "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", [64, 64], 32)
     assert set(PATHS) == {"noop", "registers", "warp_shuffle", "shared_memory", "cross_cta"}
     assert set(LOWERINGS) >= {"sm80", "sm90", "sm100", "gfx942", "gfx950"}
 

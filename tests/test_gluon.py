@@ -27,9 +27,11 @@ except ImportError:  # tests/ used as a package
         short_diff,
     )
 
-from linlayout_cli import gluon, inputs
+from linlayout_cli import inputs
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
+from linlayout_cli.parsing import gluon as reader
+from linlayout_cli.reports import gluon as writer
 
 RECORDS = load_suite("gluon")
 TRIPS = [c for c in RECORDS if "source" in c]
@@ -135,12 +137,12 @@ BUILT = [c for c in HAND if c["exit"] == 0]
 @pytest.mark.parametrize("case", BUILT, ids=[c["id"] for c in BUILT])
 def test_class_text_of_tritons_attribute_builds_it_again(case):
     attr = inputs.attribute(case["attr"])
-    assert str(inputs.attribute(gluon.class_text(attr))) == case["attr"]
+    assert str(inputs.attribute(writer.class_text(attr))) == case["attr"]
 
 
 def test_every_gluon_class_has_hand_written_cases():
-    built = {gluon._class_name(ast.parse(c["gluon"], mode="eval").body.func) for c in BUILT}
-    assert built == set(gluon.CLASSES)
+    built = {reader.class_name(ast.parse(c["gluon"], mode="eval").body.func) for c in BUILT}
+    assert built == set(reader.CLASSES)
 
 
 def test_hand_written_facts_about_layouts_ttlayout_cannot_print():
@@ -230,7 +232,7 @@ def test_shared_linear_takes_no_shape_and_distributed_linear_checks_its_own():
 
 
 def test_mlir_text_still_goes_to_the_mlir_parser():
-    assert not gluon.looks_like_gluon("#ttg.blocked<{sizePerThread = [1]}>")
-    assert not gluon.looks_like_gluon('loc("x.py":1:2)')
-    assert gluon.looks_like_gluon("ttgl.BlockedLayout(")
-    assert gluon.looks_like_gluon(" BlockedLayout (")
+    assert not reader.looks_like_gluon("#ttg.blocked<{sizePerThread = [1]}>")
+    assert not reader.looks_like_gluon('loc("x.py":1:2)')
+    assert reader.looks_like_gluon("ttgl.BlockedLayout(")
+    assert reader.looks_like_gluon(" BlockedLayout (")

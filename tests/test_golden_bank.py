@@ -12,8 +12,8 @@ try:
 except ImportError:  # tests/ used as a package
     from tests.golden_cases import case_id, load_suite
 
-from linlayout_cli.analysis import bank
 from linlayout_cli.errors import TTLayoutError
+from linlayout_cli.notebook import bank_conflicts
 
 CASES = load_suite("bank")
 
@@ -23,7 +23,7 @@ def test_bank_conflicts(case):
     args = (case["reg"], case["shared"], list(case["shape"]), case["bitwidth"])
     if case["exit"] != 0:
         with pytest.raises(TTLayoutError):
-            bank.bank_conflicts(*args)
+            bank_conflicts(*args)
         return
-    got = bank.bank_conflicts(*args)
+    got = bank_conflicts(*args)
     assert got == case["conflicts"], "ttlayout %r, Triton %r (%s)" % (got, case["conflicts"], case["note"])

@@ -252,9 +252,9 @@ def test_bank_svg_marks_the_conflicting_bank_and_lanes(tmp_path):
     ns = "{http://www.w3.org/2000/svg}"
     red_banks = {int(t.text) for t in root.iter(ns + "text") if t.get("class") == "hotx"}
     # the report's worst wavefront: bank 0 serves words 0 and 32 (lanes 0 and 17); 16 banks do
-    from linlayout_cli.analysis.bank import analyze
+    from linlayout_cli.analysis.bank import analyze_bank
     from linlayout_cli.analysis.targets import READ
-    report = analyze(linear(col, "tensor<16x32xf32>"), linear(shared, "tensor<16x32xf32>"), 32)
+    report = analyze_bank(linear(col, "tensor<16x32xf32>"), linear(shared, "tensor<16x32xf32>"), 32)
     worst = report.accesses[READ].worst
     assert worst.bank in red_banks and len(red_banks) == worst.banks_at_max == 16
     assert "bank conflicts: 1" in ET.tostring(root, encoding="unicode")

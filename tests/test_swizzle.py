@@ -14,12 +14,12 @@ import pytest
 
 from linlayout_cli.analysis import swizzle as sw
 from linlayout_cli.analysis.access import Threads, flat_in_dim
-from linlayout_cli.analysis.bank import analyze, bank_conflicts, conflicts_of_layouts
+from linlayout_cli.analysis.bank import analyze_bank, conflicts_of_layouts
 from linlayout_cli.analysis.subspaces import complement_basis, intersection_basis, nullspace_basis
 from linlayout_cli.analysis.swizzle import (
+    analyze_swizzle,
     optimal_swizzle,
     score,
-    suggest,
     swizzled_candidates,
     swizzled_offsets,
 )
@@ -28,6 +28,7 @@ from linlayout_cli.cli import run
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.engine import LinearLayout
 from linlayout_cli.errors import TTLayoutError
+from linlayout_cli.notebook import bank_conflicts
 from linlayout_cli.parsing import parse_attribute
 
 try:
@@ -129,7 +130,7 @@ def test_fast_evaluation_matches_the_bank_analysis():
         for name in ("sm90", "gfx942", "gfx950"):
             target = get_target(name)
             try:
-                rep = analyze(reg_ll, smem_ll, bw, target, simulate_lanes=False)
+                rep = analyze_bank(reg_ll, smem_ll, bw, target, simulate_lanes=False)
             except TTLayoutError:
                 continue
             offs = flat_in_dim(smem_ll, "offset")
@@ -257,7 +258,7 @@ SWIZZLE_REFERENCE = [('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4
 
 @pytest.mark.parametrize("w,r,shape,bw,want,tw,tr", SWIZZLE_REFERENCE)
 def test_suggestions_checked_by_triton(w, r, shape, bw, want, tw, tr):
-    s = suggest(ll(w, shape), ll(r, shape), bw)
+    s = analyze_swizzle(ll(w, shape), ll(r, shape), bw)
     assert s.attr_text == want
     assert (s.score.write_conflicts, s.score.read_conflicts) == (tw, tr)
     assert bank_conflicts(w, s.attr_text, shape, bw) == tw
@@ -279,7 +280,7 @@ def test_transpose_demo():
     w, r = ll(ROW4, [16, 32]), ll(COL16, [16, 32])
     xor_by_row = ll(S.format(1, 1, 16, [1, 0]), [16, 32])
     assert conflicts_of_layouts(r, xor_by_row, 32) == 1                       # a 2-way conflict left
-    s = suggest(w, r, 32)
+    s = analyze_swizzle(w, r, 32)
     assert s.attr_text == S.format(2, 1, 16, [1, 0]) and s.score.conflicts == 0
     assert s.baseline.conflicts == 15
     assert not s.exact and s.source == "generic swizzling with the paper's vector basis"   # equivalent layout
@@ -287,14 +288,14 @@ def test_transpose_demo():
     # the paper's basis adds the writer's column-1 register (a reader lane): 2 + 4
     assert s.notes[0].startswith("Triton 3.9's own generic swizzling (its convert_layout scratch layout) would see "
                                  "0 conflict(s), 8 wavefronts and 8 instructions per warp; this one 0, 8 and 6")
-    plain = suggest(w, r, 32, search=False)                                   # --no-search: Triton's as it is
+    plain = analyze_swizzle(w, r, 32, search=False)                                   # --no-search: Triton's as it is
     assert plain.source == sw.TRITON_SOURCE and plain.kind == "shared_linear" and not plain.notes
     assert plain.score.write_instructions + plain.score.read_instructions == 8
     assert s.score.write_vec == 2 and s.score.read_vec == 1
 
 
 def test_row_store_column_load_demo():
-    s = suggest(ll(ROW8, [64, 64]), ll(COL8, [64, 64]), 16)
+    s = analyze_swizzle(ll(ROW8, [64, 64]), ll(COL8, [64, 64]), 16)
     assert s.baseline.conflicts == 7 and s.score.conflicts == 0
 
 
@@ -302,7 +303,7 @@ def test_permuted_register_vectors():
     # common registers (columns 64, 128 and row 64) form an 8-element vector for both sides.  Triton 3.9 caps its
     # vector at 128 bits and sizes both phases by it: no conflict.  The paper's basis keeps all 16 common
     # elements, and its in-order prefix rule sizes the phases for 16-bit accesses: 10 conflicts
-    s = suggest(ll(ROW8, [256, 256]), ll(COL8, [256, 256]), 16)
+    s = analyze_swizzle(ll(ROW8, [256, 256]), ll(COL8, [256, 256]), 16)
     assert (s.score.write_vec, s.score.read_vec, s.score.conflicts) == (8, 8, 0)
     assert s.source == sw.TRITON_SOURCE and not s.notes
     plain = optimal_swizzle(ll(ROW8, [256, 256]), ll(COL8, [256, 256]), 16)
@@ -312,7 +313,7 @@ def test_permuted_register_vectors():
 
 
 def test_same_layout_needs_no_swizzle():
-    s = suggest(ll(ROW8, [64, 64]), ll(ROW8, [64, 64]), 16)
+    s = analyze_swizzle(ll(ROW8, [64, 64]), ll(ROW8, [64, 64]), 16)
     assert s.attr_text == S.format(1, 1, 1, [1, 0]) and s.exact
     assert (s.score.write_vec, s.score.read_vec, s.score.conflicts) == (8, 8, 0)
 
@@ -320,18 +321,18 @@ def test_same_layout_needs_no_swizzle():
 def test_mma_accumulator_demo():
     w = ll(MMA3, [128, 128])
     r = ll(B.format([1, 8], [2, 16], [4, 1], [1, 0]), [128, 128])
-    s = suggest(w, r, 16)
+    s = analyze_swizzle(w, r, 16)
     assert s.score.conflicts == 0
     assert bank_conflicts(MMA3, s.attr_text, [128, 128], 16) == s.score.write_conflicts == 0
 
 
 @pytest.mark.parametrize("target", ["gfx942", "gfx950", "sm80", "sm100"])
 def test_other_targets(target):
-    s = suggest(ll(ROW8, [64, 64]), ll(COL8, [64, 64]), 16, target)
+    s = analyze_swizzle(ll(ROW8, [64, 64]), ll(COL8, [64, 64]), 16, target)
     assert s.score.conflicts == 0 and s.baseline.conflicts > 0
     smem = ll(s.attr_text, [64, 64])
-    rep_w = analyze(ll(ROW8, [64, 64]), smem, 16, target)
-    rep_r = analyze(ll(COL8, [64, 64]), smem, 16, target)
+    rep_w = analyze_bank(ll(ROW8, [64, 64]), smem, 16, target)
+    rep_r = analyze_bank(ll(COL8, [64, 64]), smem, 16, target)
     assert rep_w.accesses[WRITE].conflicts == 0 and rep_r.accesses[READ].conflicts == 0
 
 
@@ -389,7 +390,7 @@ def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
     for _ in range(3):
         w_text, r_text = random_blocked(rng, shape, warps=1), random_blocked(rng, shape, warps=1)
         w, r = ll(w_text, shape), ll(r_text, shape)
-        s = suggest(w, r, bw)
+        s = analyze_swizzle(w, r, bw)
         best = pair_conflicts(w, r, ll(s.attr_text, shape), bw)
         assert best == s.score.conflicts
         checked = 0
@@ -418,7 +419,7 @@ def test_no_shared_layout_with_the_same_vectors_has_fewer_conflicts(shape, bw, s
     cases = 0
     for _ in range(2):
         w, r = ll(random_blocked(rng, shape, warps=1), shape), ll(random_blocked(rng, shape, warps=1), shape)
-        s = suggest(w, r, bw)
+        s = analyze_swizzle(w, r, bw)
         vmax = max(s.score.write_vec, s.score.read_vec)
         prefix = list(s.offsets[:vmax.bit_length() - 1])
         len_bank = min((target.bank_bits // (vmax * bw)).bit_length() - 1, dim - len(prefix))
@@ -501,7 +502,7 @@ def test_a_better_swizzled_shared_beats_a_bit_identical_one():
     matches it, but order [1, 0] lets the reader load 4 i8 at once (2 wavefronts per warp instead of 5)."""
     w = B.format([1, 1], [4, 8], [2, 2], [1, 0])
     r = B.format([1, 4], [8, 4], [2, 1], [1, 0])
-    s = suggest(ll(w, [8, 16]), ll(r, [8, 16]), 8)
+    s = analyze_swizzle(ll(w, [8, 16]), ll(r, [8, 16]), 8)
     assert s.attr_text == S.format(1, 1, 1, [1, 0])
     assert (s.score.read_vec, s.score.conflicts) == (4, 0)
     assert s.score.key <= s.baseline.key

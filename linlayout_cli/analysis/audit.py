@@ -43,11 +43,12 @@ class Finding:
     attrs: tuple[str, ...]           # the same layouts printed canonically
     shape: tuple[int, ...]
     element: str
-    verdict: str
+    verdict: str                     # the answer in words; '' for a conversion (reports/convert words `conversion`)
     cost: float
     fields: dict = field(default_factory=dict)
     scratch_bytes: int = 0
     problem: str = ""
+    conversion: object = None        # a convert_layout's ConvertReport
 
 
 @dataclass(frozen=True)
@@ -98,11 +99,9 @@ class _Context:
     """One module being audited: types and defining ops of its values, linear layouts cached by (layout, shape)."""
 
     def __init__(self, module, target: Target):
-        from ..parsing.module import parse_type
         self.module, self.target = module, target
-        self.type_cache: dict = {}
         self.ll_cache: dict = {}
-        self.parse_type = lambda text: parse_type(text, module.aliases, self.type_cache)
+        self.parse_type = module.value_type
         self.defined: dict[str, int] = {}
         for i, op in enumerate(module.ops):
             for r in op.results:
@@ -116,9 +115,9 @@ class _Context:
             raise TTLayoutError(vt.problem or f"no layout on {vt.kind}<{'x'.join(map(str, vt.shape))}x{vt.element}>")
         key = (id(vt.encoding), vt.shape)
         if key not in self.ll_cache:
-            from .. import inputs
+            from ..conversions import analysable_layout
             try:
-                self.ll_cache[key] = inputs.linear_layout(vt.encoding, vt.shape)
+                self.ll_cache[key] = analysable_layout(vt.encoding, vt.shape)
             except TTLayoutError as e:
                 self.ll_cache[key] = e
         value = self.ll_cache[key]
@@ -129,11 +128,6 @@ class _Context:
     def defining(self, name: str):
         i = self.defined.get(name.split("#")[0])
         return None if i is None else self.module.ops[i]
-
-
-def _bits(element: str) -> int:
-    from ..inputs import element_bitwidth
-    return 64 if element.startswith("!tt.ptr") else element_bitwidth(element)
 
 
 def _weight(op) -> int:
@@ -159,31 +153,30 @@ def _problem(op, category, message: str) -> Finding:
 def _convert(ctx: _Context, op) -> Finding:
     from .convert import analyze_convert
     src, dst = ctx.parse_type(op.operand_types[0]), ctx.parse_type(op.result_types[0])
-    bits = _bits(src.element)
+    bits = src.element_bits
     report = analyze_convert(ctx.linear(src), ctx.linear(dst), bits, ctx.target.name)
     p = report.per_thread
     conflicts = {k: v or 0 for k, v in (report.bank_conflicts or {}).items()}
     cost = (p["shuffles"] + p["shared_stores"] * (1 + conflicts.get("store", 0))
             + p["shared_loads"] * (1 + conflicts.get("load", 0)) + 2 * p["barriers"])
-    from ..reports.convert import verdict
     fields = {"path": report.path, "scratch_bytes": report.scratch_bytes, "per_thread": dict(p),
               "store_vector_bits": report.store_vector_bits, "load_vector_bits": report.load_vector_bits,
               "bank_conflicts": report.bank_conflicts, "element_bits": bits}
-    return _finding(op, "convert", (src, dst), src, verdict(report), cost, fields=fields,
-                    scratch_bytes=report.scratch_bytes)
+    return _finding(op, "convert", (src, dst), src, "", cost, fields=fields, scratch_bytes=report.scratch_bytes,
+                    conversion=report)
 
 
 def _bank(ctx: _Context, reg_vt, mem_vt, op_kind: str):
     """The bank model for a register layout accessing a shared buffer (a view of a larger one keeps the larger
     one's layout: the register layout is placed inside it)."""
     from ..engine import LinearLayout
-    from .bank import analyze
+    from .bank import analyze_bank
     reg_ll, smem_ll = ctx.linear(reg_vt), ctx.linear(mem_vt)
     if reg_ll.get_out_dims() != smem_ll.get_out_dims():
         if len(reg_vt.shape) != len(mem_vt.shape):
             raise TTLayoutError(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
         reg_ll = LinearLayout(dict(reg_ll.get_bases()), smem_ll.get_out_dims(), require_surjective=False)
-    report = analyze(reg_ll, smem_ll, _bits(mem_vt.element), ctx.target, simulate_lanes=False)
+    report = analyze_bank(reg_ll, smem_ll, mem_vt.element_bits, ctx.target, simulate_lanes=False)
     return report, report.accesses[op_kind]
 
 
@@ -231,7 +224,7 @@ def _view_of(ctx: _Context, op, mem):
 
 
 def _bytes(vt) -> int:
-    return math.prod(vt.shape) * _bits(vt.element) // 8 if vt.shape else 0
+    return math.prod(vt.shape) * vt.element_bits // 8 if vt.shape else 0
 
 
 def _tma(ctx: _Context, op) -> Finding:
@@ -247,7 +240,7 @@ def _tma(ctx: _Context, op) -> Finding:
 def _scalar_global(ctx: _Context, op) -> Finding:
     """A load or store of one scalar (one instruction of its element's width)."""
     ptr = ctx.parse_type(op.operand_types[0])
-    bits = _bits(ptr.pointee)
+    bits = ptr.pointee_bits
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True}
     return _finding(op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, fields=fields)
@@ -259,7 +252,7 @@ def _buffer(ctx: _Context, op) -> Finding:
     from .info import contig_per_thread, layout_order
     vt = ctx.parse_type(op.result_types[0])
     ll = ctx.linear(vt)
-    bits = _bits(vt.element)
+    bits = vt.element_bits
     dim = layout_order(ll)[0]
     contig = _attr_int(op.attrs, "contiguity") or 1
     vec = max(1, min(128 // bits, contig_per_thread(ll)[dim], contig))
@@ -280,7 +273,7 @@ def _global(ctx: _Context, op) -> Finding:
     if not ptr.is_pointer:
         raise TTLayoutError("not a tensor of pointers")
     ll = ctx.linear(ptr)
-    bits = _bits(ptr.pointee)
+    bits = ptr.pointee_bits
     order = layout_order(ll)
     dim = order[0]
     contig = contig_per_thread(ll)[dim]
@@ -345,7 +338,7 @@ def _reduce(ctx: _Context, op) -> Finding:
     ll = ctx.linear(src)
     along = {d: sum(1 for b in ll.get_in_dim_bases(d) if b[axis]) if ll.has_in_dim(d) else 0
              for d in ("register", "lane", "warp", "block")}
-    bits = sum(_bits(ctx.parse_type(t).element) for t in op.operand_types)
+    bits = sum(ctx.parse_type(t).element_bits for t in op.operand_types)
     warps = 1 << along["warp"]
     lanes = 1 << along["lane"]
     scratch = 0
@@ -490,12 +483,12 @@ def _atomic_scratch(ctx: _Context, op, uses: dict) -> int:
         return 0
     vt = ctx.parse_type(op.result_types[0])
     if vt.kind != "tensor":
-        return math.ceil(_bits(vt.element) / 8)
+        return math.ceil(vt.element_bits / 8)
     try:
         broadcast = any(ctx.linear(vt).get_free_variable_masks().values())
     except TTLayoutError:
         return 0
-    return math.prod(vt.shape) * math.ceil(_bits(vt.element) / 8) if broadcast else 0
+    return math.prod(vt.shape) * math.ceil(vt.element_bits / 8) if broadcast else 0
 
 
 def _warp_specialize_of(ops) -> dict[int, int]:
@@ -526,8 +519,8 @@ def _capture_bytes(ctx: _Context, op) -> int:
         elif t.startswith(("!tt.ptr", "!tt.tensordesc")):
             total += 8
         else:
-            try:
-                total += math.ceil(_bits(t) / 8)
+            try:                                     # a scalar by its bytes; a type of unknown width 8
+                total += math.ceil(vt.element_bits / 8) if vt.kind == "other" else 8
             except TTLayoutError:
                 total += 8
     return total
@@ -555,7 +548,7 @@ def _alignment(vt) -> int:
 # ----------------------------------------------------------------------------------------- modules
 
 
-def audit_module(module, index: int, target: str | None = None) -> ModuleAudit:
+def _audit_module(module, index: int, target: str | None = None) -> ModuleAudit:
     name = target or module.target
     try:
         tgt = get_target(name)
@@ -578,7 +571,7 @@ def audit_module(module, index: int, target: str | None = None) -> ModuleAudit:
                        tuple(findings.values()), shared, tuple(problems))
 
 
-def audit_text(text: str, target: str | None = None) -> list[ModuleAudit]:
-    """Audit every module of a dump (modules separated by `// -----` are audited one by one)."""
-    from ..parsing.module import read_modules
-    return [audit_module(m, i, target) for i, m in enumerate(read_modules(text))]
+def analyze_audit(modules, target: str | None = None) -> list[ModuleAudit]:
+    """Audit every module of a dump (`parsing.module.read_modules`: the modules separated by `// -----`), for
+    `target` (default: each module's `ttg.target`)."""
+    return [_audit_module(m, i, target) for i, m in enumerate(modules)]

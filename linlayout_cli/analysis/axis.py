@@ -15,7 +15,6 @@ import re
 from ..records import frozen
 
 MAX_DIVISIBILITY = 1 << 30
-_INT = re.compile(r"(-?\d+)")
 
 
 @frozen
@@ -167,10 +166,9 @@ class Axes:
 
     def _scale(self, op) -> int:
         """Bytes per element of an addptr's pointer (offsets count elements, divisibility counts bytes)."""
-        from ..inputs import element_bitwidth
         t = self.value_type(op.operand_types[0]) if op.operand_types else None
         try:
-            return max(1, element_bitwidth(t.pointee) // 8) if t else 1
+            return max(1, t.pointee_bits // 8) if t else 1
         except Exception:
             return 1
 

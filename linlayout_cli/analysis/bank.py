@@ -1,9 +1,10 @@
 """Shared-memory bank conflicts of a register layout accessing a shared layout.
 
-``bank_conflicts(reg, shared, shape, bitwidth)`` is Triton 3.9's ``get_shared_bank_conflicts``
-(``bankConflictsMemDesc``): the number of *extra* wavefronts per wavefront that a warp's shared-memory access
-needs, ``2^k - 1``.  ``analyze`` computes the same number for any target of ``targets.py`` together with the
-data that explains it, and checks it by simulating the access lane by lane.
+``conflicts_of_layouts(reg_ll, smem_ll, bitwidth, "sm90")`` is Triton 3.9's ``get_shared_bank_conflicts``
+(``bankConflictsMemDesc``; ``notebook.bank_conflicts`` takes the attributes' texts): the number of *extra*
+wavefronts per wavefront that a warp's shared-memory access needs, ``2^k - 1``.  ``analyze_bank`` computes the
+same number for any target of ``targets.py`` together with the data that explains it, and checks it by
+simulating the access lane by lane.
 
 The model (docs/bank_model.md has the long form)
 ------------------------------------------------
@@ -41,19 +42,6 @@ def check_bitwidth(bitwidth: int) -> int:
         raise UnsupportedError(f"element bit width {bitwidth} is wider than the widest (128-bit) shared-memory "
                                "access; Triton aborts here")
     return bitwidth
-
-
-def layouts(reg_attr, shared_attr, shape) -> tuple[LinearLayout, LinearLayout]:
-    """(register LL, shared LL) of the two attributes (text or parsed) over `shape`."""
-    from .. import inputs
-    shape = [int(s) for s in shape]
-    if not shape:
-        raise ShapeError("a rank-0 tensor has no elements to lay out")
-    pair = []
-    for attr, role, kind in ((reg_attr, "register", "distributed"), (shared_attr, "shared", "shared")):
-        attr = inputs.attribute(attr) if isinstance(attr, str) else attr
-        pair.append(inputs.linear_layout(inputs.require_kind(attr, kind, role), shape))
-    return pair[0], pair[1]
 
 
 # ----------------------------------------------------------------------------------------- results
@@ -191,18 +179,10 @@ def _model(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
 
 def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
                          target: Target | str | None = None, op: str = READ) -> int:
-    """Triton's count (2^k - 1) for already converted layouts."""
+    """The count alone (2^k - 1): on "sm90", Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts`, which
+    raises a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128)."""
     target = target if isinstance(target, Target) else get_target(target)
     return _model(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
-
-
-def bank_conflicts(reg_attr_text: str, shared_attr_text: str, shape: list[int], bitwidth: int) -> int:
-    """Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts(reg, shared, shape, bitwidth)` (NVIDIA model).
-
-    Raises a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128,
-    layouts Triton cannot convert)."""
-    reg_ll, smem_ll = layouts(reg_attr_text, shared_attr_text, shape)
-    return conflicts_of_layouts(reg_ll, smem_ll, int(bitwidth), "sm90")
 
 
 # ----------------------------------------------------------------------------------------- simulation
@@ -314,8 +294,8 @@ def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
     return wave, worst
 
 
-def analyze(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target | str | None = None,
-            simulate_lanes: bool = True) -> BankReport:
+def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target | str | None = None,
+                 simulate_lanes: bool = True) -> BankReport:
     """Everything the `bank` command reports, for both writes and reads."""
     target = target if isinstance(target, Target) else get_target(target)
     p = prepare(reg_ll, smem_ll, bitwidth)
@@ -336,7 +316,3 @@ def analyze(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: 
     return BankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), p.v, lanes, warps,
                       max(1, n_regs // p.v), bank * p.v, segment.bit_length() - 1, accesses, p)
 
-
-def analyze_attrs(reg_attr, shared_attr, shape, bitwidth: int, target=None, simulate_lanes: bool = True) -> BankReport:
-    reg_ll, smem_ll = layouts(reg_attr, shared_attr, shape)
-    return analyze(reg_ll, smem_ll, bitwidth, target, simulate_lanes)

@@ -401,19 +401,5 @@ def _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low: Lowering, store, load) ->
     return out
 
 
-def analyze_convert_attrs(src_attr, dst_attr, shape, bitwidth: int, target: str | None = "sm90",
-                          num_warps: int | None = None) -> ConvertReport:
-    """`analyze_convert` on two layout attributes (text or parsed) over `shape`."""
-    from .. import inputs
-    shape = [int(s) for s in shape]
-    if not shape:
-        raise ShapeError("a rank-0 tensor has no elements to convert")
-    lls = []
-    for role, attr in (("source", src_attr), ("destination", dst_attr)):
-        attr = inputs.attribute(attr) if isinstance(attr, str) else attr
-        lls.append(inputs.linear_layout(inputs.require_kind(attr, "distributed", role), shape))
-    return analyze_convert(lls[0], lls[1], bitwidth, target, num_warps)
-
-
-__all__ = ["ConvertReport", "Lowering", "LOWERINGS", "PATHS", "analyze_convert", "analyze_convert_attrs",
-           "minimal_conversion", "needs_warp_shuffle", "explain_moves"]
+__all__ = ["ConvertReport", "Lowering", "LOWERINGS", "PATHS", "analyze_convert", "minimal_conversion",
+           "needs_warp_shuffle", "explain_moves"]

@@ -217,8 +217,9 @@ def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, cont
     return vbasis + tile_b
 
 
-def bank_conflicts(tile_src, tile_dst, smem: ScratchLayout, dim: int) -> tuple[int, int]:
-    """Triton's ``bankConflicts``: (read, write) conflicts, ``2^k - 1`` with k = dim(segment ∩ lane tile)."""
+def tile_conflicts(tile_src, tile_dst, smem: ScratchLayout, dim: int) -> tuple[int, int]:
+    """Triton's ``bankConflicts`` of two lane tiles on a scratch layout: (read, write) conflicts, ``2^k - 1`` with
+    k = dim(segment ∩ lane tile). (The bank model of a whole access is `bank.py`.)"""
     seg = list(smem.segment)
     write = (1 << len(intersection_basis(seg, list(tile_src), dim))) - 1
     read = (1 << len(intersection_basis(seg, list(tile_dst), dim))) - 1
@@ -281,7 +282,7 @@ def tile_swizzle(src: Threads, dst: Threads, src_tiles, dst_tiles, bitwidth: int
     best = None
     for ts, td, vb, a, b, leave in tiles:
         smem = _core(src, dst, bitwidth, vb, a, b, dim, leave)
-        read, write = bank_conflicts(a, b, smem, dim)
+        read, write = tile_conflicts(a, b, smem, dim)
         key = (read + write, -smem.n_reps)
         if best is None or key < best[0]:
             best = (key, smem, ts, td, (a, b))

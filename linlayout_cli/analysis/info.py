@@ -1,13 +1,13 @@
 """What one layout is at one shape, on one screen: who holds what, how each tensor dimension is spread over
 registers, lanes, warps and blocks, what is replicated, how wide a thread's vector is, how shared memory is
-swizzled, and the same layout as a paste-ready `#ttg.linear` / `#ttg.shared_linear` and as Gluon code.
+swizzled. (The same layout as a paste-ready `#ttg.linear` / `#ttg.shared_linear` and as Gluon code is written by
+`reports/info.py`.)
 
 Every number comes from the linear layout (Triton's `toLinearLayout(shape, attr)`), following the Triton 3.9
 function named in each docstring.
 """
 from __future__ import annotations
 
-from .. import gluon
 from ..attributes import encodings as enc
 from ..engine import LinearLayout
 from ..engine.gf2 import XorBasis
@@ -234,13 +234,11 @@ class LayoutInfo:
     kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, ...
     category: str                   # distributed or shared
     attr: str                       # canonical attribute text
+    encoding: object                # the attribute itself
     shape: tuple[int, ...]
     element: str
     element_bits: int
     linear: LinearLayout
-    linear_attr: str | None         # the paste-ready #ttg.linear / #ttg.shared_linear (None: Triton takes none)
-    gluon: str | None               # the Gluon class constructor, or the linear one where there is no class
-    gluon_linear: str | None        # None: Gluon holds these bases in no linear layout (as Triton, no paste)
     distributed: Distributed | None
     shared: Shared | None
 
@@ -253,36 +251,13 @@ class LayoutInfo:
         return dict(self.linear.get_out_dims())
 
 
-def linear_attr(attr, ll: LinearLayout) -> str | None:
-    """The layout as `#ttg.linear<{…}>` (distributed) or `#ttg.shared_linear<{…}, alignment = N>` (shared),
-    printed as Triton prints it. Where Triton refuses `#ttg.linear` (its bases, broadcast ones aside, are not a
-    permutation of unit vectors) the same bases are a `#ttg.generic_linear`; None where Triton takes neither."""
-    from ..errors import TTLayoutError
-    from ..parsing import parse_attribute
-    b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
-    if ll.has_in_dim("offset"):
-        candidates = [enc.SharedLinearEncoding(b["offset"], b["block"], alignment_of(attr))]
-    else:
-        candidates = [cls(b["register"], b["lane"], b["warp"], b["block"])
-                      for cls in (enc.LinearEncoding, enc.GenericLinearEncoding)]
-    for candidate in candidates:
-        try:
-            return str(parse_attribute(str(candidate)))
-        except TTLayoutError:
-            continue
-    return None
-
-
-def describe(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
+def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
     """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
-    paste = linear_attr(attr, ll)
-    lin_gluon = gluon.linear_text(bases_of(ll), shape, alignment_of(attr) if shared else None) if paste else None
-    return LayoutInfo(mnemonic(attr), category, str(attr), tuple(shape), element, element_bits, ll,
-                      paste, gluon.class_text(attr) or lin_gluon, lin_gluon,
+    return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
                       describe_shared(attr, ll, element_bits) if shared else None)
 
 
-__all__ = ["LayoutInfo", "describe", "contig_per_thread", "vector_width", "layout_order", "linear_attr"]
+__all__ = ["LayoutInfo", "analyze_info", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

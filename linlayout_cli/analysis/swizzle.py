@@ -17,7 +17,7 @@
 4. ``bank`` = a complement of vector + segment made of unit vectors; segment bases that are registers on both
    sides go last (``reps``).
 
-The result is an ``offset`` -> tensor layout.  ``suggest`` turns it into the attribute to paste: a
+The result is an ``offset`` -> tensor layout.  ``analyze_swizzle`` turns it into the attribute to paste: a
 ``#ttg.swizzled_shared`` when one describes exactly this layout, otherwise a ``#ttg.swizzled_shared`` that is just
 as good (same vector widths, same conflicts) when the search over all of them finds one, otherwise a
 ``#ttg.shared_linear``.
@@ -316,8 +316,8 @@ def swizzled_candidates(shape: list[int]):
             yield (v, p, m, tuple(order)), list(offs)
 
 
-def layout_order(ll: LinearLayout) -> list[int]:
-    """Tensor dims from fastest to slowest as the register layout walks them: first appearance in register, lane,
+def hardware_order(ll: LinearLayout) -> list[int]:
+    """Tensor dims from fastest to slowest as the hardware walks them: first appearance in register, lane,
     then warp bases; remaining dims slowest-last (r-1 .. 0)."""
     outs = ll.out_dims
     order: list[int] = []
@@ -396,16 +396,19 @@ def _variants(write_ll, read_ll, src: Threads, dst: Threads, bitwidth: int, targ
     return out
 
 
-def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
-            target: Target | str | None = None, search: bool = True) -> Suggestion:
+def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+                    target: Target | str | None = None, search: bool = True, use: str | None = None) -> Suggestion:
     """The shared layout to use for writing with `write_ll` and reading with `read_ll`.
 
     Candidates: Triton 3.9's own generic swizzling (`triton_swizzle`), the paper's variant of it
     (`optimal_swizzle`) with every shorter shared vector, and (`search`) every `#ttg.swizzled_shared` of the
     shape.  The best by `Score.key` wins; ties go to Triton 3.9's result, and a swizzled_shared that is
     bit-identical to the winner (or, failing that, just as good) is what gets printed; a swizzled_shared strictly
-    better than every generic result is printed instead.  Without `search`, Triton 3.9's result as it is."""
+    better than every generic result is printed instead.  Without `search`, Triton 3.9's result as it is.
+    With `use` ('tma' or 'wgmma'): the best `#ttg.nvmma_shared`, the only layouts those can use."""
     target = target if isinstance(target, Target) else get_target(target)
+    if use is not None:
+        return _nvmma_suggestion(write_ll, read_ll, bitwidth, target, use)
     shape = [size for _, size in write_ll.get_out_dims()]
     src, dst = Threads.of(write_ll), Threads.of(read_ll)
     generic = []
@@ -421,7 +424,7 @@ def suggest(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
         optimal_swizzle(write_ll, read_ll, bitwidth, target)      # raises what stands in the way
     # min() keeps the first of equals: Triton's own result wins ties
     result, offsets, best, source = min(generic, key=lambda g: g[2].key)
-    order = layout_order(write_ll)
+    order = hardware_order(write_ll)
     baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
     linear_text = shared_linear_text(offsets, shape)
     notes = []
@@ -511,10 +514,9 @@ def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     return best[1], best[0], best[2]
 
 
-def suggest_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
-                  target: Target | str | None = None, use: str = "tma") -> Suggestion:
+def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target,
+                      use: str) -> Suggestion:
     """The best `#ttg.nvmma_shared` for the pair, as a Suggestion (for `swizzle --for tma|wgmma`)."""
-    target = target if isinstance(target, Target) else get_target(target)
     found = best_nvmma(write_ll, read_ll, bitwidth, target)
     if found is None:
         raise UnsupportedError(f"no #ttg.nvmma_shared layout fits this tensor with {bitwidth}-bit elements (TMA and "
@@ -522,7 +524,7 @@ def suggest_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     attr, sc, offsets = found
     shape = [size for _, size in write_ll.get_out_dims()]
     src, dst = Threads.of(write_ll), Threads.of(read_ll)
-    order = layout_order(write_ll)
+    order = hardware_order(write_ll)
     baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
     full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
     note = (f"restricted to #ttg.nvmma_shared, the layouts {use.upper()} can use; the unrestricted search "
@@ -530,3 +532,6 @@ def suggest_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     return Suggestion(target, bitwidth, tuple(shape), full, tuple(offsets), str(attr), "nvmma_shared", True,
                       f"nvmma_shared search for {use}", shared_linear_text(offsets, shape), sc,
                       swizzled_text(1, 1, 1, order), baseline, (note,))
+
+
+suggest = analyze_swizzle          # the old name: scripts/make_bank_reference.py imports it

@@ -27,13 +27,13 @@ def run(obj, path, target, top, as_json):
     ttlayout audit kernel.ttgir
     ttlayout audit kernel.ttgir --target gfx942 --top 10 --json
     """
-    from ..analysis.audit import audit_text
+    from ..analysis.audit import analyze_audit
     from ..reports import audit as report
     text = inputs.read_text(path, obj["stdin"])
     if target is not None:
         from ..analysis.targets import get_target
         get_target(target)
-    audits = audit_text(text, target)
+    audits = analyze_audit(inputs.modules(text), target)
     if not audits:
         from ..errors import TTLayoutError
         raise TTLayoutError(f"{'standard input' if path == '-' else path} holds no module to audit")

@@ -33,7 +33,7 @@ def run(obj, reg, shared, alias_names, fmt, output, tensor_type, input_file, tar
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    from ..analysis.bank import analyze
+    from ..analysis.bank import analyze_bank
     from ..analysis.targets import get_target
     from ..reports import bank as report
     tgt = get_target(target)
@@ -56,7 +56,8 @@ def run(obj, reg, shared, alias_names, fmt, output, tensor_type, input_file, tar
         missing = "-r REG_ATTR" if reg_attr is None else "-s SHARED_ATTR"
         raise TTLayoutError(f"missing {missing}; see 'ttlayout bank --help'")
     t, bits = common.tensor_and_bits(tensor_type, bitwidth, t=given)
-    result = analyze(inputs.linear_layout(reg_attr, t.shape), inputs.linear_layout(shared_attr, t.shape), bits, tgt)
+    result = analyze_bank(inputs.linear_layout(reg_attr, t.shape), inputs.linear_layout(shared_attr, t.shape),
+                          bits, tgt)
     reg_text, shared_text = str(reg_attr), str(shared_attr)
     as_json = as_json or fmt == "json"
 

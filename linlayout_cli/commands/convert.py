@@ -104,7 +104,7 @@ def _scratch_banks(result, lls, bits, target):
     """Bank reports of the scratch layout for the plain ld/st.shared round trip (None for the other paths)."""
     if result.path != "shared_memory" or not result.shared_layout:
         return None
-    from ..analysis.bank import analyze
+    from ..analysis.bank import analyze_bank
     from ..analysis.targets import TARGETS as BANK_TARGETS
     if target not in BANK_TARGETS:
         return None
@@ -112,7 +112,7 @@ def _scratch_banks(result, lls, bits, target):
     out = []
     for ll, instr in ((lls[0], result.store_instruction), (lls[1], result.load_instruction)):
         try:
-            out.append(analyze(ll, smem, bits, target) if instr and instr.endswith("shared") else None)
+            out.append(analyze_bank(ll, smem, bits, target) if instr and instr.endswith("shared") else None)
         except TTLayoutError:
             out.append(None)
     return out

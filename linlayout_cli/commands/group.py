@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from ..resources import VERSION as __version__
 from . import CONTEXT, PRINT, SUBCOMMANDS, TOPICS, load
 
 NOTATION = """\

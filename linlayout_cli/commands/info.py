@@ -22,10 +22,10 @@ def run(obj, layout, tensor_type, input_file, alias_names, as_json):
     ttlayout info -l '#ttg.blocked<{...}>' -t 'tensor<128x256xf16>'
     ttlayout info -i kernel.ttgir --alias-names mma -t 'tensor<128x256xf16>' --json
     """
-    from ..analysis.info import describe
+    from ..analysis.info import analyze_info
     from ..reports import info as report
     t = inputs.tensor(tensor_type)
     attr = common.one_layout(obj, layout, input_file, alias_names, "info", t)
     ll = inputs.linear_layout(attr, t.shape)
-    result = describe(attr, ll, t.shape, t.element, t.element_bits)
+    result = analyze_info(attr, ll, t.shape, t.element, t.element_bits)
     common.emit_report(obj, report.blocks(result), as_json, lambda: report.json_text(result))

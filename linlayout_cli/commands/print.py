@@ -280,14 +280,13 @@ def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> 
 def _file_uses(input_file, stdin, names, failures) -> list[Job]:
     """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
     order of first use; an alias that cannot be read is reported (in `failures`) and the others still print."""
-    from ..parsing.module import parse_type, read_modules
-    modules = read_modules(inputs.read_text(input_file, stdin))
+    modules = inputs.modules(inputs.read_text(input_file, stdin))
     wanted = {n.lstrip("#") for n in names}
-    seen, jobs, cache = set(), [], {}
+    seen, jobs = set(), []
     for m in modules:
         for op in m.ops:
             for text in op.operand_types + op.result_types:
-                vt = parse_type(text, m.aliases, cache)
+                vt = m.value_type(text)
                 name = vt.encoding_text[1:] if vt.encoding_text.startswith("#") else ""
                 if not name or name not in m.aliases or not vt.shape or (wanted and name not in wanted):
                     continue

@@ -32,7 +32,7 @@ def run(obj, write, read, alias_names, no_search, use, tensor_type, input_file, 
     \b
     ttlayout swizzle -r '#ttg.blocked<{...}>' --read '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
-    from ..analysis.swizzle import best_nvmma, suggest, suggest_nvmma
+    from ..analysis.swizzle import analyze_swizzle, best_nvmma
     from ..analysis.targets import get_target
     from ..records import replace
     from ..reports import swizzle as report
@@ -63,9 +63,9 @@ def run(obj, write, read, alias_names, no_search, use, tensor_type, input_file, 
     t, bits = common.tensor_and_bits(tensor_type, bitwidth, t=given)
     w_ll, r_ll = inputs.linear_layout(w, t.shape), inputs.linear_layout(r, t.shape)
     if use is not None:
-        s = suggest_nvmma(w_ll, r_ll, bits, tgt, use)
+        s = analyze_swizzle(w_ll, r_ll, bits, tgt, use=use)
     else:
-        s = suggest(w_ll, r_ll, bits, tgt, search=not no_search)
+        s = analyze_swizzle(w_ll, r_ll, bits, tgt, search=not no_search)
         if tgt.vendor == "nvidia" and s.kind != "nvmma_shared":
             alt = best_nvmma(w_ll, r_ll, bits, tgt)
             if alt is not None:

@@ -1,10 +1,12 @@
-"""Layout attribute + tensor shape -> LinearLayout, dispatched on the attribute's class."""
+"""Layout attribute + tensor shape -> LinearLayout, dispatched on the attribute's class: `to_linear_layout` is
+Triton's `toLinearLayout`; `analysable_layout` is the same for the analyses, which take distributed and shared
+layouts only and check the size first."""
 from __future__ import annotations
 
 import importlib
 
 from ..attributes import encodings as enc
-from ..errors import ShapeError, UnsupportedError
+from ..errors import MAX_ELEMENTS, ShapeError, UnsupportedError, abbreviate, check_size
 from .common import is_pow2
 
 # class -> (module, function); modules load on first use, so a blocked layout never imports the MMA code
@@ -25,6 +27,17 @@ _CONVERTERS = {
     enc.TensorMemoryScalesEncoding: ("tmem", "tmem_scales_to_ll"),
 }
 _NEEDS_CONVERT = ("slice", "partitioned_shared")     # wrappers: they convert the layout they wrap
+LAYOUT_KINDS = ("distributed", "shared")
+PRINT_ONLY = (enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding)
+
+
+class PrintOnlyLayout(UnsupportedError):
+    """A padded or partitioned shared layout: only its memory map can be shown, the analyses do not model its
+    padding or partitions. `mnemonic`: '#ttg.padded_shared' or '#ttg.partitioned_shared'."""
+
+    def __init__(self, mnemonic: str):
+        super().__init__(f"{mnemonic} can only be printed: its padding or partitions are not modelled")
+        self.mnemonic = mnemonic
 
 
 def to_linear_layout(attr, shape):
@@ -43,3 +56,16 @@ def _convert(attr, shape):
     module, name = target
     convert = getattr(importlib.import_module(f".{module}", __name__), name)
     return convert(attr, shape, _convert) if module in _NEEDS_CONVERT else convert(attr, shape)
+
+
+def analysable_layout(attr, shape, max_elements: int = MAX_ELEMENTS):
+    """`to_linear_layout` for the analyses: `attr` must be a distributed or shared layout other than a padded or
+    partitioned one (PrintOnlyLayout), and the layout's hardware index space at most `max_elements` (a broadcast
+    layout can have far more slots than the tensor has elements; TooManyElements)."""
+    if isinstance(attr, PRINT_ONLY):
+        raise PrintOnlyLayout(str(attr).split("<", 1)[0])
+    if getattr(attr, "kind", None) not in LAYOUT_KINDS:
+        raise UnsupportedError(f"Unsupported tensor layout attribute: {abbreviate(str(attr))}")
+    linear = to_linear_layout(attr, list(shape))
+    check_size(linear.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+    return linear

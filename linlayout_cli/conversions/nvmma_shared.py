@@ -17,7 +17,6 @@ from .common import cga_layout, combine, ensure_not_smaller, is_pow2, shape_per_
 from .mma_util import check_layout_rank
 
 BOX_DIM_MAX = 256   # TMA boxes are at most 256 elements along every dim
-CORE_ROWS = 8
 
 
 def _check(attr: NVMMASharedEncoding, shape) -> None:

@@ -13,7 +13,6 @@ from .common import cga_layout, ensure_not_larger, shape_per_cta, standard_out_d
 
 DIMS = standard_out_dims(2)
 IN_DIMS = ("row", "col", "block")
-BROADCAST_ROW_BITS = (5, 6)      # rows 32 and 64: the other warps of a warpgroup
 
 
 def _check_2d(shape, what: str) -> None:

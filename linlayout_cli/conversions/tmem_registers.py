@@ -104,7 +104,7 @@ def _layout(tmem: LinearLayout, atom: str, warps: int, bits: int) -> LinearLayou
 def register_layout(tmem: LinearLayout, atom: str, warps: int, bits: int) -> LinearLayout:
     """tmem_load's register layout (register, lane, warp, block -> tensor) for `warps` warps and message `atom`."""
     if warps < 4 or warps & (warps - 1):
-        raise ShapeError(f"--tmem-warps must be a power of two and at least 4, got {warps}")
+        raise ShapeError(f"tmem_load's warps must be a power of two and at least 4, got {warps}")
     cta = LinearLayout(tmem.sublayout([_ROW, _COL], DIMS).get_bases(), DIMS)   # sizes: the per-CTA shape
     layout = _layout(cta, atom, warps, bits)
     if layout is None:

@@ -60,6 +60,12 @@ class Module:
     attributes: dict
     aliases: dict                   # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
     ops: list = field(default_factory=list)
+    types: dict = field(default_factory=dict, repr=False, compare=False)    # value_type's cache
+
+    def value_type(self, text: str) -> ValueType:
+        """A type written in this module (an op's operand or result type) read by `parse_type`, its layout
+        resolved through the module's aliases; each layout text is parsed once."""
+        return parse_type(text, self.aliases, self.types)
 
     @property
     def num_warps(self) -> int | None:
@@ -414,6 +420,18 @@ class ValueType:
     def pointee(self) -> str:
         """The element a tensor of pointers points to ('!tt.ptr<f16>' -> 'f16')."""
         return self.element[len("!tt.ptr<"):-1].split(",")[0].strip() if self.is_pointer else self.element
+
+    @property
+    def element_bits(self) -> int:
+        """Bits one element takes in memory (a pointer 64); UnsupportedError for a type of unknown width."""
+        from .tensor_type import element_bitwidth
+        return element_bitwidth(self.element)
+
+    @property
+    def pointee_bits(self) -> int:
+        """Bits of the element a tensor of pointers points to (of the element itself for other tensors)."""
+        from .tensor_type import element_bitwidth
+        return element_bitwidth(self.pointee)
 
 
 _DIMS = re.compile(r"((?:\d+x)*)(.*)", re.S)

@@ -6,13 +6,9 @@ from __future__ import annotations
 import os
 import re
 
-from ..resources import data_path, data_text
+from ..resources import data_text
 
 _GENERATED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_mlir_tables.py")
-
-
-def grammar_path() -> str:
-    return data_path("grammar", "mlir.lark")
 
 
 def grammar_text() -> str:

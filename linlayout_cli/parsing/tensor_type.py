@@ -7,7 +7,7 @@ import re
 
 from ..attributes.encodings import TensorType
 from ..attributes.values import found_text
-from ..errors import ParseError
+from ..errors import ParseError, UnsupportedError
 from ..records import frozen
 from .attribute import parse_attribute
 from .lexical import skip_balanced, skip_string, skip_ws
@@ -304,3 +304,38 @@ def parse_inline_encoding(text: str, encoding: str, at: int, aliases=None):
     `parse_type_argument`), parsed with the `-i` file's aliases; errors are located in `text`."""
     from .attribute import parse_attr_at
     return parse_attr_at(encoding, aliases, at, text, False)
+
+
+# ----------------------------------------------------------------------------------------- element widths
+
+
+class UnknownElementWidth(UnsupportedError):
+    """An element type whose width in memory ttlayout cannot tell (the command layer says how to give it)."""
+
+
+def element_bitwidth(element: str) -> int:
+    """Bits one element of an MLIR element type takes in memory.
+
+    f16/bf16 -> 16; f32/tf32/i32 -> 32; f64/i64 -> 64; f8* -> 8; f6*/f4* -> 6/4; iN -> N except i1 -> 8 (Triton
+    keeps booleans as one byte each); index and pointers (!tt.ptr<...>) -> 64.
+
+    >>> [element_bitwidth(e) for e in ("bf16", "f8E4M3FN", "i1", "ui16", "!tt.ptr<f16>")]
+    [16, 8, 8, 16, 64]
+    """
+    e = element.strip()
+    if e.startswith("!tt.ptr") or e == "index":
+        return 64
+    if e == "tf32":
+        return 32
+    if e == "bf16":
+        return 16
+    m = re.fullmatch(r"[su]?i(\d+)", e)
+    if m:
+        bits = int(m.group(1))
+        return 8 if bits == 1 else bits
+    m = re.fullmatch(r"f(\d+)(?:E\d+M\d+\w*)?", e)
+    if m:
+        return int(m.group(1))
+    if re.fullmatch(r"vector<(?:\d+x)+(.+)>", e):
+        raise UnsupportedError(f"vector element type {e} is not supported; give the scalar element type")
+    raise UnknownElementWidth(f"cannot tell the bit width of element type '{e}'")

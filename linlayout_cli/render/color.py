@@ -16,8 +16,6 @@ _HOLDER = rb"(?:B\d+:)?T\d+:\d+"
 DISTRIBUTED_CELL = re.compile(_HOLDER + rb"(?:\| *" + _HOLDER + rb")*")
 HOLDER = re.compile(rb"(?:B(\d+):)?T(\d+):\d+")
 COORDS = re.compile(rb"\([^()]*\)")
-WARP_HEADER = re.compile(rb"(Block(\d+):\n)?Warp(\d+):\n")
-BLOCK_HEADER = re.compile(rb"Block: (\d+):\n")
 OFFSET_LINE = re.compile(rb"Offset: (\d+) -> ")
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..analysis.audit import Finding, ModuleAudit
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
-
-CATEGORY_ORDER = ("convert", "shared", "tma", "global", "reduce", "scan", "dot")
+from .convert import verdict as convert_verdict
 
 
 def _short(text: str, limit: int = 44) -> str:
@@ -20,6 +19,11 @@ def _where(f: Finding) -> str:
     path, _, rest = f.loc.rpartition(":")
     path, _, line_no = path.rpartition(":")
     return f"{path.rsplit('/', 1)[-1]}:{line_no}" if path else f.loc
+
+
+def verdict(f: Finding) -> str:
+    """The row's answer in words (a conversion's is the `convert` report's verdict)."""
+    return convert_verdict(f.conversion) if f.conversion is not None else f.verdict
 
 
 def _layouts(f: Finding) -> str:
@@ -46,7 +50,7 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     rows = ranked(m, top)
     if rows:
         out.append(Table(("cost", "line", "op", "python", "layouts", "verdict"), tuple(
-            (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f), f.verdict if not f.problem else
+            (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f), verdict(f) if not f.problem else
              f"not analysed: {_short(f.problem, 70)}") for f in rows), "  "))
     else:
         out.append(line("no op touches a layout", indent="  "))
@@ -90,7 +94,7 @@ def blocks(audits: list[ModuleAudit], path: str, top: int | None = None) -> list
 def _finding_json(f: Finding) -> dict:
     return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
-            "verdict": f.verdict, "cost": f.cost, "scratch_bytes": f.scratch_bytes, **f.fields,
+            "verdict": verdict(f), "cost": f.cost, "scratch_bytes": f.scratch_bytes, **f.fields,
             **({"problem": f.problem} if f.problem else {})}
 
 

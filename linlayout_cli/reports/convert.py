@@ -37,7 +37,7 @@ def _color(r: ConvertReport) -> str:
 
 
 def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None, banks=None) -> list:
-    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze), or None."""
+    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank), or None."""
     elem = f" ({element})" if element else ""
     p = r.per_thread
     rows = [("target", r.target),

@@ -1,12 +1,55 @@
-"""The `info` report (one layout at one shape, on one screen) and the `lookup` answers; blocks and JSON."""
+"""The `info` report (one layout at one shape, on one screen, with the same layout as a paste-ready
+`#ttg.linear` / `#ttg.shared_linear` and as Gluon code) and the `lookup` answers; blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.info import HARDWARE, LayoutInfo
+from ..analysis.info import HARDWARE, LayoutInfo, alignment_of, bases_of
 from ..analysis.lookup import Held, Holder, bank_of
+from ..attributes import encodings as enc
+from ..records import frozen
+from . import gluon
 from .blocks import BLANK, Fields, Table, line
 from .common import coord, plural
 
 MAX_LISTED = 16                    # row starts, holders and elements shown in text; JSON has them all
+
+
+def linear_attr(info: LayoutInfo) -> str | None:
+    """The layout as `#ttg.linear<{…}>` (distributed) or `#ttg.shared_linear<{…}, alignment = N>` (shared),
+    printed as Triton prints it. Where Triton refuses `#ttg.linear` (its bases, broadcast ones aside, are not a
+    permutation of unit vectors) the same bases are a `#ttg.generic_linear`; None where Triton takes neither."""
+    from ..errors import TTLayoutError
+    from ..parsing import parse_attribute
+    ll = info.linear
+    b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
+    if ll.has_in_dim("offset"):
+        candidates = [enc.SharedLinearEncoding(b["offset"], b["block"], alignment_of(info.encoding))]
+    else:
+        candidates = [cls(b["register"], b["lane"], b["warp"], b["block"])
+                      for cls in (enc.LinearEncoding, enc.GenericLinearEncoding)]
+    for candidate in candidates:
+        try:
+            return str(parse_attribute(str(candidate)))
+        except TTLayoutError:
+            continue
+    return None
+
+
+@frozen
+class Paste:
+    """The layout as text to paste: `linear_attr` (None: Triton takes no linear attribute with these bases),
+    `gluon` (the Gluon class constructor, or the linear one where there is no class) and `gluon_linear` (None:
+    Gluon holds these bases in no linear layout, as Triton)."""
+    linear_attr: str | None
+    gluon: str | None
+    gluon_linear: str | None
+
+
+def paste(info: LayoutInfo) -> Paste:
+    text = linear_attr(info)
+    shared = info.category == "shared"
+    lin_gluon = (gluon.linear_text(bases_of(info.linear), info.shape, alignment_of(info.encoding) if shared else None)
+                 if text else None)
+    return Paste(text, gluon.class_text(info.encoding) or lin_gluon, lin_gluon)
 
 
 def _mask_bits(mask: int) -> list[int]:
@@ -80,10 +123,11 @@ def blocks(info: LayoutInfo) -> list:
     rows = _distributed_rows(info) if info.distributed else _shared_rows(info)
     basis_rows = [("bases" if i == 0 else "", f"{d} = {_bases_text(ll.get_in_dim_bases(d))}")
                   for i, d in enumerate(ll.in_dims)]
-    tail = [("paste", info.linear_attr or "none: Triton accepts no linear attribute with these bases"),
-            ("gluon", info.gluon or "none: Gluon builds no layout with these bases")]
-    if info.gluon != info.gluon_linear:
-        tail.append(("", info.gluon_linear))
+    p = paste(info)
+    tail = [("paste", p.linear_attr or "none: Triton accepts no linear attribute with these bases"),
+            ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
+    if p.gluon != p.gluon_linear:
+        tail.append(("", p.gluon_linear))
     return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,
                    line("linear layout (Triton's LinearLayout::toString):", "bold")] + \
         [line(text) for text in str(ll).strip("\n").split("\n")]
@@ -112,12 +156,13 @@ def _shared_json(info: LayoutInfo) -> dict:
 
 def json_text(info: LayoutInfo) -> str:
     import json
+    p = paste(info)
     obj = {
         "kind": info.kind, "category": info.category, "attr": info.attr, "shape": list(info.shape),
         "element_type": info.element, "element_bits": info.element_bits,
         "bases": info.bases, "out_dims": info.out_dims,
         "linear_layout": str(info.linear).strip("\n"),
-        "linear_attr": info.linear_attr, "gluon": info.gluon, "gluon_linear": info.gluon_linear,
+        "linear_attr": p.linear_attr, "gluon": p.gluon, "gluon_linear": p.gluon_linear,
     }
     if info.distributed:
         d = info.distributed

@@ -1,24 +1,20 @@
-"""Layouts as Triton 3.9's Gluon writes them, both ways: the Python constructor that builds a layout, e.g.
+"""Gluon constructor text -> the layout attribute Triton 3.9's Gluon builds from it, e.g.
 `ttgl.BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0])`.
 
-Out (`class_text`, `linear_text`): the constructor of the attribute's own Gluon class (None where Gluon 3.9 has
-none or refuses the values), and the linear one built from a linear layout's bases (`DistributedLinearLayout`
-or `SharedLinearLayout`; None where Gluon cannot hold the bases). In (`parse_gluon`): a constructor text, read
-with `ast` (never evaluated), checked like Gluon's `__post_init__`/`verify`, mapped to the TTGIR attribute
-Gluon's builder makes, and parsed and verified like any attribute. Field names, defaults and rules follow
-`triton/experimental/gluon/language/_layouts.py`, `amd/_layouts.py`, `amd/cdna5/_layouts.py` and
-`nvidia/blackwell/__init__.py`; every class is checked against Triton's Gluon by `scripts/golden/gluon.py`.
+`parse_gluon` reads the text with `ast` (never evaluated), checks it like Gluon's `__post_init__`/`verify`, maps it
+to the TTGIR attribute text Gluon's builder makes, and parses and verifies that like any attribute. Field names,
+defaults and rules follow `triton/experimental/gluon/language/_layouts.py`, `amd/_layouts.py`,
+`amd/cdna5/_layouts.py` and `nvidia/blackwell/__init__.py`; every class is checked against Triton's Gluon by
+`scripts/golden/gluon.py`. Writing a layout as Gluon code is `reports/gluon.py`.
 """
 from __future__ import annotations
 
 import ast
 import re
 
-from .attributes import encodings as enc
-from .attributes.verify import infer_out_sizes, is_permutation_matrix, is_surjective
-from .errors import TTLayoutError, abbreviate
+from ..attributes.verify import infer_out_sizes, is_permutation_matrix, is_surjective
+from ..errors import TTLayoutError, abbreviate
 
-PREFIX = "ttgl."
 ROOTS = ("triton.experimental.gluon.language", "ttgl", "gl")
 
 
@@ -26,121 +22,15 @@ class GluonError(TTLayoutError):
     """A Gluon constructor text that Gluon itself would reject (or that is no plain constructor call)."""
 
 
-def _list(xs) -> str:
+def int_list(xs) -> str:
+    """[1, 4] -> '[1, 4]': a list of integers as both Python and MLIR write it."""
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
-def _bases(bs) -> str:
-    return "[" + ", ".join(_list(b) for b in bs) + "]"
+def int_lists(bs) -> str:
+    """[[0, 1], [1, 0]] -> '[[0, 1], [1, 0]]'."""
+    return "[" + ", ".join(int_list(b) for b in bs) + "]"
 
-
-def _call(name: str, fields) -> str:
-    return f"{PREFIX}{name}(" + ", ".join(f"{k}={v}" for k, v in fields) + ")"
-
-
-def _cga(attr):
-    return [("cga_layout", _bases(attr.cga))] if attr.cga else []
-
-
-# ----------------------------------------------------------------------------------------- attribute -> Gluon
-
-
-def class_text(attr) -> str | None:
-    """The constructor of the attribute's own Gluon class, or None where Gluon 3.9 cannot build it."""
-    if isinstance(attr, enc.LinearEncoding):        # generic_linear too: a DistributedLinearLayout at its own size
-        return linear_text({"register": attr.register, "lane": attr.lane, "warp": attr.warp, "block": attr.block})
-    if isinstance(attr, enc.AMDRotatingSharedEncoding):
-        return None
-    if isinstance(attr, enc.BlockedEncoding):
-        return _call("BlockedLayout", [("size_per_thread", _list(attr.size_per_thread)),
-                                       ("threads_per_warp", _list(attr.threads_per_warp)),
-                                       ("warps_per_cta", _list(attr.warps_per_cta)),
-                                       ("order", _list(attr.order))] + _cga(attr))
-    if isinstance(attr, (enc.SliceEncoding, enc.DotOperandEncoding)):
-        parent = class_text(attr.parent)
-        if parent is None:
-            return None
-        if isinstance(attr, enc.SliceEncoding):
-            return _call("SliceLayout", [("dim", attr.dim), ("parent", parent)])
-        return _call("DotOperandLayout", [("operand_index", attr.op_idx), ("parent", parent),
-                                          ("k_width", attr.k_width)])
-    if isinstance(attr, enc.NvidiaMmaEncoding):
-        return _call("NVMMADistributedLayout", [("version", _list((attr.version_major, attr.version_minor))),
-                                                ("warps_per_cta", _list(attr.warps_per_cta)),
-                                                ("instr_shape", _list(attr.instr_shape))] + _cga(attr))
-    if isinstance(attr, enc.AMDMfmaEncoding):
-        if not 1 <= attr.version <= 4 or len(attr.instr_shape) != 3:
-            return None                              # Gluon needs a version 1-4 and an (M, N, K) shape
-        fields = [("version", attr.version), ("instr_shape", _list(attr.instr_shape)),
-                  ("transposed", attr.is_transposed), ("warps_per_cta", _list(attr.warps_per_cta))]
-        if attr.element_bit_width != 32:
-            fields.append(("element_bitwidth", attr.element_bit_width))
-        if any(t != 1 for t in attr.tiles_per_warp):
-            fields.append(("tiles_per_warp", _list(attr.tiles_per_warp)))
-        return _call("amd.AMDMFMALayout", fields + _cga(attr))
-    if isinstance(attr, enc.AMDWmmaEncoding):
-        fields = [("version", attr.version), ("transposed", attr.is_transpose),
-                  ("warp_bases", _bases(attr.cta_warp))]
-        if attr.cta_register:
-            fields.append(("reg_bases", _bases(attr.cta_register)))
-        if tuple(attr.instr_shape) != (16, 16, 16):
-            fields.append(("instr_shape", _list(attr.instr_shape)))
-        fields += _cga(attr)
-        if attr.rank != 2:
-            fields.append(("rank", attr.rank))
-        return _call("amd.AMDWMMALayout", fields)
-    if isinstance(attr, enc.SwizzledSharedEncoding):
-        return _call("SwizzledSharedLayout", [("vec", attr.vec), ("per_phase", attr.per_phase),
-                                              ("max_phase", attr.max_phase), ("order", _list(attr.order))]
-                     + _cga(attr))
-    if isinstance(attr, enc.NVMMASharedEncoding):
-        if attr.fp4_padded and (attr.swizzling_byte_width != 128 or attr.element_bit_width != 8):
-            return None                              # Gluon asserts fp4_padded only with 128-byte swizzling, 8 bits
-        fields = [("swizzle_byte_width", attr.swizzling_byte_width), ("element_bitwidth", attr.element_bit_width),
-                  ("rank", attr.rank), ("transposed", attr.transposed)]
-        if attr.fp4_padded:
-            fields.append(("fp4_padded", True))
-        return _call("NVMMASharedLayout", fields + _cga(attr))
-    if isinstance(attr, enc.SharedLinearEncoding):
-        return linear_text({"offset": attr.offset, "block": attr.block}, alignment=attr.alignment)
-    if isinstance(attr, enc.PaddedSharedEncoding):
-        sizes = infer_out_sizes(attr.rank, attr.offset)
-        cga = [[v // s for v, s in zip(b, sizes)] for b in attr.block]   # Gluon's block bases count whole tiles
-        return _call("PaddedSharedLayout", [
-            ("interval_padding_pairs", _bases(zip(attr.intervals, attr.paddings))),
-            ("offset_bases", _bases(attr.offset)), ("cga_layout", _bases(cga)), ("shape", _list(attr.out_sizes()))])
-    if isinstance(attr, enc.PartitionedSharedEncoding):
-        inner = class_text(attr.partition_layout)
-        return None if inner is None else _call("amd.cdna5.PartitionedSharedLayout", [
-            ("num_partitions", attr.num_partitions), ("num_groups", attr.num_groups),
-            ("partition_dim", attr.partition_dim), ("partition_layout", inner)])
-    if isinstance(attr, enc.TensorMemoryEncoding):
-        flags = [(k, True) for k, on in (("two_ctas", attr.two_ctas), ("fp4_padded", attr.fp4_padded)) if on]
-        return _call("nvidia.blackwell.TensorMemoryLayout", [("block", _list((attr.block_m, attr.block_n))),
-                                                             ("col_stride", attr.col_stride)] + _cga(attr) + flags)
-    if isinstance(attr, enc.TensorMemoryScalesEncoding) and attr.block_rep_order == "mnThenK":
-        return _call("nvidia.blackwell.TensorMemoryScalesLayout", _cga(attr))
-    return None
-
-
-def linear_text(bases: dict, shape=None, alignment: int | None = None) -> str | None:
-    """The linear constructor from a layout's bases (`{"register": …}` or `{"offset": …}`) at `shape` (default:
-    the size the bases span), or None where Gluon cannot build it: a `DistributedLinearLayout` must reach every
-    element of its shape (non-permutation bases become a `#ttg.generic_linear`)."""
-    if "offset" in bases:
-        return _call("SharedLinearLayout", [("offset_bases", _bases(bases["offset"])),
-                                            ("block_bases", _bases(bases.get("block", ()))),
-                                            ("alignment", alignment if alignment is not None else 16)])
-    lists = [bases.get(d, ()) for d in ("register", "lane", "warp", "block")]
-    sizes = list(shape) if shape is not None else infer_out_sizes(next((len(b[0]) for b in lists if b), 0), *lists)
-    if not is_surjective(sizes, *lists):
-        return None
-    return _call("DistributedLinearLayout", [(f"{name}_bases", _bases(b))
-                                             for name, b in zip(("reg", "lane", "warp", "block"), lists)]
-                 + [("shape", _list(sizes))])
-
-
-# ----------------------------------------------------------------------------------------- Gluon -> attribute
 
 REQUIRED = object()
 _I, _B, _L, _BB, _LAYOUT = "an integer", "True or False", "a list of integers", "a list of integer lists", "a layout"
@@ -199,7 +89,7 @@ def parse_gluon(text: str):
             from None
     except (RecursionError, MemoryError, ValueError):
         raise GluonError("the Gluon constructor is nested too deeply") from None
-    from .parsing import parse_attribute
+    from .attribute import parse_attribute
     name, attr_text = _layout(tree.body)
     try:
         return parse_attribute(attr_text)
@@ -207,7 +97,7 @@ def parse_gluon(text: str):
         raise type(e)(f"{name}: " + re.sub(r"^column \d+: ", "", str(e))) from None
 
 
-def _class_name(node) -> str:
+def class_name(node) -> str:
     """The Gluon class a call names (`ttgl.BlockedLayout`, `gl.amd.AMDMFMALayout`, `BlockedLayout`, ...)."""
     parts = []
     while isinstance(node, ast.Attribute):
@@ -231,7 +121,7 @@ def _layout(node) -> tuple[str, str]:
     """(class name, TTGIR attribute text) of one constructor call."""
     if not isinstance(node, ast.Call):
         raise GluonError("expected a Gluon layout constructor call, e.g. ttgl.BlockedLayout(...)")
-    name = _class_name(node.func)
+    name = class_name(node.func)
     fields = CLASSES[name][2]
     if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
         raise GluonError(f"{name}: '*' and '**' arguments are not supported; write the values out")
@@ -294,11 +184,12 @@ def _need(ok: bool, message: str) -> None:
 def _same_rank(where: str, rank: int, **lists) -> None:
     for field, values in lists.items():
         for v in values:
-            _need(len(v) == rank, f"{where}every entry of {field} must have {rank} values (the rank), got {_list(v)}")
+            _need(len(v) == rank,
+                  f"{where}every entry of {field} must have {rank} values (the rank), got {int_list(v)}")
 
 
 def _cga_text(cga) -> str:
-    return f", CGALayout = {_bases(cga)}" if cga else ""
+    return f", CGALayout = {int_lists(cga)}" if cga else ""
 
 
 def _tf(b: bool) -> str:
@@ -310,8 +201,9 @@ def _blocked(v, at):
     for f in ("threads_per_warp", "warps_per_cta", "order"):
         _need(len(v[f]) == rank, f"{at}{f} has {len(v[f])} entries, size_per_thread {rank}")
     _same_rank(at, rank, cga_layout=v["cga_layout"])
-    return (f"#ttg.blocked<{{sizePerThread = {_list(v['size_per_thread'])}, threadsPerWarp = "
-            f"{_list(v['threads_per_warp'])}, warpsPerCTA = {_list(v['warps_per_cta'])}, order = {_list(v['order'])}"
+    return (f"#ttg.blocked<{{sizePerThread = {int_list(v['size_per_thread'])}, threadsPerWarp = "
+            f"{int_list(v['threads_per_warp'])}, warpsPerCTA = {int_list(v['warps_per_cta'])}, "
+            f"order = {int_list(v['order'])}"
             f"{_cga_text(v['cga_layout'])}}}>")
 
 
@@ -333,35 +225,37 @@ def _dot_operand(v, at):
 def _distributed_linear(v, at):
     shape, lists = v["shape"], [v[f] for f in ("reg_bases", "lane_bases", "warp_bases", "block_bases")]
     _same_rank(at, len(shape), reg_bases=lists[0], lane_bases=lists[1], warp_bases=lists[2], block_bases=lists[3])
-    _need(all(_pow2(s) for s in shape), f"{at}every shape entry must be a power of two, got {_list(shape)}")
+    _need(all(_pow2(s) for s in shape), f"{at}every shape entry must be a power of two, got {int_list(shape)}")
     for basis in (b for bs in lists for b in bs):
-        _need(all(x < s for x, s in zip(basis, shape)), f"{at}basis {_list(basis)} lies outside shape {_list(shape)}")
-    _need(is_surjective(shape, *lists), f"{at}the bases must reach every element of shape {_list(shape)} "
+        _need(all(x < s for x, s in zip(basis, shape)),
+              f"{at}basis {int_list(basis)} lies outside shape {int_list(shape)}")
+    _need(is_surjective(shape, *lists), f"{at}the bases must reach every element of shape {int_list(shape)} "
                                         "(Gluon requires a surjective layout)")
     kind = "linear" if is_permutation_matrix(shape, *lists) else "generic_linear"
-    return (f"#ttg.{kind}<{{register = {_bases(lists[0])}, lane = {_bases(lists[1])}, warp = {_bases(lists[2])}, "
-            f"block = {_bases(lists[3])}}}>")
+    return (f"#ttg.{kind}<{{register = {int_lists(lists[0])}, lane = {int_lists(lists[1])}, "
+            f"warp = {int_lists(lists[2])}, "
+            f"block = {int_lists(lists[3])}}}>")
 
 
 def _nvmma_distributed(v, at):
-    _need(len(v["version"]) == 2, f"{at}version must be [major, minor], got {_list(v['version'])}")
+    _need(len(v["version"]) == 2, f"{at}version must be [major, minor], got {int_list(v['version'])}")
     _same_rank(at, len(v["warps_per_cta"]), cga_layout=v["cga_layout"])
     major, minor = v["version"]
     return (f"#ttg.nvidia_mma<{{versionMajor = {major}, versionMinor = {minor}, warpsPerCTA = "
-            f"{_list(v['warps_per_cta'])}{_cga_text(v['cga_layout'])}, instrShape = {_list(v['instr_shape'])}}}>")
+            f"{int_list(v['warps_per_cta'])}{_cga_text(v['cga_layout'])}, instrShape = {int_list(v['instr_shape'])}}}>")
 
 
 def _amd_mfma(v, at):
     instr, ebw = v["instr_shape"], 32 if v["element_bitwidth"] is None else v["element_bitwidth"]
     tiles = v["tiles_per_warp"] or [1] * len(v["warps_per_cta"])
     _need(1 <= v["version"] <= 4, f"{at}version must be in the [1, 4] range, got {v['version']}")
-    _need(len(instr) == 3, f"{at}instr_shape must follow the (M, N, K) format, got {_list(instr)}")
-    _need(instr[:2] in ([32, 32], [16, 16], [64, 4], [4, 64]), f"{at}invalid intrinsic shape {_list(instr)}")
+    _need(len(instr) == 3, f"{at}instr_shape must follow the (M, N, K) format, got {int_list(instr)}")
+    _need(instr[:2] in ([32, 32], [16, 16], [64, 4], [4, 64]), f"{at}invalid intrinsic shape {int_list(instr)}")
     _need(ebw in (32, 64), f"{at}element_bitwidth must be 32 or 64, got {ebw}")
     _same_rank(at, len(v["warps_per_cta"]), cga_layout=v["cga_layout"])
-    tpw = f", tilesPerWarp = {_list(tiles)}" if any(t != 1 for t in tiles) else ""
-    return (f"#ttg.amd_mfma<{{version = {v['version']}, warpsPerCTA = {_list(v['warps_per_cta'])}, instrShape = "
-            f"{_list(instr)}, isTransposed = {_tf(v['transposed'])}{_cga_text(v['cga_layout'])}{tpw}"
+    tpw = f", tilesPerWarp = {int_list(tiles)}" if any(t != 1 for t in tiles) else ""
+    return (f"#ttg.amd_mfma<{{version = {v['version']}, warpsPerCTA = {int_list(v['warps_per_cta'])}, instrShape = "
+            f"{int_list(instr)}, isTransposed = {_tf(v['transposed'])}{_cga_text(v['cga_layout'])}{tpw}"
             f", elementBitWidth = {ebw}}}>")
 
 
@@ -371,14 +265,14 @@ def _amd_wmma(v, at):
     _need(1 <= v["version"] <= 3, f"{at}version must be in the [1, 3] range, got {v['version']}")
     _same_rank(at, rank, warp_bases=v["warp_bases"], reg_bases=v["reg_bases"] or [], cga_layout=v["cga_layout"])
     return (f"#ttg.amd_wmma<{{version = {v['version']}, isTranspose = {_tf(v['transposed'])}, rank = {rank}, "
-            f"ctaLayout = {{register = {_bases(v['reg_bases'] or [])}, warp = {_bases(v['warp_bases'])}}}"
-            f"{_cga_text(v['cga_layout'])}, instrShape = {_list(instr)}}}>")
+            f"ctaLayout = {{register = {int_lists(v['reg_bases'] or [])}, warp = {int_lists(v['warp_bases'])}}}"
+            f"{_cga_text(v['cga_layout'])}, instrShape = {int_list(instr)}}}>")
 
 
 def _swizzled_shared(v, at):
     _same_rank(at, len(v["order"]), cga_layout=v["cga_layout"])
     return (f"#ttg.swizzled_shared<{{vec = {v['vec']}, perPhase = {v['per_phase']}, maxPhase = {v['max_phase']}, "
-            f"order = {_list(v['order'])}{_cga_text(v['cga_layout'])}}}>")
+            f"order = {int_list(v['order'])}{_cga_text(v['cga_layout'])}}}>")
 
 
 def _nvmma_shared(v, at):
@@ -399,7 +293,8 @@ def _shared_linear(v, at):
     _need(offset and offset[0], f"{at}offset_bases must not be empty")
     _same_rank(at, len(offset[0]), offset_bases=offset, block_bases=block)
     _need(_pow2(v["alignment"]), f"{at}alignment must be a positive power of two, got {v['alignment']}")
-    return f"#ttg.shared_linear<{{offset = {_bases(offset)}, block = {_bases(block)}}}, alignment = {v['alignment']}>"
+    return (f"#ttg.shared_linear<{{offset = {int_lists(offset)}, block = {int_lists(block)}}}, "
+            f"alignment = {v['alignment']}>")
 
 
 def _padded_shared(v, at):
@@ -413,7 +308,7 @@ def _padded_shared(v, at):
     sizes = infer_out_sizes(len(shape), offset)
     block = [[x * s for x, s in zip(b, sizes)] for b in v["cga_layout"]]   # Gluon multiplies in the CTA tiles
     pads = ", ".join(f"{i}:+{p}" for i, p in pairs)
-    return f"#ttg.padded_shared<[{pads}] {{offset = {_bases(offset)}, block = {_bases(block)}}}>"
+    return f"#ttg.padded_shared<[{pads}] {{offset = {int_lists(offset)}, block = {int_lists(block)}}}>"
 
 
 def _partitioned_shared(v, at):
@@ -424,7 +319,7 @@ def _partitioned_shared(v, at):
 
 
 def _tensor_memory(v, at):
-    _need(len(v["block"]) == 2, f"{at}block must be [M, N], got {_list(v['block'])}")
+    _need(len(v["block"]) == 2, f"{at}block must be [M, N], got {int_list(v['block'])}")
     _same_rank(at, 2, cga_layout=v["cga_layout"])
     _need(_pow2(v["col_stride"]), f"{at}col_stride must be a power of two, got {v['col_stride']}")
     flags = "".join(f", {k} = true" for k, on in (("twoCTAs", v["two_ctas"]), ("fp4Padded", v["fp4_padded"])) if on)
