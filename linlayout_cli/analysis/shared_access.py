@@ -1,0 +1,684 @@
+"""What the GPU does when a warp moves a tensor between registers and shared memory, as Triton 3.9 compiles it.
+
+One model for both directions of every register <-> shared-memory access: ``local_alloc`` / ``local_store``
+and the stores of a ``convert_layout`` (write), ``local_load`` and the convert's loads (read).  For each it
+gives the exact instruction Triton 3.9 emits, how many, and the shared-memory wavefronts they take by the
+hardware's rules; Triton's own bank-conflict count stays beside it, labelled as Triton's.
+
+The compiler's choice (Triton 3.9: ``lowerLocalLdSt`` / ``lowerLdStShared`` / ``lowerLdSt`` in
+``lib/Conversion/TritonGPUToLLVM/Utility.cpp``, ``lowerLdStMatrix`` in
+``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM``, AMD's ``TransLocalLoadOpConversion``):
+
+1. registers that repeat another register (zero bases) are dropped: each distinct value moves once;
+2. NVIDIA tries ``stmatrix`` (sm90+) / ``ldmatrix`` (sm75+), first plain, then ``.trans`` (16-bit only), when
+   the conversion register/lane/warp -> shared offset has the 8x8-matrix shape: plain needs a 32-bit word in
+   registers, lanes 0 and 1 on the next two words and nothing else below 16 bytes; ``.trans`` needs lanes 2-4
+   on offsets 1, 2, 4 and nothing else below 8 elements.  Never for ``#ttg.padded_shared``;
+3. gfx950 loads 8/16-bit operands whose registers run across shared memory's contiguous dim with
+   ``ds_read_b64_tr_b*`` (16 lanes x 64 bits, transposed);
+4. otherwise ``ld/st.shared`` (``ds_read/ds_write``) of the largest vector (``largestVectorisation``, at most
+   128 bits, and at most the smallest padding interval of a padded layout).
+
+The hardware's rules (docs/shared_memory_model.md):
+
+* 32 banks of 4 bytes (64 on gfx950); a wavefront serves each bank once, and lanes asking for the same 32-bit
+  word are served together (broadcast);
+* accesses of 64 / 128 bits per lane are served 128 bytes at a time: half warps, quarter warps (AMD: the lane
+  groups of ``targets.py``);
+* ``ldmatrix`` / ``stmatrix``: each 8x8 matrix (eight 16-byte rows) is one wavefront when its rows fall on
+  distinct banks, more when they share banks.
+
+Padded layouts are not linear: addresses are computed per lane, and a padding that moves a vector off its
+natural alignment is refused (``MisalignedAccess``): the compiled kernel would fault.
+"""
+from __future__ import annotations
+
+from ..conversions.padded_shared import Padding
+from ..engine import LinearLayout, gf2
+from ..errors import LayoutError, ShapeError, TTLayoutError, UnsupportedError
+from ..records import frozen, replace
+from . import convert_smem as cs
+from .access import flat_in_dim
+from .bank import check_bitwidth, conflicts_of_layouts, prepare, span_cosets
+from .targets import READ, TARGETS, WRITE, Target, get_target
+
+REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
+SHARED, MATRIX, MATRIX_TRANS, DS_READ_TR = "ld/st.shared", "matrix", "matrix.trans", "ds_read_tr"
+
+
+class MisalignedAccess(TTLayoutError):
+    """A padding that leaves the compiler's vector access misaligned (the kernel would fault at run time)."""
+
+    def __init__(self, instruction: str, alignment: int, offset: int, byte: int, padding: str):
+        super().__init__(f"{padding} leaves {instruction} misaligned: it needs {alignment}-byte alignment, but "
+                         f"element offset {offset} starts at byte {byte}")
+        self.instruction, self.alignment, self.offset, self.byte = instruction, alignment, offset, byte
+
+
+# ----------------------------------------------------------------------------------------- targets
+
+
+@frozen
+class Machine:
+    """The facts about a target that the compiler's lowering of shared-memory accesses reads."""
+    name: str
+    vendor: str                 # "nvidia" or "amd"
+    warp_size: int
+    stmatrix: bool = False      # sm90+
+    ldmatrix: bool = False      # sm75+
+    ds_read_tr: bool = False    # gfx950: ds_read_b64_tr_b8 / _b16
+
+    @property
+    def banks(self) -> Target | None:
+        """The bank model of targets.py (None where ttlayout has none: gfx1200)."""
+        return TARGETS.get(self.name)
+
+
+MACHINES = {
+    "sm80": Machine("sm80", "nvidia", 32, ldmatrix=True),
+    "sm90": Machine("sm90", "nvidia", 32, stmatrix=True, ldmatrix=True),
+    "sm100": Machine("sm100", "nvidia", 32, stmatrix=True, ldmatrix=True),
+    "gfx942": Machine("gfx942", "amd", 64),
+    "gfx950": Machine("gfx950", "amd", 64, ds_read_tr=True),
+    "gfx1200": Machine("gfx1200", "amd", 32),
+}
+
+
+def get_machine(target: str | Target | None) -> Machine:
+    """A target by any name `targets.get_target` knows (sm90, hopper, cuda:90, ...), or gfx1200."""
+    if isinstance(target, Target):
+        return MACHINES[target.name]
+    if isinstance(target, str) and target.strip().lower() == "gfx1200":
+        return MACHINES["gfx1200"]
+    return MACHINES[get_target(target).name]
+
+
+# ----------------------------------------------------------------------------------------- results
+
+
+@frozen
+class Direction:
+    """One direction (write or read) of a register <-> shared-memory access, per CTA.
+
+    ``wavefronts_*`` are None where the hardware's rule is not known (ds_read_b64_tr, gfx1200)."""
+    op: str                             # "write" or "read"
+    instruction: str                    # exact form: st.shared.v4.b32, ldmatrix.sync.aligned.m8n8.x4.shared.b16
+    kind: str                           # ld/st.shared, matrix, matrix.trans or ds_read_tr
+    vector_bits: int                    # bits one lane moves per instruction
+    instructions_per_warp: int          # = per thread: the lowering has no loop
+    instructions_per_cta: int
+    wavefronts_max: int | None          # of one instruction
+    wavefronts_mean: float | None       # per instruction, over the CTA
+    wavefronts_total: int | None        # of the CTA
+    ideal_wavefronts_total: int | None  # the same data with no two words of a wavefront on one bank
+    conflicts: int | None               # Triton's model: 2^k - 1 (None where it has no number)
+    why: str | None = None              # where the hardware figure differs from Triton's model
+
+    @property
+    def wavefronts(self) -> int | None:
+        """Wavefronts of the worst instruction (the issue's `wavefronts`)."""
+        return self.wavefronts_max
+
+
+@frozen
+class RoundTrip:
+    """Both directions of one shared buffer (local_alloc + local_load), or of a convert's scratch round trip."""
+    target: str
+    bitwidth: int
+    warps: int
+    write: Direction
+    read: Direction
+    rounds: int = 1                     # convert: the scratch buffer holds 1/rounds of the tensor
+    barriers: int = 0                   # convert: as the compiled code has them
+    barrier_instruction: str | None = None
+
+
+# ----------------------------------------------------------------------------------------- the conversion
+
+
+@frozen
+class Access:
+    """The conversion (register, lane, warp) -> shared element offset, flattened: one int per basis, broadcast
+    registers dropped.  `regs` keep the register layout's order."""
+    regs: tuple[int, ...]
+    lanes: tuple[int, ...]
+    warps: tuple[int, ...]
+    zero_lanes: tuple[int, ...] = ()    # lane bits holding copies (zero bases of the register layout)
+
+    @property
+    def n_regs(self) -> int:
+        return 1 << len(self.regs)
+
+    @property
+    def n_warps(self) -> int:
+        return 1 << len(self.warps)
+
+
+def _log2(x: int) -> int:
+    return x.bit_length() - 1
+
+
+def access_of(reg_ll: LinearLayout, shared_ll: LinearLayout) -> Access:
+    """`reg.invert_and_compose(shared)` (Triton's `cvt`) as offsets; the block (CTA) part is left out: one CTA."""
+    if not shared_ll.has_in_dim("offset"):
+        raise UnsupportedError("the shared layout has no offset dimension")
+    for d in (REG, LANE):
+        if not reg_ll.has_in_dim(d):
+            raise UnsupportedError(f"the register layout has no {d} dimension")
+    if reg_ll.get_out_dims() != shared_ll.get_out_dims():
+        raise ShapeError("the register and shared layouts cover different tensor shapes")
+    reg = reg_ll.remove_zero_bases_along_dim(REG)
+    try:
+        cvt = reg.invert_and_compose(shared_ll)
+    except LayoutError as e:
+        raise LayoutError("the shared layout does not hold every element of the register layout") from e
+    return _access_from_cvt(cvt, reg)
+
+
+def _access_from_cvt(cvt: LinearLayout, reg: LinearLayout | None = None) -> Access:
+    mask = cvt.get_out_dim_size("offset") - 1
+
+    def offs(dim):
+        return tuple(x & mask for x in flat_in_dim(cvt, dim))
+    zero = ()
+    if reg is not None and reg.has_in_dim(LANE):
+        zero = tuple(i for i, b in enumerate(reg.get_in_dim_bases(LANE)) if not any(b))
+    return Access(offs(REG), offs(LANE), offs(WARP), zero)
+
+
+# ----------------------------------------------------------------------------------------- the compiler's choice
+
+
+@frozen
+class Lowering:
+    """How the compiler moves one warp's data: `count` instructions, each moving `elems` elements per lane."""
+    kind: str
+    count: int
+    elems: int
+    instr_regs: tuple[int, ...]     # offsets of the register bases that select the instruction
+    unit_bases: tuple[int, ...]     # matrix: offsets spanning the 8 rows of one matrix; else ()
+    matrix_regs: tuple[int, ...] = ()   # matrix: offsets selecting the matrices of one instruction
+
+
+def matrix_lowering(a: Access, bitwidth: int, transpose: bool) -> Lowering | None:
+    """Triton 3.9's `lowerLdStMatrix` conditions, or None when it fails.
+
+    Plain: a 32-bit word in registers (offsets 1, 2, .. < 32 bits), lanes 0 and 1 on the next two words, no other
+    basis below 16 bytes; the rows of a matrix are lanes 2-4.  ``.trans`` (16-bit only): lanes 2-4 on offsets 1,
+    2, 4, no other basis below 8 elements; the rows are register 0 and lanes 0, 1."""
+    if len(a.lanes) < 5:
+        return None
+    regs = list(a.regs)
+    if not transpose:
+        if bitwidth > 32:
+            return None
+        word = 32 // bitwidth
+        tile = []
+        for i in range(_log2(word)):
+            if (1 << i) not in regs:
+                return None
+            tile.append(regs.index(1 << i))
+        rest = [r for p, r in enumerate(regs) if p not in tile]
+        if a.lanes[0] != word or a.lanes[1] != 2 * word:
+            return None
+        low = 128 // bitwidth - 1
+        if any(x & low for x in rest + list(a.lanes[2:]) + list(a.warps)):
+            return None
+        rows = a.lanes[2:5]
+        words_left = rest
+    else:
+        if bitwidth != 16 or not regs:
+            return None
+        if tuple(a.lanes[2:5]) != (1, 2, 4):
+            return None
+        if any(x & 7 for x in regs + list(a.lanes[:2]) + list(a.lanes[5:]) + list(a.warps)):
+            return None
+        rows = (regs[0], a.lanes[0], a.lanes[1])
+        words_left = regs[1:]
+    elems = min(128 // bitwidth, a.n_regs)
+    n_mat_bits = _log2(elems * bitwidth // 32)
+    return Lowering(MATRIX_TRANS if transpose else MATRIX, a.n_regs // elems, elems,
+                    tuple(words_left[n_mat_bits:]), tuple(rows), tuple(words_left[:n_mat_bits]))
+
+
+def shared_lowering(a: Access, bitwidth: int, max_elems: int, padded: bool = False) -> Lowering:
+    """Plain ld/st.shared of the widest vector the compiled code has (at most `max_elems` elements per lane).
+
+    Linear layouts: the widest `v` whose offsets 1, 2, ..., v/2 lie in the span of the register offsets, with no
+    lane or warp offset below `v`.  Triton's `largestVectorisation` only permutes register bases; LLVM's
+    load/store vectorizer then merges the accesses whose addresses it proves consecutive (swizzled register
+    bases such as offset 6 next to offset 2), which every linear case of golden/shared_access shows.
+    Padded layouts: Triton's own choice, which permits no permutation there (the first register bases must be
+    offsets 1, 2, ...) and no vector above the smallest interval (docs/shared_memory_model.md, section 1)."""
+    regs, others = list(a.regs), list(a.lanes) + list(a.warps)
+    v = max_elems
+    while v > 1:
+        k = _log2(v)
+        units = [1 << i for i in range(k)]
+        if padded:
+            ok = list(regs[:k]) == units and all(x & (v - 1) == 0 for x in regs[k:])
+        else:
+            ok = gf2.rank(regs + units) == gf2.rank(regs)
+        if ok and all(x & (v - 1) == 0 for x in others):
+            break
+        v //= 2
+    k = _log2(v)
+    if padded:
+        rest = regs[k:]
+    else:                               # a basis of the register span with the vector's bits cleared
+        rest = [r for r in gf2.reduced_echelon([r & ~(v - 1) for r in regs]) if r]
+    return Lowering(SHARED, a.n_regs // v, v, tuple(rest), ())
+
+
+def ds_read_tr_lowering(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int,
+                        padding: Padding | None) -> Lowering | None:
+    """gfx950's `ds_read_b64_tr_b16` / `_b8` (AMD `TransLocalLoadOpConversion`): rank 2; the registers run
+    along one dim at least 32 bits deep, 16 consecutive lanes along the other, which is shared memory's
+    contiguous dim for at least 32 bits.  One instruction per 64 bits of registers (16 lanes exchange them)."""
+    if bitwidth not in (8, 16) or reg_ll.num_out_dims != 2:
+        return None
+    reg = reg_ll.remove_zero_bases_along_dim(REG)
+    need_regs = 32 // bitwidth
+    regs = reg.get_in_dim_bases(REG)
+    lanes = reg.get_in_dim_bases(LANE)
+    off = shared_ll.get_in_dim_bases("offset")
+    if len(regs) < _log2(need_regs) or len(lanes) < 4 or not off:
+        return None
+    fast_reg = next((d for d in range(2) if regs[0][d]), None)
+    fast_smem = next((d for d in range(2) if off[0][d]), None)
+    if fast_reg is None or fast_smem is None or fast_reg == fast_smem:
+        return None
+
+    def unit_run(bases, dim, n):
+        return all(b[dim] == 1 << i and not b[1 - dim] for i, b in enumerate(bases[:n]))
+    if not (unit_run(regs, fast_reg, _log2(need_regs)) and unit_run(lanes, fast_smem, 4)
+            and unit_run(off, fast_smem, _log2(need_regs))):
+        return None
+    if padding is not None and min(padding.intervals) < need_regs:
+        return None
+    n = 1 << len(regs)
+    elems = 64 // bitwidth
+    if n < elems:
+        return None
+    return Lowering(DS_READ_TR, n // elems, elems, (), ())
+
+
+def lowering(m: Machine, a: Access, bitwidth: int, op: str, padding: Padding | None,
+             reg_ll: LinearLayout | None = None, shared_ll: LinearLayout | None = None) -> Lowering:
+    """The local_alloc / local_store / local_load lowering Triton 3.9 picks for one direction."""
+    if m.vendor == "nvidia" and padding is None and (m.stmatrix if op == WRITE else m.ldmatrix):
+        for transpose in (False, True):
+            low = matrix_lowering(a, bitwidth, transpose)
+            if low is not None:
+                return low
+    if m.ds_read_tr and op == READ and reg_ll is not None:
+        low = ds_read_tr_lowering(reg_ll, shared_ll, bitwidth, padding)
+        if low is not None:
+            return low
+    max_elems = 128 // bitwidth
+    if padding is not None:
+        max_elems = min(max_elems, min(padding.intervals))
+    return shared_lowering(a, bitwidth, max_elems, padding is not None)
+
+
+# ----------------------------------------------------------------------------------------- instruction names
+
+
+def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str) -> str:
+    """The exact mnemonic: st.shared.v4.b32, ld.shared.b16, st.shared.v2.b64,
+    stmatrix.sync.aligned.m8n8.x4.trans.shared.b16; ds_write_b128, ds_read_u16, ds_read_b64_tr_b16.
+
+    >>> m = MACHINES["sm90"]
+    >>> instruction_name(m, Lowering(SHARED, 4, 8, (), ()), 16, WRITE), instruction_name(m, Lowering(SHARED, 1, 2, (), ()), 64, READ)
+    ('st.shared.v4.b32', 'ld.shared.v2.b64')
+    """
+    bits = low.elems * bitwidth
+    if low.kind in (MATRIX, MATRIX_TRANS):
+        name = "stmatrix" if op == WRITE else "ldmatrix"
+        trans = ".trans" if low.kind == MATRIX_TRANS else ""
+        return f"{name}.sync.aligned.m8n8.x{bits // 32}{trans}.shared.b16"
+    if low.kind == DS_READ_TR:
+        return f"ds_read_b64_tr_b{bitwidth}"
+    if m.vendor == "amd":
+        rdna = m.name == "gfx1200"                  # RDNA4 spells them ds_store / ds_load
+        read, write = ("ds_load", "ds_store") if rdna else ("ds_read", "ds_write")
+        if op == READ and bits < 32:
+            return f"{read}_u{bits}"
+        return f"{write if op == WRITE else read}_b{bits}"
+    kind = "st.shared" if op == WRITE else "ld.shared"
+    if bitwidth == 64:
+        return f"{kind}.v{low.elems}.b64" if low.elems > 1 else f"{kind}.b64"
+    if bits <= 32:
+        return f"{kind}.b{bits}"
+    return f"{kind}.v{bits // 32}.b32"
+
+
+# ----------------------------------------------------------------------------------------- addresses
+
+
+def padding_text(padding: Padding) -> str:
+    return "padding [" + ", ".join(f"{i}:+{p}" for i, p in zip(padding.intervals, padding.paddings)) + "]"
+
+
+def _padded(offsets, padding: Padding | None):
+    """Memory positions of element offsets (numpy array): the offset plus the padding of every interval passed."""
+    if padding is None:
+        return offsets
+    out = offsets.copy()
+    for i, p in zip(padding.intervals, padding.paddings):
+        out = out + (offsets // i) * p
+    return out
+
+
+def _span(vectors):
+    import numpy as np
+
+    out = np.zeros(1, dtype=np.int64)
+    for v in vectors:
+        out = np.concatenate([out, out ^ v])
+    return out
+
+
+def check_alignment(a: Access, low: Lowering, bitwidth: int, padding: Padding | None, name: str) -> None:
+    """Raise MisalignedAccess when a padded vector access does not start on its natural alignment."""
+    if padding is None or low.kind != SHARED or low.elems == 1:
+        return
+    import numpy as np
+
+    starts = np.unique(_span(list(low.instr_regs) + list(a.lanes) + list(a.warps)))
+    phys = _padded(starts, padding)
+    bad = np.nonzero(phys % low.elems)[0]
+    if len(bad):
+        first = int(bad[0])
+        raise MisalignedAccess(name, low.elems * bitwidth // 8, int(starts[first]),
+                               int(phys[first]) * bitwidth // 8, f"#ttg.padded_shared {padding_text(padding)}")
+
+
+@frozen
+class Waves:
+    """Wavefronts of every instruction of the CTA (warp-major), and what a conflict-free layout would take."""
+    per_instruction: tuple[int, ...]
+    ideal_total: int
+    broadcast: bool                 # some wavefront served one word to several lanes
+
+
+def _wavefronts(byte_addr, nbytes: int, phase_of, num_banks: int):
+    """byte_addr[instr, unit] -> (wavefronts per instruction, ideal per instruction, any broadcast).
+
+    A unit (lane, or matrix row) touches the 32-bit words from byte_addr to byte_addr + nbytes; units with the
+    same phase id are served together; a wavefront serves each bank once, one word to every unit asking for it."""
+    import numpy as np
+
+    n_instr, n_units = byte_addr.shape
+    n_words = max(1, nbytes // 4)
+    words = (byte_addr[:, :, None] // 4 + np.arange(n_words)[None, None, :]).reshape(n_instr, -1)
+    phase = np.repeat(np.asarray(phase_of), n_words)[None, :].repeat(n_instr, 0)
+    n_phase = int(np.max(phase_of)) + 1
+    instr = np.arange(n_instr)[:, None].repeat(words.shape[1], 1)
+    group = (instr * n_phase + phase).ravel()
+    w = words.ravel()
+    pairs = np.unique(np.stack([group, w]), axis=1)                     # distinct (group, word)
+    distinct = np.bincount(pairs[0], minlength=n_instr * n_phase)
+    per_bank = np.bincount(pairs[0] * num_banks + pairs[1] % num_banks, minlength=n_instr * n_phase * num_banks)
+    wave = per_bank.reshape(n_instr, n_phase, num_banks).max(axis=2)
+    ideal = -(-distinct.reshape(n_instr, n_phase) // num_banks)
+    asked = np.bincount(group, minlength=n_instr * n_phase)
+    broadcast = bool(np.any(asked > distinct))
+    return wave.sum(axis=1), ideal.sum(axis=1), broadcast
+
+
+def simulate(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, padding: Padding | None) -> Waves | None:
+    """Replay the CTA's accesses lane by lane.  Linear layouts: warp 0, every other warp is an XOR translate with
+    the same cost; padded layouts: every warp."""
+    import numpy as np
+
+    banks = m.banks
+    if banks is None or low.kind == DS_READ_TR:
+        return None
+    instr = _span(low.instr_regs)
+    warps = _span(a.warps) if padding is not None else np.zeros(1, dtype=np.int64)
+    if low.kind == SHARED:
+        units = _span(a.lanes)
+        nbytes = low.elems * bitwidth // 8
+        masks = banks.phase_masks(low.elems * bitwidth, op, len(a.lanes))
+        phase_of = span_cosets(masks, len(units))
+    else:                               # 8 rows of 16 bytes per matrix
+        units = (_span(low.unit_bases)[None, :] ^ _span(low.matrix_regs)[:, None]).ravel()
+        nbytes = 16
+        phase_of = [i // 8 for i in range(len(units))]
+    offs = (warps[:, None, None] ^ instr[None, :, None] ^ units[None, None, :]).reshape(-1, len(units))
+    addr = _padded(offs, padding) * bitwidth // 8
+    wave, ideal, broadcast = _wavefronts(addr, nbytes, phase_of, banks.num_banks)
+    factor = 1 if padding is not None else a.n_warps
+    per = tuple(int(x) for x in wave) * factor
+    return Waves(per, int(ideal.sum()) * factor, broadcast)
+
+
+# ----------------------------------------------------------------------------------------- Triton's model and why
+
+
+@frozen
+class TritonFigures:
+    """Triton's own model (`bankConflictsMemDesc`, analysis/bank.py) for one direction."""
+    instruction: str
+    instructions_per_warp: int
+    wavefronts_per_instruction: int
+    conflicts: int
+
+
+def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str) -> TritonFigures | None:
+    """Triton's model of plain ld/st.shared on this pair; None where it has no number (tensor smaller than a
+    wavefront, no bank model for the target)."""
+    banks = m.banks
+    if banks is None:
+        return None
+    try:
+        p = prepare(reg_ll, shared_ll, bitwidth)
+        k = conflicts_of_layouts(reg_ll, shared_ll, bitwidth, banks, op)
+    except (ShapeError, UnsupportedError, LayoutError):
+        return None
+    phases = 1 << (len(flat_in_dim(p.reg, LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
+                                                                           len(flat_in_dim(p.reg, LANE)))))
+    n_regs = p.reg.get_in_dim_size(REG)
+    name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op)
+    return TritonFigures(name, max(1, n_regs // p.v), phases * (k + 1), k)
+
+
+def repeated_lanes(zero_lanes, lane_bits: int) -> str | None:
+    """'lanes 8-31 repeat lanes 0-7' when the top lane bits hold copies, else which lane-id bits do.
+
+    >>> repeated_lanes((3, 4), 5), repeated_lanes((0,), 5)
+    ('lanes 8-31 repeat lanes 0-7', 'lanes that differ only in lane-id bit 0 hold the same elements')
+    """
+    if not zero_lanes:
+        return None
+    zs = sorted(zero_lanes)
+    if zs == list(range(lane_bits - len(zs), lane_bits)):
+        k = 1 << (lane_bits - len(zs))
+        return f"lanes {k}-{(1 << lane_bits) - 1} repeat lanes 0-{k - 1}"
+    bits = ", ".join(map(str, zs))
+    return f"lanes that differ only in lane-id bit{'s' if len(zs) > 1 else ''} {bits} hold the same elements"
+
+
+def explain(d: Direction, tri: TritonFigures | None, a: Access, warps: int, padding: Padding | None,
+            broadcast: bool, bitwidth: int) -> str | None:
+    """One sentence where the GPU's figure differs from Triton's model; None where they agree."""
+    unpriced = "no measured bank rule for ds_read_b64_tr" if d.kind == DS_READ_TR else None
+    if padding is not None:
+        if d.wavefronts_total is None:
+            return "Triton's model does not price #ttg.padded_shared" + (f"; {unpriced}" if unpriced else "") + "."
+        return (f"Triton's model does not price #ttg.padded_shared; with {padding_text(padding)} the CTA's "
+                f"{d.instructions_per_cta} {d.instruction} take {d.wavefronts_total} wavefronts "
+                f"({d.ideal_wavefronts_total} ideal).")
+    if tri is None:
+        return None
+    parts = []
+    if tri.instruction != d.instruction or tri.instructions_per_warp != d.instructions_per_warp:
+        text = (f"Triton's model counts {tri.instructions_per_warp} {tri.instruction} per warp; the compiler "
+                f"emits {d.instructions_per_warp} {d.instruction}")
+        if d.kind in (MATRIX, MATRIX_TRANS):
+            text += ", one wavefront per conflict-free 8x8 matrix"
+            if d.wavefronts_total != d.ideal_wavefronts_total:
+                text += (f" (here {d.wavefronts_max} per instruction for {d.vector_bits // 32} matrices: rows "
+                         "of a matrix share banks)")
+        elif d.kind == DS_READ_TR:
+            text += f" (16 lanes x 64 bits, transposed; {unpriced})"
+        elif d.instructions_per_warp < tri.instructions_per_warp:
+            text += " (LLVM merges accesses to consecutive addresses)"
+        parts.append(text)
+    if d.wavefronts_total is not None and not parts:
+        model_total = tri.instructions_per_warp * warps * tri.wavefronts_per_instruction
+        if model_total != d.wavefronts_total:
+            text = f"Triton's model counts {model_total} wavefronts; the GPU takes {d.wavefronts_total}"
+            rep = repeated_lanes(a.zero_lanes, len(a.lanes))
+            if d.wavefronts_total < model_total and broadcast:
+                text += (f" because {rep} and" if rep else " because") + \
+                    " lanes asking for the same 32-bit word are served together"
+            elif d.vector_bits < 32:
+                text += (f" because {bitwidth}-bit lanes meet in banks at different bytes of different words, "
+                         "which Triton's linear model does not see")
+            parts.append(text)
+    return "; ".join(parts) + "." if parts else None
+
+
+# ----------------------------------------------------------------------------------------- the directions
+
+
+def _direction(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, warps: int,
+               padding: Padding | None, tri: TritonFigures | None) -> Direction:
+    name = instruction_name(m, low, bitwidth, op)
+    check_alignment(a, low, bitwidth, padding, name)
+    waves = simulate(m, a, low, bitwidth, op, padding)
+    per_cta = low.count * warps
+    if waves is None:
+        wmax = wmean = total = ideal = None
+        broadcast = False
+    else:
+        total, ideal = sum(waves.per_instruction), waves.ideal_total
+        wmax = max(waves.per_instruction)
+        wmean = total / len(waves.per_instruction)
+        broadcast = waves.broadcast
+    bits = low.elems * bitwidth
+    d = Direction(op, name, low.kind, bits, low.count, per_cta, wmax, wmean, total, ideal,
+                  tri.conflicts if tri is not None and padding is None else None)
+    why = explain(d, tri, a, warps, padding, broadcast, bitwidth)
+    if d.wavefronts_total is None and why is None:
+        why = ("no measured bank rule for ds_read_b64_tr." if low.kind == DS_READ_TR
+               else f"no bank model for {m.name}.")
+    return replace(d, why=why)
+
+
+def _warps_of(reg_ll: LinearLayout) -> int:
+    return reg_ll.get_in_dim_size(WARP) if reg_ll.has_in_dim(WARP) else 1
+
+
+def local_access(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int, op: str,
+                 target: str | Target | None = None, padding: Padding | None = None) -> Direction:
+    """One direction of a local_alloc / local_store (op="write") or local_load (op="read") of `reg_ll`
+    through `shared_ll` (for #ttg.padded_shared: its linear component, with `padding`).
+
+    Raises MisalignedAccess for a padding that leaves the compiler's vector access misaligned."""
+    check_bitwidth(bitwidth)
+    m = get_machine(target)
+    if op not in (READ, WRITE):
+        raise UnsupportedError(f"unknown direction '{op}' (read or write)")
+    if reg_ll.get_in_dim_size(LANE) != m.warp_size:
+        raise UnsupportedError(f"the register layout has {reg_ll.get_in_dim_size(LANE)} lanes per warp but "
+                               f"{m.name} runs {m.warp_size}")
+    a = access_of(reg_ll, shared_ll)
+    low = lowering(m, a, bitwidth, op, padding, reg_ll, shared_ll)
+    tri = None if padding is not None else triton_figures(m, reg_ll, shared_ll, bitwidth, op)
+    return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri)
+
+
+def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int,
+                     target: str | Target | None = None, read_ll: LinearLayout | None = None,
+                     padding: Padding | None = None) -> RoundTrip:
+    """local_alloc with `write_ll`, then local_load into `read_ll` (default: the same layout)."""
+    read_ll = write_ll if read_ll is None else read_ll
+    m = get_machine(target)
+    w = local_access(write_ll, shared_ll, bitwidth, WRITE, m.name, padding)
+    r = local_access(read_ll, shared_ll, bitwidth, READ, m.name, padding)
+    return RoundTrip(m.name, bitwidth, _warps_of(write_ll), w, r)
+
+
+# ----------------------------------------------------------------------------------------- convert_layout
+
+
+def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | Target | None,
+                   warp_sync: bool) -> RoundTrip:
+    """The shared-memory round trip of a convert_layout that Triton lowers through shared memory: the scratch
+    layout and store/load instructions it picks (analysis/convert_smem.py), priced per CTA.
+
+    `warp_sync`: no data crosses warps (Triton's `isCvtDimSync`); NVIDIA then separates the rounds with
+    `bar.warp.sync`, AMD with nothing (a wavefront runs in lockstep; the compiled code has no s_barrier)."""
+    check_bitwidth(bitwidth)
+    m = get_machine(target)
+    src, dst = cs.Threads.of(src_ll), cs.Threads.of(dst_ll)
+    dim = src_ll.get_total_out_dim_size_log2()
+    tri_lanes = None
+    if m.vendor == "nvidia":
+        tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)
+        smem, st_tile, ld_tile, tri_lanes = cs.tile_swizzle(src, dst, *tiles, bitwidth, dim)
+    else:
+        num_banks = m.banks.num_banks if m.banks is not None else 32
+        smem = cs.amd_swizzle(src, dst, bitwidth, dim, num_banks, m.name)
+        st_tile = ld_tile = cs.LDST_SHARED
+    warps = _warps_of(src_ll)
+    out = {}
+    shape = [size for _, size in src_ll.get_out_dims()]
+    smem_ll = cs.shared_layout_ll(smem, shape)
+    for op, side, tile, ll in ((WRITE, src, st_tile, src_ll), (READ, dst, ld_tile, dst_ll)):
+        a = _access_from_cvt(cs.access_layout(side, smem))
+        kind = cs.INSTRUCTIONS[tile]
+        if kind == "shared":
+            low = shared_lowering(a, bitwidth, 128 // bitwidth)
+        else:
+            low = matrix_lowering(a, bitwidth, kind == "matrix.trans")
+            if low is None:                     # cannot happen for a tile Triton picked; keep the plain form
+                low = shared_lowering(a, bitwidth, 128 // bitwidth)
+        low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
+                       low.matrix_regs)
+        if tri_lanes is not None:
+            read, write = cs.bank_conflicts(tri_lanes[0], tri_lanes[1], smem, dim)
+            tri_conf = write if op == WRITE else read
+        else:
+            try:
+                tri_conf = conflicts_of_layouts(ll, smem_ll, bitwidth, m.banks, op) if m.banks else None
+            except (ShapeError, UnsupportedError):
+                tri_conf = None
+        d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None), smem.n_reps)
+        out[op] = replace(d, conflicts=tri_conf, why=_convert_why(d, tri_conf))
+    rounds = smem.n_reps
+    n_bar = 2 * rounds - 1
+    if m.vendor == "nvidia":
+        bar = "bar.warp.sync" if warp_sync else "bar.sync"
+    elif warp_sync:
+        bar, n_bar = None, 0
+    else:                                   # RDNA4 splits each into s_barrier_signal + s_barrier_wait
+        bar = "s_barrier_signal" if m.name == "gfx1200" else "s_barrier"
+    return RoundTrip(m.name, bitwidth, warps, out[WRITE], out[READ], rounds, n_bar, bar)
+
+
+def _scale_rounds(d: Direction, rounds: int) -> Direction:
+    """The replay saw one round (the counts already hold every round): the totals of all rounds."""
+    if rounds == 1 or d.wavefronts_total is None:
+        return d
+    return replace(d, wavefronts_total=d.wavefronts_total * rounds,
+                   ideal_wavefronts_total=d.ideal_wavefronts_total * rounds)
+
+
+def _convert_why(d: Direction, tri_conf: int | None) -> str | None:
+    """Where the GPU's wavefronts differ from Triton's count on its own scratch layout."""
+    if d.wavefronts_total is None or tri_conf is None:
+        return d.why
+    ideal_per = d.ideal_wavefronts_total
+    model = ideal_per * (tri_conf + 1)
+    if model == d.wavefronts_total:
+        return None
+    return (f"Triton's model counts {tri_conf} conflict(s), {model} wavefronts; the GPU takes "
+            f"{d.wavefronts_total}")
+
+
+__all__ = ["Direction", "RoundTrip", "MisalignedAccess", "MACHINES", "local_access", "local_round_trip",
+           "convert_access", "instruction_name"]
