@@ -151,7 +151,7 @@ def element_bitwidth(element: str) -> int:
         return int(m.group(1))
     if re.fullmatch(r"vector<(?:\d+x)+(.+)>", e):
         raise UnsupportedError(f"vector element type {e} is not supported; give the scalar element type")
-    raise UnsupportedError(f"cannot tell the bit width of element type '{e}'; use --bitwidth N")
+    raise UnsupportedError(f"cannot tell the bit width of element type '{abbreviate(e, 60)}'")
 
 
 # ----------------------------------------------------------------------------------------- attributes
@@ -180,12 +180,35 @@ def located(err: TTLayoutError, text: str, what: str) -> TTLayoutError:
 def alias_table(path: str, stdin):
     """The `-i` file's top-level `#name = <attr>` definitions: an `AliasTable`, name (no '#') -> AliasDef in file
     order, whose `layouts()` are the layout aliases and whose `attributes` resolve `#name` in other text."""
+    return _aliases(read_text(path, stdin))
+
+
+def _aliases(text: str):
     from .parsing import parse_alias_table
-    text = read_text(path, stdin)
     try:
         return parse_alias_table(text)
     except (ParseError, VerifyError) as e:
         raise located(e, text, "-i") from None
+
+
+@frozen
+class Dump:
+    """An `-i` file as the analysis commands read it: its alias table and the distinct `ttg.target`s its modules
+    name, in file order (the target such a command defaults to)."""
+    aliases: object
+    targets: tuple[str, ...]
+
+
+def dump(path: str, stdin) -> Dump:
+    """The `-i` file (read once, so '-' works) as its aliases and its modules' targets."""
+    text = read_text(path, stdin)
+    return Dump(_aliases(text), module_targets(text))
+
+
+def module_targets(text: str) -> tuple[str, ...]:
+    """The distinct `ttg.target`s the modules of a file name ('cuda:90', 'hip:gfx942'), in file order."""
+    from .parsing.module import module_targets as named
+    return tuple(dict.fromkeys(named(text)))
 
 
 def split_names(groups) -> list[str]:
