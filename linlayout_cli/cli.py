@@ -192,7 +192,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         stderr.write(one_line("input nested too deeply") + "\n")
         return 1
     except MemoryError:
-        stderr.write(one_line("out of memory (try a smaller tensor or --max-elements)") + "\n")
+        stderr.write(one_line("out of memory (try a smaller tensor" + _max_elements_hint(argv) + ")") + "\n")
         return 1
     except BrokenPipeError:
         raise                                    # main() ends quietly
@@ -203,6 +203,15 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
+
+
+def _max_elements_hint(argv: list[str]) -> str:
+    """' or --max-elements N' where the command of `argv` has that option (not audit)."""
+    from .commands import COMMANDS, PRINT
+    name = argv[0] if argv and argv[0] in COMMANDS else PRINT
+    module = sys.modules.get(f"{__package__}.commands.{COMMANDS[name].module}")
+    options = getattr(module, "OPTIONS", ())
+    return " or --max-elements N" if any("--max-elements" in o.decls for o in options) else ""
 
 
 def _click_failure(e: Exception, stderr) -> int | None:
@@ -278,18 +287,36 @@ def _raise_stopped(signum, frame):
     raise Stopped(signum)
 
 
-def main() -> None:
-    if os.environ.get(COMPLETE_VAR):
-        from click.shell_completion import shell_complete
+def complete(instruction: str, write, stderr) -> int:
+    """Shell completion (`_TTLAYOUT_COMPLETE=bash_source ttlayout`, ..._complete with COMP_WORDS): click's answer,
+    written through `write` like any other output, so that a full disk or a closed stdout is one error line."""
+    from click.shell_completion import shell_complete
 
-        from .commands.group import group
-        sys.exit(shell_complete(group, {}, "ttlayout", COMPLETE_VAR, os.environ[COMPLETE_VAR]))
+    from .commands.group import group
+    buffer, saved = io.BytesIO(), sys.stdout
+    sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
+    try:
+        code = shell_complete(group, {}, "ttlayout", COMPLETE_VAR, instruction)
+    finally:
+        sys.stdout = saved
+    try:
+        write(buffer.getvalue())
+    except TTLayoutError as e:
+        stderr.write(one_line(str(e)) + "\n")
+        return 1
+    return code
+
+
+def main() -> None:
     for signum in STOP_SIGNALS:
         signal.signal(signum, _raise_stopped)
     write, flush = _stdout_writer()
     stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
     try:
-        code = execute(sys.argv[1:], sys.stdin.buffer if sys.stdin is not None else None, write, stderr)
+        if os.environ.get(COMPLETE_VAR):
+            code = complete(os.environ[COMPLETE_VAR], write, stderr)
+        else:
+            code = execute(sys.argv[1:], sys.stdin.buffer if sys.stdin is not None else None, write, stderr)
         try:
             flush()
         except TTLayoutError as e:

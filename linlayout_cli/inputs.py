@@ -150,13 +150,13 @@ def too_many(e: TooManyElements) -> ShapeError:
 
 
 def element_bitwidth(element: str) -> int:
-    """`parsing.element_bitwidth` (bits of an MLIR element type in memory), an unknown type's error pointing at
-    --bitwidth."""
+    """`parsing.element_bitwidth` (bits of an MLIR element type in memory); an unknown type is one error line (the
+    commands that have --bitwidth add that hint: `commands.layouts.element_bits`)."""
     from . import parsing
     try:
         return parsing.element_bitwidth(element)
     except parsing.UnknownElementWidth as e:
-        raise UnsupportedError(f"{e}; use --bitwidth N") from None
+        raise UnsupportedError(str(e)) from None
 
 
 # ----------------------------------------------------------------------------------------- attributes
@@ -185,12 +185,35 @@ def located(err: TTLayoutError, text: str, what: str) -> TTLayoutError:
 def alias_table(path: str, stdin):
     """The `-i` file's top-level `#name = <attr>` definitions: an `AliasTable`, name (no '#') -> AliasDef in file
     order, whose `layouts()` are the layout aliases and whose `attributes` resolve `#name` in other text."""
+    return _aliases(read_text(path, stdin))
+
+
+def _aliases(text: str):
     from .parsing import parse_alias_table
-    text = read_text(path, stdin)
     try:
         return parse_alias_table(text)
     except (ParseError, VerifyError) as e:
         raise located(e, text, "-i") from None
+
+
+@frozen
+class Dump:
+    """An `-i` file as the analysis commands read it: its alias table and the distinct `ttg.target`s its modules
+    name, in file order (the target such a command defaults to)."""
+    aliases: object
+    targets: tuple[str, ...]
+
+
+def dump(path: str, stdin) -> Dump:
+    """The `-i` file (read once, so '-' works) as its aliases and its modules' targets."""
+    text = read_text(path, stdin)
+    return Dump(_aliases(text), module_targets(text))
+
+
+def module_targets(text: str) -> tuple[str, ...]:
+    """The distinct `ttg.target`s the modules of a file name ('cuda:90', 'hip:gfx942'), in file order."""
+    from .parsing.module import module_targets as named
+    return tuple(dict.fromkeys(named(text)))
 
 
 def split_names(groups) -> list[str]:

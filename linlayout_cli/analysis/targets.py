@@ -1,6 +1,12 @@
-"""Shared-memory bank models of the GPU targets ttlayout knows (see docs/bank_model.md for sources).
+"""The GPU targets ttlayout knows (the one list every command accepts) and their shared-memory bank models (see
+docs/bank_model.md for sources).
 
-A target is described by three numbers and one rule:
+`KNOWN` lists every target: sm80, sm90, sm100, gfx942, gfx950, gfx1200. `get_target` finds one by name, nickname
+('hopper') or as a module's `ttg.target` writes it ('cuda:90', 'hip:gfx942'). Not every model covers every target:
+the bank model (`bank`, `swizzle`, the audit's shared-memory rows) has no rule for gfx1200 (`Target.bank_gap`
+says why), and `TARGETS` is the targets it covers.
+
+A target's bank model is three numbers and one rule:
 
 * ``num_banks`` banks, each ``bank_bytes`` (4) wide: the 32-bit word with byte address ``a`` lives in bank
   ``(a // 4) % num_banks``;
@@ -25,13 +31,17 @@ AMD CDNA4 (gfx950, MI350): 64 banks, wave64:
   ``*_b32`` and narrower: all 64 lanes; ``ds_read_b64``: lanes 0-31 / 32-63; ``ds_write_b64``: 16 consecutive
   lanes; ``ds_read_b128``: {0-3, 12-15, 20-23, 24-27}, {4-11, 16-19, 28-31} (and + 32) = span{1, 2, 12, 20};
   ``ds_write_b128``: 8 consecutive lanes (inferred, see docs/bank_model.md).
+AMD RDNA4 (gfx1200, wave32): no bank model. Neither Triton (which aborts on bank-conflict queries for every AMD
+target) nor AMD's published RDNA4 documentation says which lanes its LDS serves together for each access width,
+so the bank analyses refuse it instead of guessing; the convert model covers it (its lowering reads only the warp
+size and the bank count).
 """
 from __future__ import annotations
 
 import re
 from typing import Callable
 
-from ..errors import TTLayoutError
+from ..errors import TTLayoutError, UnsupportedError, abbreviate
 from ..records import frozen
 
 READ = "read"
@@ -50,10 +60,11 @@ class Target:
     arch: str                   # human description
     num_banks: int
     warp_size: int
-    _phase_rule: Callable[[int, str, int], tuple[int, ...]]
+    _phase_rule: Callable[[int, str, int], tuple[int, ...]] | None
     bank_bytes: int = 4
     triton_checked: bool = False   # True where Triton 3.9's get_shared_bank_conflicts is the reference
     shared_limit: int = 0          # bytes of shared memory one CTA may use (the device's opt-in maximum)
+    bank_gap: str = ""             # why the bank model does not cover this target ("" where it does)
 
     @property
     def bank_bits(self) -> int:
@@ -65,6 +76,8 @@ class Target:
 
         ``access_bits``: bits one lane moves in one instruction (vector width x element bits);
         ``op``: READ or WRITE; ``lane_bits``: log2 of the layout's lanes per warp (masks are clipped to it)."""
+        if self.bank_gap:
+            raise UnsupportedError(self.bank_gap)
         masks = self._phase_rule(access_bits, op, lane_bits)
         keep = (1 << lane_bits) - 1
         out = []
@@ -113,9 +126,12 @@ def _gfx950_rule(access_bits: int, op: str, lane_bits: int) -> tuple[int, ...]:
     return _consecutive(8)
 
 
-TARGETS: dict[str, Target] = {
+_NO_RDNA4_BANK_RULE = ("the bank model does not cover gfx1200 (AMD RDNA4): neither Triton nor AMD's documentation "
+                       "says which lanes its LDS serves together per access width (see docs/bank_model.md)")
+
+KNOWN: dict[str, Target] = {
     # shared_limit: CUDA's sharedMemPerBlockOptin (A100 163 KiB, H100 and B200 227 KiB); LDS per workgroup
-    # (MI300 64 KiB, MI350 160 KiB)
+    # (MI300 64 KiB, MI350 160 KiB, RDNA4 64 KiB)
     "sm80": Target("sm80", "nvidia", "NVIDIA Ampere (A100)", 32, 32, _nvidia_rule, triton_checked=True,
                    shared_limit=163 * 1024),
     "sm90": Target("sm90", "nvidia", "NVIDIA Hopper (H100/H200)", 32, 32, _nvidia_rule, triton_checked=True,
@@ -124,23 +140,38 @@ TARGETS: dict[str, Target] = {
                     shared_limit=227 * 1024),
     "gfx942": Target("gfx942", "amd", "AMD CDNA3 (MI300)", 32, 64, _gfx942_rule, shared_limit=64 * 1024),
     "gfx950": Target("gfx950", "amd", "AMD CDNA4 (MI350)", 64, 64, _gfx950_rule, shared_limit=160 * 1024),
+    "gfx1200": Target("gfx1200", "amd", "AMD RDNA4 (RX 9070)", 32, 32, None, shared_limit=64 * 1024,
+                      bank_gap=_NO_RDNA4_BANK_RULE),
 }
+TARGETS: dict[str, Target] = {name: t for name, t in KNOWN.items() if not t.bank_gap}   # the bank model's
 
 DEFAULT_TARGET = "sm90"
 ALIASES = {"ampere": "sm80", "hopper": "sm90", "blackwell": "sm100", "mi300": "gfx942", "mi300x": "gfx942",
-           "mi325x": "gfx942", "mi350": "gfx950", "mi355x": "gfx950", "cuda:80": "sm80", "cuda:90": "sm90",
-           "cuda:100": "sm100", "hip:gfx942": "gfx942", "hip:gfx950": "gfx950"}
+           "mi325x": "gfx942", "mi350": "gfx950", "mi355x": "gfx950", "rdna4": "gfx1200", "gfx1201": "gfx1200"}
 
 
 def get_target(name: str | None) -> Target:
     """A target by name ('sm90'), nickname ('hopper') or as a module's `ttg.target` writes it ('cuda:90',
-    'hip:gfx942'; other CUDA capabilities map to the generation they belong to: cuda:86 -> sm80)."""
-    key = (name or DEFAULT_TARGET).strip().lower()
+    'hip:gfx942'; other CUDA capabilities map to the generation they belong to: cuda:86 -> sm80).
+
+    >>> get_target("cuda:86").name, get_target("hip:gfx942").name, get_target("MI300X").name
+    ('sm80', 'gfx942', 'gfx942')
+    """
+    key = (name if name is not None else DEFAULT_TARGET).strip().lower()
+    key = key[len("hip:"):] if key.startswith("hip:") else key
     key = ALIASES.get(key, key)
     m = re.fullmatch(r"cuda:(\d+)", key)
     if m:
         cc = int(m.group(1))
         key = "sm80" if cc < 90 else "sm90" if cc < 100 else "sm100"
-    if key not in TARGETS:
-        raise TTLayoutError(f"unknown target '{name}'; known targets: {', '.join(TARGETS)}")
-    return TARGETS[key]
+    if key not in KNOWN:
+        raise TTLayoutError(f"unknown target '{abbreviate(name or '', 40)}'; known targets: {', '.join(KNOWN)}")
+    return KNOWN[key]
+
+
+def bank_target(name: str | None) -> Target:
+    """A target the bank model covers (`get_target`'s, else the error saying why it is not covered)."""
+    target = get_target(name)
+    if target.bank_gap:
+        raise UnsupportedError(target.bank_gap)
+    return target

@@ -1,11 +1,14 @@
 """The click group `ttlayout`: each command built from its module's declared options (`click_command`), dispatch
-(the print command when none is named), the help of the whole tool and its topics, and --version."""
+(the print command when none is named, "did you mean" for a mistyped name), the help of the whole tool and its
+topics, and --version. Help goes to standard output through the process's writer, like every other output, so a
+full disk or a closed stdout is one error line."""
 from __future__ import annotations
 
 import click
 
 from ..resources import VERSION as __version__
-from . import CONTEXT, PRINT, SUBCOMMANDS, TOPICS, load
+from ..errors import TTLayoutError, abbreviate
+from . import COMMANDS, CONTEXT, PRINT, SUBCOMMANDS, TOPICS, did_you_mean, load, unknown_command
 
 NOTATION = """\
 Notation (the views Triton prints):
@@ -24,12 +27,29 @@ Examples:
   ttlayout info -l '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>' -t 'tensor<128x256xf16>'"""
 
 
+class _Option(click.Option):
+    """A click option whose `legacy` spellings are accepted but left out of the help."""
+
+    def __init__(self, *args, legacy=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.legacy = legacy
+
+    def get_help_record(self, ctx):
+        shown = self.opts
+        self.opts = [o for o in shown if o not in self.legacy]
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.opts = shown
+
+
 def click_option(opt):
     """The click option of one declared `options.Opt`. A single-value option given twice is an error, not a
     silent last-one-wins."""
     kind = click.Choice(list(opt.type)) if isinstance(opt.type, tuple) else (
         click.IntRange(min=opt.minimum) if opt.type is int and opt.minimum is not None else opt.type)
-    common = {"metavar": opt.metavar, "help": opt.help, "show_default": opt.show_default}
+    common = {"metavar": opt.metavar, "help": opt.help, "show_default": opt.show_default, "cls": _Option,
+              "legacy": opt.legacy}
     if opt.kind == "flag":
         return click.option(*opt.decls, opt.name, is_flag=True, help=opt.help)
     if opt.kind == "multi":
@@ -38,6 +58,27 @@ def click_option(opt):
     return click.option(*opt.decls, opt.name, multiple=True, type=kind, default=(
         () if opt.default is None else (opt.default,)),
         callback=lambda _ctx, param, values: once(values, param.opts[0]), **common)
+
+
+def _show_help(ctx, _param, value) -> None:
+    if value and not ctx.resilient_parsing:
+        ctx.obj["stdout"]((ctx.get_help() + "\n").encode())
+        ctx.exit()
+
+
+class _HelpThroughWriter:
+    """-h / --help written through the process's stdout writer (click's own echoes to sys.stdout, where a full
+    disk is a traceback and a closed stdout a silent success)."""
+
+    def get_help_option(self, ctx):
+        if getattr(self, "_written_help", None) is None:
+            self._written_help = click.Option(["-h", "--help"], is_flag=True, expose_value=False, is_eager=True,
+                                              callback=_show_help, help="Show this message and exit.")
+        return self._written_help
+
+
+class _Command(_HelpThroughWriter, click.Command):
+    pass
 
 
 _BUILT: dict = {}
@@ -61,7 +102,7 @@ def click_command(name: str):
         f = click.argument(arg.name, metavar=arg.metavar)(f)
     if name == PRINT:
         f = click.version_option(__version__, "--version", prog_name="ttlayout")(f)
-    _BUILT[name] = click.command(name, context_settings=CONTEXT, help=inspect_doc(module.run))(f)
+    _BUILT[name] = click.command(name, cls=_Command, context_settings=CONTEXT, help=inspect_doc(module.run))(f)
     return _BUILT[name]
 
 
@@ -71,7 +112,7 @@ def inspect_doc(run) -> str:
     return inspect.cleandoc(run.__doc__ or "")
 
 
-class TTLayout(click.Group):
+class TTLayout(_HelpThroughWriter, click.Group):
     """Dispatches to a subcommand, or to the print command when the first argument is not a command name."""
 
     def list_commands(self, ctx):
@@ -80,12 +121,15 @@ class TTLayout(click.Group):
     def get_command(self, ctx, name):
         if name == "help":
             return help_command
-        if name == PRINT or name in SUBCOMMANDS:
+        if name in COMMANDS:
             return click_command(name)
         return None
 
     def parse_args(self, ctx, args):
         if args and args[0] not in self.list_commands(ctx) and args[0] not in ("-h", "--help", "--version"):
+            unknown = unknown_command(args[0])
+            if unknown is not None and not ctx.resilient_parsing:
+                raise TTLayoutError(unknown)
             from .print import normalize_argv
             args = [PRINT, *normalize_argv(args)]
         elif not args and not ctx.resilient_parsing:     # completion of the first word lists the commands
@@ -114,12 +158,13 @@ class TTLayout(click.Group):
 
 
 def _summary(name: str) -> str:
+    """A command's line in --help, from the registry: no command module is imported for it."""
     if name == "help":
         return "Help on a command or topic (" + ", ".join(TOPICS) + ")."
-    return click_command(name).get_short_help_str(80)
+    return COMMANDS[name].summary
 
 
-@click.command("help", context_settings=CONTEXT)
+@click.command("help", cls=_Command, context_settings=CONTEXT)
 @click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
 def help_command(topic):
     """Help on the whole tool, one command, or a topic (notation, bank-model)."""
@@ -135,8 +180,9 @@ def help_command(topic):
     else:
         command = group.get_command(ctx, topic)
         if command is None:
-            raise click.UsageError(f"no command or topic '{topic}'; commands: "
-                                   f"{', '.join(group.list_commands(ctx))}; topics: {', '.join(TOPICS)}")
+            names = group.list_commands(ctx)
+            raise click.UsageError(f"no command or topic '{abbreviate(topic, 40)}'{did_you_mean(topic, [*names, *TOPICS])}"
+                                   f"; commands: {', '.join(names)}; topics: {', '.join(TOPICS)}")
         with click.Context(command, info_name=topic, parent=ctx.parent) as sub:
             text = command.get_help(sub)
     ctx.obj["stdout"]((text + "\n").encode())

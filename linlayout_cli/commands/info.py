@@ -2,20 +2,16 @@
 swizzle, bases, and the same layout as a paste-ready `#ttg.linear` and as Gluon code."""
 from __future__ import annotations
 
-from .. import inputs
-from . import common
-from .options import Opt
+from . import layouts
+from .layouts import Role
+from .options import JSON, OUTPUT
+from .output import write_report
 
-OPTIONS = (
-    Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute (or a Gluon constructor)."),
-    common.ONE_LAYOUT_TENSOR,
-    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
-    Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to describe."),
-    Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the summary."),
-)
+ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
+OPTIONS = (*layouts.options(ROLES, "tensor<128x256xf16>"), JSON, OUTPUT)
 
 
-def run(obj, layout, tensor_type, input_file, alias_names, as_json):
+def run(obj, as_json, output, **given):
     """Summarise one layout at one tensor shape.
 
     \b
@@ -24,8 +20,7 @@ def run(obj, layout, tensor_type, input_file, alias_names, as_json):
     """
     from ..analysis.info import analyze_info
     from ..reports import info as report
-    t = inputs.tensor(tensor_type)
-    attr = common.one_layout(obj, layout, input_file, alias_names, "info", t)
-    ll = inputs.linear_layout(attr, t.shape)
-    result = analyze_info(attr, ll, t.shape, t.element, t.element_bits)
-    common.emit_report(obj, report.blocks(result), as_json, lambda: report.json_text(result))
+    p = layouts.pick(obj, "info", ROLES, given)
+    t = p.tensor
+    result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits)
+    write_report(obj, output, lambda: report.blocks(result), lambda: report.json_text(result), as_json=as_json)

@@ -1,10 +1,11 @@
 """`ttlayout lookup`: who holds element (i, j), what thread T holds, what sits at shared offset N."""
 from __future__ import annotations
 
-from .. import inputs
 from ..errors import TTLayoutError
-from . import common
-from .options import Opt
+from . import layouts
+from .layouts import Role
+from .options import JSON, OUTPUT, Opt
+from .output import write_report
 
 
 def parse_index(text: str, option: str) -> tuple[int, ...]:
@@ -19,21 +20,19 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
     return values
 
 
+ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
 OPTIONS = (
-    Opt(("-l",), "layout", metavar="ATTR", help="The layout attribute."),
-    common.ONE_LAYOUT_TENSOR,
-    Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file holding the layout as an alias ('-' = stdin)."),
-    Opt(("--alias-names",), "alias_names", "multi", metavar="NAME", help="With -i: the alias to use."),
+    *layouts.options(ROLES, "tensor<128x256xf16>"),
     Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
         "element (shared layouts: its offsets and banks)."),
     Opt(("--thread",), "thread", type=int, metavar="T", help="Every element thread T holds, register by register."),
     Opt(("--block",), "block", type=int, metavar="B", help="With --thread or --offset: only this CTA."),
     Opt(("--offset",), "offset", type=int, metavar="N", help="Shared layouts: the element stored at offset N."),
-    Opt(("--json",), "as_json", "flag", help="Print one JSON object."),
+    JSON, OUTPUT,
 )
 
 
-def run(obj, layout, tensor_type, input_file, alias_names, element, thread, block, offset, as_json):
+def run(obj, element, thread, block, offset, as_json, output, **given):
     """Point questions about one layout.
 
     \b
@@ -41,40 +40,51 @@ def run(obj, layout, tensor_type, input_file, alias_names, element, thread, bloc
     ttlayout lookup -l '#ttg.nvidia_mma<{...}>' -t 'tensor<128x256xf16>' --thread 37
     ttlayout lookup -l '#ttg.nvmma_shared<{...}>' -t 'tensor<64x64xf16>' --offset 100 --json
     """
-    from ..analysis import lookup
-    from ..reports import info as report
     asked = [name for name, value in (("--element", element), ("--thread", thread), ("--offset", offset))
              if value is not None]
     if len(asked) != 1:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
-    t = inputs.tensor(tensor_type)
-    attr = common.one_layout(obj, layout, input_file, alias_names, "lookup", t)
-    ll = inputs.linear_layout(attr, t.shape)
-    shared = ll.has_in_dim("offset")
+    p = layouts.pick(obj, "lookup", ROLES, given)
     if element is not None:
-        index = parse_index(element, "--element")
-        if shared:
-            found = lookup.shared_offsets(ll, index)
-            emit(obj, as_json, report.offsets_blocks(index, found, t.element_bits),
-                 lambda: report.offsets_json(index, found, t.element_bits))
-        else:
-            found = lookup.holders(ll, index)
-            total = lookup.copies(ll) if found else 0
-            emit(obj, as_json, report.holders_blocks(index, found, total), lambda: report.holders_json(index, found, total))
+        blocks, json_text = _element(p.layouts[0], parse_index(element, "--element"), p.tensor)
     elif thread is not None:
-        if shared:
-            raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
-        held = lookup.thread_elements(ll, thread, block)
-        blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
-        emit(obj, as_json, report.thread_blocks(thread, held, blocks), lambda: report.thread_json(thread, held))
+        blocks, json_text = _thread(p.layouts[0], thread, block)
     else:
-        if not shared:
-            raise TTLayoutError("--offset needs a shared layout; for a distributed layout use --thread T")
-        found = lookup.element_at(ll, offset, block or 0)
-        emit(obj, as_json, report.at_offset_blocks(offset, block or 0, found, t.element_bits),
-             lambda: report.at_offset_json(offset, block or 0, found, t.element_bits))
+        blocks, json_text = _offset(p.layouts[0], offset, block or 0, p.tensor)
+    write_report(obj, output, blocks, json_text, as_json=as_json)
 
 
-def emit(obj, as_json: bool, blocks, json_text) -> None:
-    common.emit_report(obj, blocks, as_json, json_text)
+def _element(ll, index, t):
+    """(blocks, JSON) of who holds one element (shared layouts: its offsets and banks)."""
+    from ..analysis import lookup
+    from ..reports import info as report
+    if ll.has_in_dim("offset"):
+        found = lookup.shared_offsets(ll, index)
+        return (lambda: report.offsets_blocks(index, found, t.element_bits),
+                lambda: report.offsets_json(index, found, t.element_bits))
+    found = lookup.holders(ll, index)
+    total = lookup.copies(ll) if found else 0
+    return lambda: report.holders_blocks(index, found, total), lambda: report.holders_json(index, found, total)
+
+
+def _thread(ll, thread: int, block):
+    """(blocks, JSON) of every element one thread holds."""
+    from ..analysis import lookup
+    from ..reports import info as report
+    if ll.has_in_dim("offset"):
+        raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
+    held = lookup.thread_elements(ll, thread, block)
+    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
+    return lambda: report.thread_blocks(thread, held, blocks), lambda: report.thread_json(thread, held)
+
+
+def _offset(ll, offset: int, block: int, t):
+    """(blocks, JSON) of the element stored at one shared offset."""
+    from ..analysis import lookup
+    from ..reports import info as report
+    if not ll.has_in_dim("offset"):
+        raise TTLayoutError("--offset needs a shared layout; for a distributed layout use --thread T")
+    found = lookup.element_at(ll, offset, block)
+    return (lambda: report.at_offset_blocks(offset, block, found, t.element_bits),
+            lambda: report.at_offset_json(offset, block, found, t.element_bits))

@@ -8,13 +8,15 @@ so click's messages stay the only ones.
 """
 from __future__ import annotations
 
+from ..inputs import DEFAULT_MAX_ELEMENTS
 from ..records import frozen
 
 
 @frozen
 class Opt:
     """One option. kind: "once" (a value, at most once), "multi" (repeatable, a tuple of values), "flag".
-    type: str, int or a tuple of the accepted choices; `minimum` bounds an int."""
+    type: str, int or a tuple of the accepted choices; `minimum` bounds an int. `legacy`: old spellings that are
+    still accepted (they are in `decls`) but no longer shown in the help."""
     decls: tuple
     name: str
     kind: str = "once"
@@ -24,6 +26,7 @@ class Opt:
     metavar: str | None = None
     help: str = ""
     show_default: bool = False
+    legacy: tuple = ()
 
     def empty(self):
         """The value when the option is not given."""
@@ -35,6 +38,30 @@ class Arg:
     """A required positional argument."""
     name: str
     metavar: str
+
+
+# ----------------------------------------------------------------------------------------- options many commands share
+
+OUTPUT = Opt(("-o",), "output", metavar="FILE", help="Write to FILE instead of stdout ('-' = stdout), atomically: an "
+             "error or a signal leaves no partial file.")
+JSON = Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report.")
+INPUT = Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the layouts "
+            "may name ('-' = stdin).")
+BITWIDTH = Opt(("--bitwidth",), "bitwidth", type=int, metavar="N", help="Element bit width (overrides the element "
+               "type).")
+
+
+MAX_ELEMENTS = Opt(("--max-elements",), "max_elements", type=int, minimum=1, default=DEFAULT_MAX_ELEMENTS, metavar="N",
+                   show_default=True, help="Refuse tensors (or hardware index spaces) with more elements than this, "
+                   "before allocating anything (the default keeps the output under about 1 GB; hard limit 2^31); "
+                   "raise it for huge layouts.")
+
+
+def format_option(pictures: str) -> Opt:
+    """--format for a command that draws pictures: text, json, then `pictures` ('svg: what it shows; ...')."""
+    names = tuple(part.split(":")[0].strip() for part in pictures.split(";"))
+    return Opt(("--format",), "fmt", type=("text", "json", *names), default="text", show_default=True,
+               help=f"text: the report; json: same as --json; {pictures}.")
 
 
 def _value(opt: Opt, text: str):

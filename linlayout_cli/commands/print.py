@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import re
 import sys
+from functools import partial
 
 from .. import inputs
 from ..errors import TTLayoutError, abbreviate
 from ..records import frozen
-from .options import Opt
+from .options import MAX_ELEMENTS, OUTPUT, Opt
 from .options import quick as quick_params
+from .output import write_result
 
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
@@ -25,8 +27,7 @@ OPTIONS = (
         "'!ttg.memdesc<...>'; an encoding written in it is the layout when -l is not given. Without -t, -i prints "
         "each alias at the shapes the file uses it with."),
     Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file with '#name = <attr>' aliases ('-' = stdin)."),
-    Opt(("-o",), "output", metavar="FILE",
-        help="Write the output to FILE (atomically) instead of stdout ('-' = stdout)."),
+    OUTPUT,
     Opt(("--alias-names",), "alias_names", "multi", metavar="A,B",
         help="Aliases (with or without '#') to print from the -i file, comma separated; repeatable."),
     Opt(("--use-hw-view",), "use_hw_view", "flag",
@@ -39,10 +40,7 @@ OPTIONS = (
     Opt(("--color",), "color", type=("auto", "always", "never"), default="auto", show_default=True,
         help="Colour the text view by warp and lane (shared layouts: by bank), replicated cells underlined; auto: "
              "only on a terminal, and not when NO_COLOR is set. The text itself never changes."),
-    Opt(("--max-elements",), "max_elements", type=int, minimum=1, default=inputs.DEFAULT_MAX_ELEMENTS,
-        show_default=True, help="Refuse tensors (or hardware index spaces) with more elements than this, before "
-        "allocating anything (the default keeps the output under about 1 GB; hard limit 2^31); raise it for huge "
-        "layouts."),
+    MAX_ELEMENTS,
     Opt(("--tmem-warps",), "tmem_warps", type=int, metavar="N",
         help="For a tensor memory layout: print instead the register layout tmem_load gives with N warps (a power "
              "of two, at least 4), as Triton's get_tmem_reg_layout computes it."),
@@ -110,6 +108,18 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, 
     else:
         jobs = _jobs(layout, tensor_type, input_file, alias_names, obj["stdin"], max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
+    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
+    _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
+    system = _color_system(color, output) if not as_json and fmt == "text" else None
+    write_result(obj, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
+                 lambda write: _json(shown, use_hw_view, write), fmt, as_json,
+                 {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")})
+    return _report_failures(obj, failures)
+
+
+def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
+    """(job, what print shows for it) of every job; a job found through the file's own types that fails is
+    reported in `failures` and the others still print."""
     converted = []
     for job in jobs:
         try:
@@ -119,43 +129,42 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, 
             if not job.per_shape:
                 raise
             failures.append(f"#{job.name} at {job.type_text}: {e}")
-    as_json = as_json or fmt == "json"
-    _check_memory_views([p for _, p in converted], tmem_warps, as_json, fmt)
-    if fmt in ("svg", "html") and not as_json:
-        _picture(fmt, converted, use_hw_view, obj["sink"](output))
-        return _report_failures(obj, failures)
-    system = _color_system(color, output) if not as_json else None
-    with obj["sink"](output) as write:
-        from ..render import render_layout
-        for job, shown in converted:
-            linear = shown.linear
-            if as_json:
-                from ..render.json_view import render_json
-                header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
-                          "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
-                if job.per_shape:
-                    header["line"] = job.line
-                if shown.tmem_load:
-                    header["tmem_load"] = shown.tmem_load
-                render_json(linear, use_hw_view, header, write)
-                continue
-            head = f"#{job.name} = " if job.name is not None else ""
-            tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
-            write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
-            if shown.tmem_load:
-                write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
-            if shown.view != "triton":
-                _render_memory(shown, use_hw_view, write)
-            elif system is None:
-                render_layout(linear, use_hw_view, write)
-            else:
-                from ..render.color import colored_writer
-                colored = colored_writer(linear, use_hw_view, job.element_bits, write, system)
-                render_layout(linear, use_hw_view, colored)
-                colored.close()
-            if job.blank:
-                write(b"\n")
-    return _report_failures(obj, failures)
+    return converted
+
+
+def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, write) -> None:
+    """Triton's views, byte for byte (coloured by `system` where one is given)."""
+    from ..render import render_layout
+    for job, shown in converted:
+        head = f"#{job.name} = " if job.name is not None else ""
+        tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+        write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
+        if shown.tmem_load:
+            write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
+        if shown.view != "triton":
+            _render_memory(shown, use_hw_view, write)
+        elif system is None:
+            render_layout(shown.linear, use_hw_view, write)
+        else:
+            from ..render.color import colored_writer
+            colored = colored_writer(shown.linear, use_hw_view, job.element_bits, write, system)
+            render_layout(shown.linear, use_hw_view, colored)
+            colored.close()
+        if job.blank:
+            write(b"\n")
+
+
+def _json(converted, use_hw_view: bool, write) -> None:
+    """Each layout's grid as one JSON object (--json, --format json)."""
+    from ..render.json_view import render_json
+    for job, shown in converted:
+        header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
+                  "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
+        if job.per_shape:
+            header["line"] = job.line
+        if shown.tmem_load:
+            header["tmem_load"] = shown.tmem_load
+        render_json(shown.linear, use_hw_view, header, write)
 
 
 def _render_memory(shown, use_hw_view: bool, write) -> None:
@@ -212,18 +221,17 @@ def _color_system(mode: str, output):
     return color_system(mode == "always")
 
 
-def _picture(fmt: str, converted, use_hw_view: bool, sink) -> None:
+def _picture(fmt: str, converted, use_hw_view: bool, write) -> None:
     """--format svg / html: every layout of the command line in one picture (or one page)."""
     layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
                 + (f" at {job.type_text}" if job.per_shape else ""), shown.linear) for job, shown in converted]
     bits = [job.element_bits for job, _ in converted]
-    with sink as write:
-        if fmt == "svg":
-            from ..render.svg import render_svg
-            render_svg(layouts, use_hw_view, bits, write)
-        else:
-            from ..render.html import render_html
-            render_html(layouts, use_hw_view, bits, write)
+    if fmt == "svg":
+        from ..render.svg import render_svg
+        render_svg(layouts, use_hw_view, bits, write)
+    else:
+        from ..render.html import render_html
+        render_html(layouts, use_hw_view, bits, write)
 
 
 @frozen

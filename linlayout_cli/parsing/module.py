@@ -311,17 +311,37 @@ class Locations:
 # ----------------------------------------------------------------------------------------- modules
 
 
+_MODULE_ATTRIBUTES = re.compile(r"^[ \t]*module\b[^{\n]*?attributes\s*\{", re.M)
+
+
 def _module_attributes(text: str) -> dict:
-    m = re.search(r"^\s*module\b[^{\n]*?attributes\s*\{", text, re.M)
-    if not m:
-        return {}
-    start = m.end() - 1
+    m = _MODULE_ATTRIBUTES.search(text)
+    return _attribute_dict(text, m.end() - 1) if m else {}
+
+
+def _attribute_dict(text: str, start: int) -> dict:
+    """The `{key = value, ...}` dictionary opening at `start`, key (quotes dropped) -> value text."""
     end = skip_balanced(text, start)
     out = {}
     for item in _depth_split(text[start + 1:end - 1], ","):
         key, _, value = item.partition("=")
         out[key.strip().strip('"')] = value.strip()
     return out
+
+
+def module_targets(text: str) -> list[str]:
+    """The `ttg.target` of every module of a file that names one, in file order, read from the `module attributes
+    {...}` headers alone (no op is parsed): the target a command given a dump defaults to.
+
+    >>> module_targets('module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:80"} {}')
+    ['cuda:80']
+    """
+    found = []
+    for m in _MODULE_ATTRIBUTES.finditer(text):
+        value = _attribute_dict(text, m.end() - 1).get("ttg.target")
+        if value is not None:
+            found.append(value.strip('"'))
+    return found
 
 
 _LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")

@@ -1,0 +1,219 @@
+"""The layouts a command works on, declared as roles and resolved by one function for every command.
+
+A command declares the layouts it takes as `Role`s (bank: a distributed "register" layout from `-r` and a shared
+one from `-s`; info: one layout of any kind from `-l`). `pick` fills each role, in this order of precedence:
+
+1. its option: an attribute, a Gluon constructor, or `#name` / `name` of the `-i` file;
+2. the encoding written in `-t` (`tensor<64x64xf16, #blocked>`, `!ttg.memdesc<...>`): the first role of its kind
+   (it must agree with the option where one gave that role too);
+3. `-i FILE` with `--alias-names a,b`: one alias per role, in order (they must agree with the `-t` encoding);
+4. `-i FILE` alone: the file's layouts of each kind that a role still lacks, in file order, where the file has
+   just as many as the command has roles of that kind;
+5. a role's default (swizzle's reader: the writer).
+
+Then the tensor type, the element bit width (for the commands with `--bitwidth`) and the linear layouts follow.
+"""
+from __future__ import annotations
+
+from .. import inputs
+from ..errors import TTLayoutError, UnsupportedError, abbreviate
+from ..records import frozen
+from .options import BITWIDTH, INPUT, MAX_ELEMENTS, Opt
+
+
+@frozen
+class Role:
+    """One layout a command takes. `name`: what messages call it ('the register layout'); `kind`: 'distributed',
+    'shared' or None (any layout); `decls`: its options, the first one named in messages, `legacy` spellings
+    accepted but not shown; `param`: its parameter of `run`; `word`: its word in `--alias-names reg,shared` and in
+    'missing -r REG_ATTR'; `default`: the `param` of the role it falls back to; `wrong_kind`: what to say when it
+    is given a layout of the other kind."""
+    name: str
+    kind: str | None
+    decls: tuple
+    param: str
+    word: str
+    help: str
+    legacy: tuple = ()
+    default: str | None = None
+    wrong_kind: str = ""
+
+    @property
+    def flag(self) -> str:
+        return self.decls[0]
+
+    def option(self) -> Opt:
+        return Opt(self.decls + self.legacy, self.param, metavar="ATTR", help=self.help, legacy=self.legacy)
+
+
+@frozen
+class Picked:
+    """What `pick` resolved: one attribute and one linear layout per role, the tensor, the element bit width
+    (None for commands without --bitwidth) and the targets the `-i` file's modules name."""
+    attrs: tuple
+    layouts: tuple
+    tensor: inputs.Tensor
+    bits: int | None
+    targets: tuple[str, ...]
+
+
+def options(roles, example: str, bits: bool = False) -> tuple:
+    """The options of a command that takes `roles`: one per role, then -t, -i, --alias-names, --max-elements and
+    (with `bits`) --bitwidth."""
+    one = len(roles) == 1
+    encoding = ("the layout when -l is not given" if one else "the first layout of its kind that no option gives")
+    tensor = Opt(("-t",), "tensor_type", metavar="TYPE", help=f"Tensor type, e.g. '{example}' (required)"
+                 + ("; the element type gives the bit width" if bits else "") + f". An encoding written in it "
+                 f"('{example[:-1]}, #blocked>', '!ttg.memdesc<...>') is {encoding}.")
+    names = Opt(("--alias-names",), "alias_names", "multi", metavar=",".join(r.word.upper() for r in roles),
+                help="With -i: the alias of the layout." if one else
+                f"With -i: the aliases of the {' and the '.join(r.name for r in roles)} layout, in this order.")
+    return (*(r.option() for r in roles), tensor, INPUT, names, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
+
+
+def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>") -> Picked:
+    """Every role's layout, the tensor and the rest (see the module docstring); `given`: the command's parameters
+    (the roles' own, tensor_type, input_file, alias_names, max_elements and, if it has one, bitwidth)."""
+    texts = [given[r.param] for r in roles]
+    _check_usage(roles, texts, given["input_file"], given["alias_names"])
+    dump = inputs.dump(given["input_file"], obj["stdin"]) if given["input_file"] else None
+    table = dump.aliases if dump else None
+    attrs = [_given(text, table, role, len(roles) == 1) for text, role in zip(texts, roles)]
+    t = inputs.tensor(given["tensor_type"], given["max_elements"]) if given["tensor_type"] is not None else None
+    attrs, agree = _from_tensor(t, table, attrs, roles, command)
+    names = inputs.split_names(given["alias_names"])
+    if table is not None and (names or _missing(roles, attrs)):
+        if names:
+            picked = _by_names(table, names, roles, command)
+            agree(picked)
+        else:
+            picked = _by_kind(table, attrs, roles)
+        attrs = [a if a is not None else p for a, p in zip(attrs, picked)]
+    attrs = _defaults(roles, attrs, command)
+    t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
+    bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
+    lls = tuple(inputs.linear_layout(a, t.shape, given["max_elements"]) for a in attrs)
+    return Picked(tuple(attrs), lls, t, bits, dump.targets if dump else ())
+
+
+def element_bits(t, bitwidth: int | None) -> int:
+    """The element bit width the shared-memory models use: --bitwidth, else the element type's."""
+    from ..analysis.bank import check_bitwidth
+    try:
+        return check_bitwidth(t.element_bits if bitwidth is None else bitwidth)
+    except UnsupportedError as e:
+        if "--bitwidth" in str(e) or bitwidth is not None:
+            raise
+        raise UnsupportedError(f"{e}; give --bitwidth N") from None
+
+
+# ----------------------------------------------------------------------------------------- the steps
+
+
+def _check_usage(roles, texts, input_file, alias_names) -> None:
+    if alias_names and input_file is None:
+        raise TTLayoutError("--alias-names needs -i FILE")
+    if len(roles) == 1 and texts[0] is not None and input_file is not None:
+        raise TTLayoutError(f"give the layout either with {roles[0].flag} or with -i, not both")
+    required = [(r, text) for r, text in zip(roles, texts) if r.default is None]
+    if alias_names and all(text is not None for _, text in required):
+        raise TTLayoutError(f"give the layouts either with {' and '.join(r.flag for r, _ in required)} or with "
+                            "--alias-names, not both")
+
+
+def _given(text: str | None, table, role: Role, only: bool):
+    """The layout an option gave (None if none), checked to be of the role's kind; `#name` / `name` of the -i
+    file too. A command's only layout is given either by its option or by -i, so it never names an alias."""
+    if text is None:
+        return None
+    if only:
+        return inputs.attribute(text)
+    name = text[1:] if text.startswith("#") else text
+    named = table is not None and name in table
+    attr = table[name].attr if named else inputs.attribute(text, table)
+    kind = getattr(attr, "kind", None)
+    if role.wrong_kind and kind in ("distributed", "shared") and kind != role.kind:
+        raise TTLayoutError(f"the {role.name} layout is a {kind} layout; {role.wrong_kind}")
+    return _of_kind(attr, role, name if named else None)
+
+
+def _of_kind(attr, role: Role, name: str | None = None):
+    return attr if role.kind is None else inputs.require_kind(attr, role.kind, role.name, name)
+
+
+def _from_tensor(t, table, attrs: list, roles, command: str):
+    """The encoding written in -t as the first role of its kind: (the attributes with that role filled in where no
+    option gave it, which must otherwise be the same layout; agree(picked), checking the layouts --alias-names
+    picked for it)."""
+    found = inputs.inline_layout(t, table, required=_missing(roles, attrs)) if t is not None else None
+    if found is None:
+        return attrs, lambda picked: None
+    inline = found[1]
+    kind = getattr(inline, "kind", None)
+    i = next((k for k, r in enumerate(roles) if r.kind in (None, kind)), None)
+    if i is None:
+        raise TTLayoutError(f"the encoding in -t is a {kind} layout ({abbreviate(str(inline))}); ttlayout {command} "
+                            f"takes {' and '.join(f'a {r.kind} layout as the {r.name}' for r in roles)}")
+    if attrs[i] is not None:
+        inputs.check_same_layout(attrs[i], inline, roles[i].flag)
+
+    def agree(picked):
+        if picked[i] is not None:
+            inputs.check_same_layout(picked[i], inline, "--alias-names")
+    return [inline if k == i and a is None else a for k, a in enumerate(attrs)], agree
+
+
+def _missing(roles, attrs) -> bool:
+    """Whether a role that has no default is still unfilled."""
+    return any(a is None and r.default is None for r, a in zip(roles, attrs))
+
+
+def _by_names(table, names: list[str], roles, command: str) -> list:
+    """The layouts --alias-names names, one per role in order (roles with a default may be left out)."""
+    if len(roles) == 1 and len(names) > 1:
+        raise TTLayoutError(f"ttlayout {command} takes one layout, got {len(names)} alias names")
+    required = sum(r.default is None for r in roles)
+    if not required <= len(names) <= len(roles):
+        raise TTLayoutError(f"--alias-names needs {len(roles)} names ({', '.join(r.name for r in roles)}), "
+                            f"got {len(names)}")
+    picked = [_of_kind(inputs.named(table, n), r, n.lstrip("#")) for n, r in zip(names, roles)]
+    return picked + [None] * (len(roles) - len(picked))
+
+
+def _by_kind(table, attrs: list, roles) -> list:
+    """The file's layouts of each kind a role still lacks, in file order, one per role of that kind: the file must
+    have as many as those roles (roles with a default may go without)."""
+    picked: list = [None] * len(roles)
+    for kind in dict.fromkeys(r.kind for r in roles):
+        mine = [k for k, r in enumerate(roles) if r.kind == kind]
+        if not any(attrs[k] is None and roles[k].default is None for k in mine):
+            continue
+        found = [d for d in table.layouts() if kind is None or d.attr.kind == kind]
+        if not sum(roles[k].default is None for k in mine) <= len(found) <= len(mine):
+            raise TTLayoutError(_how_to_say_which(found, kind, [roles[k] for k in mine], roles))
+        for k, d in zip(mine, found):
+            picked[k] = d.attr
+    return picked
+
+
+def _how_to_say_which(found, kind, mine, roles) -> str:
+    shown = ", ".join(d.name for d in found[:6])
+    what = f"{len(found)} {kind + ' ' if kind else ''}layouts ({shown})"
+    words = ",".join(r.word for r in roles)
+    if len(roles) == 1:
+        how = "--alias-names NAME"
+    elif len(mine) == 1:
+        how = f"{mine[0].flag} '#name' or --alias-names {words}"
+    else:
+        how = f"--alias-names {words}"
+    return f"the file has {what}; say which with {how}"
+
+
+def _defaults(roles, attrs: list, command: str) -> list:
+    """Each unfilled role's default, or the error naming the first role nothing gave."""
+    for role, attr in zip(roles, attrs):
+        if attr is None and role.default is None:
+            what = "ATTR (or -i FILE --alias-names NAME)" if len(roles) == 1 else f"{role.word.upper()}_ATTR"
+            raise TTLayoutError(f"missing {role.flag} {what}; see 'ttlayout {command} --help'")
+    params = [r.param for r in roles]
+    return [a if a is not None else attrs[params.index(r.default)] for r, a in zip(roles, attrs)]
