@@ -9,9 +9,9 @@ import doctest
 
 import pytest
 
-from linlayout_cli.engine import gf2, linear_layout
+from linlayout_cli.engine import bits, gf2, linear_layout
 
-MODULES = [(linear_layout, 55), (gf2, 9)]
+MODULES = [(linear_layout, 63), (gf2, 14), (bits, 4)]
 
 
 @pytest.mark.parametrize("module, min_examples", MODULES, ids=[m.__name__ for m, _ in MODULES])
