@@ -7,7 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from linlayout_cli.engine import LinearLayout, divide_left, gf2, lstsq
+from linlayout_cli.engine import LinearLayout, bit_shifts, divide_left, flatten, gf2, lstsq, unflatten
+from linlayout_cli.engine.bits import is_pow2, log2, next_pow2
 from linlayout_cli.errors import LayoutError
 
 L = LinearLayout
@@ -545,3 +546,58 @@ def test_gf2_helpers():
         assert acc == 0
     rows, pivots = gf2.rref([0b110, 0b011, 0b101], 3)
     assert pivots == [0, 1] and rows == [0b101, 0b110, 0]
+
+
+def test_gf2_span_apply_and_array():
+    # element i = XOR of the vectors selected by the set bits of i: 5 = 0b101 -> v0 ^ v2 = 0b001 ^ 0b110
+    vs = [0b001, 0b010, 0b110]
+    assert gf2.span(vs) == [0, 1, 2, 3, 6, 7, 4, 5]
+    assert gf2.span([]) == [0]
+    assert gf2.span([4, 4]) == [0, 4, 4, 0]                      # dependent vectors repeat elements
+    assert [gf2.apply(vs, i) for i in range(8)] == gf2.span(vs)
+    assert gf2.apply([], 5) == 0
+    assert gf2.span_array(vs).tolist() == [0, 1, 2, 3, 6, 7, 4, 5]
+    assert gf2.span_array(np.array([], dtype=np.int64)).tolist() == [0]
+    table = gf2.span_array(np.array([[1, 2], [3, 0]]))          # two rows spanned at once: (2, 4)
+    assert table.dtype == np.int64 and table.tolist() == [[0, 1, 2, 3], [0, 3, 0, 3]]
+
+
+# --------------------------------------------------------------------------- the flattened bit view
+
+
+def test_bits():
+    assert [x for x in range(-4, 70) if is_pow2(x)] == [1, 2, 4, 8, 16, 32, 64]
+    assert not is_pow2(6) and is_pow2(1 << 63)
+    assert [log2(x) for x in (1, 2, 8, 1024, 1 << 63)] == [0, 1, 3, 10, 63]
+    assert [log2(x) for x in (0, 3, 12, 1023)] == [-1, 1, 3, 9]          # floor, and -1 for 0
+    assert [next_pow2(x) for x in (0, 1, 2, 3, 7, 8, 1023)] == [1, 2, 4, 4, 8, 16, 1024]
+
+
+def test_flatten_and_unflatten_hand_checked():
+    # a 16x32x4 tensor: dim0 in bits 0-3, dim1 in bits 4-8, dim2 in bits 9-10
+    assert bit_shifts([16, 32, 4]) == [0, 4, 9]
+    assert bit_shifts([]) == [] and bit_shifts([1, 8, 1, 2]) == [0, 0, 3, 3]
+    assert flatten([(3, 1, 0), (15, 31, 3), (0, 0, 1)], [0, 4, 9]) == [3 + 16, 15 + 31 * 16 + 3 * 512, 512]
+    assert flatten([], [0, 4]) == []
+    assert unflatten(19, [16, 32]) == [3, 1]
+    assert unflatten(15 + 31 * 16 + 3 * 512, [16, 32, 4]) == [15, 31, 3]
+    assert unflatten(1, [1, 2]) == [0, 1]                        # a size-1 dim takes no bits
+    assert unflatten(5, []) == []
+
+
+def test_flat_view_of_a_layout():
+    # lane -> (dim0, dim1) of a 4x8 tensor (dim0 in bits 0-1, dim1 in bits 2-4)
+    ll = blocked_4x8()
+    assert ll.out_shifts() == [0, 2]
+    assert ll.flat_in_dim("lane") == [0b00100, 0b01000, 0b00001, 0b00010, 0]
+    assert ll.flat_in_dim("warp") == [0b10000, 0]
+    assert ll.flat_in_dim("register") == [] and ll.flat_in_dim("block") == []
+    assert ll.flat_in_dim("no such dim") == []
+    assert ll.flat_columns() == [4, 8, 1, 2, 0, 16, 0]
+    cols = ll.flat_columns()
+    cols.append(99)                                              # a copy: the layout keeps its own
+    assert ll.flat_columns() == [4, 8, 1, 2, 0, 16, 0]
+    assert L.empty().flat_columns() == [] and L.empty().out_shifts() == []
+    # the span of the columns is the image of every flattened input, as apply_all_flat computes it
+    assert gf2.span(ll.flat_columns()) == ll.apply_all_flat().tolist()
+    assert gf2.rank(ll.flat_columns()) == ll.get_matrix_rank() == 5

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from linlayout_cli.analysis import swizzle as sw
-from linlayout_cli.analysis.access import Threads, flat_in_dim
+from linlayout_cli.analysis.access import Threads
 from linlayout_cli.analysis.bank import analyze_bank, conflicts_of_layouts
 from linlayout_cli.analysis.subspaces import complement_basis, intersection_basis, nullspace_basis
 from linlayout_cli.analysis.swizzle import (
@@ -111,7 +111,7 @@ def test_swizzled_offsets_match_the_converter(shape):
     for order in orders:
         for vec, per, mx in itertools.product([1, 2, 4, 8, 32], [1, 2, 8], [1, 2, 4, 16]):
             text = S.format(vec, per, mx, list(order))
-            want = flat_in_dim(ll(text, shape), "offset")
+            want = ll(text, shape).flat_in_dim("offset")
             assert swizzled_offsets(shape, vec, per, mx, list(order)) == want, text
 
 
@@ -133,7 +133,7 @@ def test_fast_evaluation_matches_the_bank_analysis():
                 rep = analyze_bank(reg_ll, smem_ll, bw, target, simulate_lanes=False)
             except TTLayoutError:
                 continue
-            offs = flat_in_dim(smem_ll, "offset")
+            offs = smem_ll.flat_in_dim("offset")
             for op in (WRITE, READ):
                 v, c, phases = sw.evaluate_side(offs, Threads.of(reg_ll), bw, target, op)
                 a = rep.accesses[op]
@@ -264,11 +264,11 @@ def test_suggestions_checked_by_triton(w, r, shape, bw, want, tw, tr):
     assert bank_conflicts(w, s.attr_text, shape, bw) == tw
     assert bank_conflicts(r, s.attr_text, shape, bw) == tr
     # the printed attribute is the layout the scores describe
-    printed = flat_in_dim(ll(s.attr_text, shape), "offset")
+    printed = ll(s.attr_text, shape).flat_in_dim("offset")
     assert tuple(printed) == s.offsets
     assert score(printed, Threads.of(ll(w, shape)), Threads.of(ll(r, shape)), bw, get_target("sm90")) == s.score
     if not s.exact:                     # an equivalent swizzled_shared: the generic result ranks the same
-        generic = flat_in_dim(ll(s.shared_linear_text, shape), "offset")
+        generic = ll(s.shared_linear_text, shape).flat_in_dim("offset")
         assert score(generic, Threads.of(ll(w, shape)), Threads.of(ll(r, shape)), bw, get_target("sm90")).key == \
             s.score.key
 
@@ -307,7 +307,7 @@ def test_permuted_register_vectors():
     assert (s.score.write_vec, s.score.read_vec, s.score.conflicts) == (8, 8, 0)
     assert s.source == sw.TRITON_SOURCE and not s.notes
     plain = optimal_swizzle(ll(ROW8, [256, 256]), ll(COL8, [256, 256]), 16)
-    offs = flat_in_dim(plain.layout, "offset")
+    offs = plain.layout.flat_in_dim("offset")
     assert score(offs, Threads.of(ll(ROW8, [256, 256])), Threads.of(ll(COL8, [256, 256])), 16,
                  get_target("sm90")).conflicts == 10
 
@@ -402,7 +402,7 @@ def test_no_swizzled_shared_has_fewer_conflicts(shape, bw, seed):
                         smem = ll(S.format(vec, per, mx, list(order)), shape)
                         assert pair_conflicts(w, r, smem, bw) >= best, (w_text, r_text, vec, per, mx, order)
                         # and none ranks better on the whole key (conflicts, then wavefronts, instructions)
-                        key = score(flat_in_dim(smem, "offset"), Threads.of(w), Threads.of(r), bw, target).key
+                        key = score(smem.flat_in_dim("offset"), Threads.of(w), Threads.of(r), bw, target).key
                         assert key >= s.score.key, (w_text, r_text, vec, per, mx, order)
                         checked += 1
         assert checked >= 100
@@ -540,7 +540,7 @@ def test_no_search_is_triton_s_scratch_layout():
         if report.path != "shared_memory" or not report.shared_layout or "matrix" in instructions:
             continue
         mine = sw.triton_swizzle(src, dst, case["bitwidth"], case["target"])
-        assert sw.shared_linear_text(flat_in_dim(mine.layout, "offset"), case["shape"]) == report.shared_layout, \
+        assert sw.shared_linear_text(mine.layout.flat_in_dim("offset"), case["shape"]) == report.shared_layout, \
             case["id"]
         compared += 1
     assert compared > 200

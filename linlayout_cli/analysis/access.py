@@ -17,51 +17,19 @@ Triton's model, in three steps (Triton 3.9, lib/Analysis/Utility.cpp and Generic
 from __future__ import annotations
 
 from ..engine import LinearLayout, gf2
+from ..engine.bits import is_pow2, log2
 from ..errors import ShapeError, UnsupportedError
 from ..records import frozen
 from .targets import Target
 
-# ----------------------------------------------------------------------------------------- flattening
-
-
-def out_shifts(ll: LinearLayout) -> list[int]:
-    """Bit position of each output dim in a flattened coordinate: [0, log2(size0), log2(size0 * size1), ...]."""
-    out, s = [], 0
-    for _, size in ll.get_out_dims():
-        out.append(s)
-        s += size.bit_length() - 1
-    return out
-
-
-def flatten(vectors, shifts) -> list[int]:
-    """Per-dim coordinates -> flattened ints: with shifts [0, 4], (3, 1) -> 3 | 1 << 4 = 19."""
-    return [sum(c << s for c, s in zip(v, shifts)) for v in vectors]
-
-
-def flat_in_dim(ll: LinearLayout, dim: str) -> list[int]:
-    """Bases of one input dim as flattened ints (first out dim least significant); [] if the dim is absent."""
-    if not ll.has_in_dim(dim):
-        return []
-    return flatten(ll.get_in_dim_bases(dim), out_shifts(ll))
-
-
-def unflatten(x: int, sizes) -> list[int]:
-    """Flattened int -> per-dim coordinates: with sizes [16, 32], 19 -> [3, 1]."""
-    coords = []
-    for size in sizes:
-        coords.append(x & (size - 1))
-        x >>= size.bit_length() - 1
-    return coords
-
-
-def _is_pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
+# ----------------------------------------------------------------------------------------- flattened vectors
+# (the flattening itself is the engine's: LinearLayout.flat_in_dim, engine.flatten / unflatten)
 
 
 def intersection_dim(b1: list[int], b2: list[int]) -> int:
     """dim(span(b1) ∩ span(b2)), computed the way Triton 3.9's `intersectionBasis` does: when every vector is
     a power of two it counts the non-zero vectors of b1 present in b2, otherwise the true dimension."""
-    if all(_is_pow2(b) for b in b1) and all(_is_pow2(b) for b in b2):
+    if all(is_pow2(b) for b in b1) and all(is_pow2(b) for b in b2):
         s2 = set(b2)
         return sum(1 for b in b1 if b in s2)
     return gf2.rank(b1) + gf2.rank(b2) - gf2.rank(list(b1) + list(b2))
@@ -70,14 +38,7 @@ def intersection_dim(b1: list[int], b2: list[int]) -> int:
 def lane_tile(lanes: list[int], masks) -> list[int]:
     """The tensor directions a phase spans: for each lane-id mask, the XOR of the lane bases it selects.
     Lanes [1, 2, 4] (flattened) and mask 0b101 give 1 ^ 4 = 5."""
-    tile = []
-    for m in masks:
-        acc = 0
-        for j, lane in enumerate(lanes):
-            if m >> j & 1:
-                acc ^= lane
-        tile.append(acc)
-    return tile
+    return [gf2.apply(lanes, m) for m in masks]
 
 
 @frozen
@@ -93,7 +54,7 @@ class Threads:
     @staticmethod
     def of(ll: LinearLayout) -> "Threads":
         reg = ll.remove_zero_bases_along_dim("register")
-        return Threads(*(tuple(flat_in_dim(reg, d)) for d in ("register", "lane", "warp", "block")), reg)
+        return Threads(*(tuple(reg.flat_in_dim(d)) for d in ("register", "lane", "warp", "block")), reg)
 
     @property
     def n_regs(self) -> int:
@@ -119,12 +80,12 @@ def largest_vectorisation(reg_addrs: list[int], other_addrs: list[int], max_elem
     v = max_elems
     while v >= 1:
         chosen: list[int] = []
-        for i in range(v.bit_length() - 1):
+        for i in range(log2(v)):
             pos = next((p for p, a in enumerate(reg_addrs) if a == 1 << i and p not in chosen), None)
             if pos is None:
                 break
             chosen.append(pos)
-        if len(chosen) == v.bit_length() - 1:
+        if len(chosen) == log2(v):
             rest = [p for p in range(len(reg_addrs)) if p not in chosen]
             mask = v - 1
             if all(reg_addrs[p] & mask == 0 for p in rest) and all(a & mask == 0 for a in other_addrs):
@@ -136,8 +97,8 @@ def largest_vectorisation(reg_addrs: list[int], other_addrs: list[int], max_elem
 def vectorisation(cvt: LinearLayout, bitwidth: int) -> tuple[int, list[int]]:
     """`largest_vectorisation` of a conversion layout (register, lane, warp, block) -> shared address (offset,
     then block)."""
-    reg_addrs = flatten(cvt.get_in_dim_bases("register"), out_shifts(cvt))
-    other_addrs = [a for d in cvt.in_dims if d != "register" for a in flat_in_dim(cvt, d)]
+    reg_addrs = cvt.flat_in_dim("register")
+    other_addrs = [a for d in cvt.in_dims if d != "register" for a in cvt.flat_in_dim(d)]
     return largest_vectorisation(reg_addrs, other_addrs, 128 // bitwidth)
 
 
@@ -146,7 +107,7 @@ def wavefront_split(total: int, v: int, bitwidth: int, target: Target) -> tuple[
     reshapes the shared layout's inputs into vector x bank x segment."""
     bank = min(target.bank_bits // (v * bitwidth), total)
     segment = total // (bank * v) if bank * v else 0
-    if segment < 1 or not _is_pow2(segment) or not _is_pow2(bank):
+    if segment < 1 or not is_pow2(segment) or not is_pow2(bank):
         raise ShapeError(f"the tensor is too small for a bank analysis: {total} shared elements of "
                          f"{bitwidth} bits with {v}-element vectors do not fill one {target.num_banks}-bank "
                          "wavefront (Triton aborts here)")
@@ -171,7 +132,7 @@ def wavefronts(smem_bases: list[int], v: int, bitwidth: int, lanes: list[int], t
     """Wavefronts of one instruction: `smem_bases` are the tensor coordinates (flattened) of each shared address
     bit (offset bits, then block bits), `lanes` the flattened lane bases of the accessing register layout."""
     bank, _ = wavefront_split(1 << len(smem_bases), v, bitwidth, target)
-    segment = smem_bases[(v.bit_length() - 1) + (bank.bit_length() - 1):]
+    segment = smem_bases[log2(v) + log2(bank):]
     masks = target.phase_masks(v * bitwidth, op, len(lanes))
     k = intersection_dim(segment, lane_tile(lanes, masks))
     return Wavefronts(k, masks, 1 << (len(lanes) - len(masks)))

@@ -302,17 +302,12 @@ def _global(ctx: _Context, op) -> Finding:
 def _sectors(ll, vec: int, bits: int, axes, dim: int) -> tuple[int, int]:
     """32-byte sectors warp 0's first access touches, and the fewest its bytes could fill. Elements are taken as
     consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
-    from .access import flat_in_dim, unflatten
+    from ..engine import gf2, unflatten
     sizes = [s for _, s in ll.get_out_dims()]
-    lanes = flat_in_dim(ll, "lane")
-    n = 1 << len(lanes)
+    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order
     contiguous = axes.contiguity[dim] > 1
     seen = set()
-    for lane in range(n):
-        x = 0
-        for j, b in enumerate(lanes):
-            if lane >> j & 1:
-                x ^= b
+    for x in lanes:
         coords = unflatten(x, sizes)
         if contiguous:
             key = tuple(c for k, c in enumerate(coords) if k != dim) + (coords[dim] * bits // 8 // 32,)
@@ -320,16 +315,9 @@ def _sectors(ll, vec: int, bits: int, axes, dim: int) -> tuple[int, int]:
             seen.update({key, last})
         else:
             seen.add(tuple(coords))
-    distinct_lanes = len({tuple(unflatten(x, sizes)) for x in _span(lanes)})
+    distinct_lanes = len({tuple(unflatten(x, sizes)) for x in lanes})
     ideal = max(1, math.ceil(distinct_lanes * vec * bits / 8 / 32))
     return len(seen), ideal
-
-
-def _span(vectors):
-    out = [0]
-    for v in vectors:
-        out += [x ^ v for x in out]
-    return out
 
 
 def _reduce(ctx: _Context, op) -> Finding:

@@ -25,17 +25,18 @@ The model (docs/bank_model.md has the long form)
 """
 from __future__ import annotations
 
-from ..engine import LinearLayout
+from ..engine import LinearLayout, gf2, unflatten
+from ..engine.bits import is_pow2, log2
 from ..errors import LayoutError, ShapeError, UnsupportedError
 from ..records import frozen
-from .access import Wavefronts, flat_in_dim, flatten, out_shifts, unflatten, vectorisation, wavefront_split, wavefronts
+from .access import Wavefronts, vectorisation, wavefront_split, wavefronts
 from .targets import READ, WRITE, Target, get_target
 
 # ----------------------------------------------------------------------------------------- inputs
 
 
 def check_bitwidth(bitwidth: int) -> int:
-    if bitwidth <= 0 or bitwidth & (bitwidth - 1):
+    if not is_pow2(bitwidth):
         raise UnsupportedError(f"element bit width {bitwidth} is not a power of two; shared-memory analysis "
                                "needs power-of-two element sizes (give --bitwidth N to override)")
     if bitwidth > 128:
@@ -118,10 +119,7 @@ class Prepared:
 
     def element_at(self, address: int) -> tuple[int, ...]:
         """Tensor coordinates of the element stored at a flattened (offset, block) address."""
-        flat = 0
-        for bit, base in enumerate(self.smem_flat):
-            if address >> bit & 1:
-                flat ^= base
+        flat = gf2.apply(self.smem_flat, address)
         return tuple(unflatten(flat, self.smem.get_out_dim_sizes().values()))
 
 
@@ -168,13 +166,13 @@ def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int) -> Prepa
         raise LayoutError("the shared layout does not hold every element of the register layout") from e
     v, perm = vectorisation(cvt, bitwidth)
     ins = ["offset"] + [d for d in smem_ll.in_dims if d != "offset"]
-    smem_flat = tuple(x for d in ins for x in flat_in_dim(smem_ll, d))
+    smem_flat = tuple(x for d in ins for x in smem_ll.flat_in_dim(d))
     return Prepared(reg, smem_ll, cvt, v, tuple(perm), smem_ll.get_in_dim_size("offset"),
                     smem_ll.get_total_in_dim_size(), smem_flat)
 
 
 def _model(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
-    return wavefronts(list(p.smem_flat), p.v, bitwidth, flat_in_dim(p.reg, "lane"), target, op)
+    return wavefronts(list(p.smem_flat), p.v, bitwidth, p.reg.flat_in_dim("lane"), target, op)
 
 
 def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
@@ -211,24 +209,16 @@ def span_cosets(masks: tuple[int, ...], n_lanes: int) -> list[int]:
     return out
 
 
-def _xor_span(vectors: list[int]) -> list[int]:
-    """All 2^n XOR combinations; entry x = XOR of vectors[i] for the set bits i of x."""
-    out = [0]
-    for v in vectors:
-        out += [x ^ v for x in out]
-    return out
-
-
 def lane_addresses(p: Prepared, max_instr: int = MAX_SIMULATED_INSTRUCTIONS) -> list[list[int]]:
     """[instruction][lane] -> the flattened shared address of the first element that lane moves (warp 0, block 0;
     the first `max_instr` instructions)."""
     cvt = p.cvt
-    regs = flatten(cvt.get_in_dim_bases("register"), out_shifts(cvt))
+    regs = cvt.flat_in_dim("register")
     regs = [regs[i] for i in p.perm]
-    instr_bases = regs[p.v.bit_length() - 1:]
-    sim_bits = min(len(instr_bases), max(0, max_instr.bit_length() - 1))
-    lanes = _xor_span(flat_in_dim(cvt, "lane"))
-    return [[i ^ lane for lane in lanes] for i in _xor_span(instr_bases[:sim_bits])]
+    instr_bases = regs[log2(p.v):]
+    sim_bits = min(len(instr_bases), max(0, log2(max_instr)))
+    lanes = gf2.span(cvt.flat_in_dim("lane"))
+    return [[i ^ lane for lane in lanes] for i in gf2.span(instr_bases[:sim_bits])]
 
 
 def lane_words(addr: int, v: int, bitwidth: int) -> range:
@@ -314,5 +304,5 @@ def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, tar
                             max(max(row) for row in wave) - 1, len(wave), worst)
         accesses[op] = access
     return BankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), p.v, lanes, warps,
-                      max(1, n_regs // p.v), bank * p.v, segment.bit_length() - 1, accesses, p)
+                      max(1, n_regs // p.v), bank * p.v, log2(segment), accesses, p)
 

@@ -24,6 +24,7 @@ stores and eight 128-bit loads per thread and one barrier (as Triton 3.9 emits i
 from __future__ import annotations
 
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2, log2
 from ..errors import ShapeError, UnsupportedError
 from ..records import frozen, replace
 from . import convert_shuffle as shuf
@@ -190,9 +191,9 @@ def needs_warp_shuffle(src: LinearLayout, dst: LinearLayout) -> bool:
 
 def _unit(vec, outs) -> tuple[str, int] | None:
     hit = [(o, c) for o, c in zip(outs, vec) if c]
-    if len(hit) != 1 or hit[0][1] & (hit[0][1] - 1):
+    if len(hit) != 1 or not is_pow2(hit[0][1]):
         return None
-    return hit[0][0], hit[0][1].bit_length() - 1
+    return hit[0][0], log2(hit[0][1])
 
 
 def _scope(a: str, b: str) -> str:

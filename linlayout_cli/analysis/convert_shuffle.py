@@ -21,8 +21,8 @@ travel inside the register (byte permutes) and ``getTranspositionSelectors`` fus
 from __future__ import annotations
 
 from ..engine import LinearLayout
+from ..engine.bits import log2
 from ..records import frozen
-from .access import flat_in_dim
 
 REG, LANE = "register", "lane"
 
@@ -54,10 +54,6 @@ class WarpDecomposition:
         return all(p == i for i, p in enumerate(self.lane_perm))
 
 
-def _log2(x: int) -> int:
-    return x.bit_length() - 1
-
-
 def _pad_zero(bases, n: int, width: int):
     return list(bases) + [(0,) * width] * (n - len(bases))
 
@@ -82,8 +78,8 @@ def decompose(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> WarpDecomp
     p = S.invert_and_compose(T)
     p_bases = {d: [list(v) for v in p.get_in_dim_bases(d)] for d in (REG, LANE)}
     p_outs = p.out_dims                                   # (register, lane) of dst
-    s_flat = {d: flat_in_dim(S, d) for d in (REG, LANE)}
-    t_flat = {d: flat_in_dim(T, d) for d in (REG, LANE)}
+    s_flat = {d: S.flat_in_dim(d) for d in (REG, LANE)}
+    t_flat = {d: T.flat_in_dim(d) for d in (REG, LANE)}
     dims = (REG, LANE)
     src_free, dst_free = [], []
     for di, d in enumerate(dims):
@@ -103,7 +99,7 @@ def decompose(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> WarpDecomp
         nxt = None
         for od, c in zip(p_outs, vec):
             if c:
-                nxt = (od, _log2(c))
+                nxt = (od, log2(c))
         return nxt
 
     reg_bases = [0] * n_reg
@@ -138,7 +134,7 @@ def decompose(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> WarpDecomp
                 if cur == entry:
                     break
     m = len(mixed)
-    n_pack_pre = _log2(min(max(32 // bitwidth, 1), 4)) if bitwidth <= 32 else 0
+    n_pack_pre = log2(min(max(32 // bitwidth, 1), 4)) if bitwidth <= 32 else 0
     n_pack = min(n_pack_pre, n_reg - m)
     transpositions = _selectors(mixed, reg_bases, n_pack)
     return WarpDecomposition(tuple(reg_bases), tuple(lane_bases), tuple(transpositions), n_pack, n_reg)

@@ -23,17 +23,14 @@ the paper's ``getVbasis`` that ``swizzle.optimal_swizzle`` follows (see docs/con
 """
 from __future__ import annotations
 
-from ..engine import LinearLayout
+from ..engine import LinearLayout, unflatten
+from ..engine.bits import log2
 from ..engine.gf2 import XorBasis
 from ..records import frozen
 from .access import Threads, vectorisation
 from .subspaces import complement_basis, compute_segment, intersection_basis
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
-
-
-def _log2(x: int) -> int:
-    return x.bit_length() - 1
 
 
 @frozen
@@ -82,10 +79,10 @@ def _remove_zeros(v):
 def vector_basis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> tuple[list[int], bool | None]:
     """Triton 3.9's ``getVecBasisLdSt``: (vector bases, which side filled the first bank word: True = src,
     False = dst, None = neither had to)."""
-    vbasis = intersection_basis(list(src.regs), list(dst.regs), dim)[:_log2(128 // bitwidth)]
+    vbasis = intersection_basis(list(src.regs), list(dst.regs), dim)[:log2(128 // bitwidth)]
     src_fills = None
     if (1 << len(vbasis)) * bitwidth < 32:
-        per_bank = _log2(32 // bitwidth)
+        per_bank = log2(32 // bitwidth)
         warp_src, warp_dst = _remove_zeros(src.warps), _remove_zeros(dst.warps)
 
         def without_vec(v):
@@ -119,8 +116,8 @@ def vector_basis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> tuple[l
 def lane_tile(tile: Tile, lanes, vec_size: int, bitwidth: int, num_banks: int) -> list[int]:
     """Triton's ``getLaneTile``: the lane directions served in one wavefront (explicit ``lane_addr``, or the
     first lanes: all banks hold ``num_banks`` words, each lane ``vec_size * bitwidth`` bits)."""
-    log2_vec = _log2(max(1, vec_size * bitwidth // 32))
-    log2_phase = max(0, log2_vec + len(lanes) - _log2(num_banks))
+    log2_vec = log2(max(1, vec_size * bitwidth // 32))
+    log2_phase = max(0, log2_vec + len(lanes) - log2(num_banks))
     if tile.lane_addr:
         return [lanes[i] for i in tile.lane_addr]
     return list(lanes[:len(lanes) - log2_phase])
@@ -130,7 +127,7 @@ def _core(src: Threads, dst: Threads, bitwidth: int, vbasis, tile_src, tile_dst,
           num_banks: int = 32) -> ScratchLayout:
     """Triton's inner ``optimalSwizzling`` + ``buildReps`` for a given vector part and lane tiles."""
     blocks = _remove_zeros(src.blocks)
-    len_b = min(_log2((num_banks * 32) // ((1 << len(vbasis)) * bitwidth)), dim - len(vbasis) - len(blocks))
+    len_b = min(log2((num_banks * 32) // ((1 << len(vbasis)) * bitwidth)), dim - len(vbasis) - len(blocks))
     len_s = dim - len_b - len(vbasis) - len(blocks)
     bank_src = [x for x in list(vbasis) + list(tile_src) + blocks]
     bank_dst = [x for x in list(vbasis) + list(tile_dst) + blocks]
@@ -158,7 +155,7 @@ def ldst_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks:
     tile_src = lane_tile(src_tile, src.lanes, vec_size, bitwidth, num_banks)
     tile_dst = lane_tile(dst_tile, dst.lanes, vec_size, bitwidth, num_banks)
     smem = _core(src, dst, bitwidth, vbasis, tile_src, tile_dst, dim, 0, num_banks)
-    if num_banks == 32 and _log2(max(1, vec_size * bitwidth // 32)) < 2:
+    if num_banks == 32 and log2(max(1, vec_size * bitwidth // 32)) < 2:
         # bank lines held in registers by the side that filled the first word (else the side with more) go
         # first, so that side can vectorise a little more.  Measured: Triton 3.9 does this with 32 banks only
         # (gfx950's 64-bank layouts keep the complement's order; docs/convert_model.md, section 6)
@@ -245,7 +242,7 @@ def src_dst_tiles(bitwidth: int, ldmatrix: bool, stmatrix: bool) -> tuple[list[T
 
 def tile_swizzle(src: Threads, dst: Threads, src_tiles, dst_tiles, bitwidth: int, dim: int):
     """Triton's ``optimalSwizzling`` over instruction tiles: (layout, store tile, load tile, lane tiles)."""
-    total = _log2(128 // bitwidth)
+    total = log2(128 // bitwidth)
     candidates = []
     for ts in src_tiles:
         for td in dst_tiles:
@@ -346,9 +343,5 @@ def shared_access(side: Threads, smem: ScratchLayout, bitwidth: int, tile: Tile,
 
 def shared_layout_ll(smem: ScratchLayout, shape: list[int]) -> LinearLayout:
     """The whole tensor as one shared layout: offsets of one round, then the rounds (reps) above them."""
-    shifts, s = [], 0
-    for size in shape:
-        shifts.append(s)
-        s += _log2(size)
-    bases = [[(x >> sh) & (size - 1) for sh, size in zip(shifts, shape)] for x in smem.offsets + smem.reps]
+    bases = [unflatten(x, shape) for x in smem.offsets + smem.reps]
     return LinearLayout({"offset": bases, BLOCK: []}, [(f"dim{i}", n) for i, n in enumerate(shape)])

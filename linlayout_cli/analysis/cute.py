@@ -24,6 +24,7 @@ from __future__ import annotations
 from ..attributes.cute import CuteLayout, Swizzle
 from ..conversions.cute import element_bit_name, row_major_index, row_major_shifts
 from ..engine import LinearLayout, gf2
+from ..engine.bits import log2, popcount
 from ..errors import UnsupportedError
 from ..records import frozen
 
@@ -47,14 +48,6 @@ class CuteForm:
         return None if self.layout is None else str(self.layout)
 
 
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
-
-
-def _popcount(x: int) -> int:
-    return bin(x).count("1")
-
-
 def _shape(ll: LinearLayout) -> list[int]:
     return [ll.get_out_dim_size(f"dim{d}") for d in range(ll.num_out_dims)]
 
@@ -64,7 +57,7 @@ def _bases(ll: LinearLayout, dim: str):
     if not ll.has_in_dim(dim):
         return []
     return [tuple(ll.get_basis(dim, k, f"dim{d}") for d in range(ll.num_out_dims))
-            for k in range(ll.get_in_dim_size_log2(dim))]
+            for k in range(ll.get_in_dim_sizelog2(dim))]
 
 
 def _basis_text(basis) -> str:
@@ -135,11 +128,11 @@ def _distributed(ll: LinearLayout) -> CuteForm:
 def _find_swizzle(offsets: list[int], names: list[str]) -> tuple[Swizzle | None, str | None]:
     """The smallest Swizzle<B,M,S> with `Swizzle(base) == offset` and every base one bit, for the offsets of the
     element bits; (None, None) when no XOR is needed, (None, reason) when no swizzle does it."""
-    mixed = [(e, o) for e, o in enumerate(offsets) if _popcount(o) > 1]
+    mixed = [(e, o) for e, o in enumerate(offsets) if popcount(o) > 1]
     if not mixed:
         return None, None
     for e, o in mixed:
-        if _popcount(o) > 2:
+        if popcount(o) > 2:
             bits = [b for b in range(o.bit_length()) if o >> b & 1]
             return None, (f"{names[e]} lands on offset bits {', '.join(map(str, bits))} at once; "
                           "Swizzle<B,M,S> XORs each bit into one other")
@@ -166,7 +159,7 @@ def _find_swizzle(offsets: list[int], names: list[str]) -> tuple[Swizzle | None,
                            f"{max(targets)}, which overlap them (CuTe's Swizzle<B,M,S> needs |S| >= B)")
             continue
         sw = Swizzle(bits, min(targets), distance if positive else -distance)
-        bad = next((e for e, o in enumerate(offsets) if _popcount(sw.apply(o)) != 1), None)
+        bad = next((e for e, o in enumerate(offsets) if popcount(sw.apply(o)) != 1), None)
         if bad is None:
             return sw, None
         o = offsets[bad]
@@ -199,7 +192,7 @@ def _not_one_to_one(columns: list[int], names: list[str], total: int) -> tuple[s
 def _shared(ll: LinearLayout, kind_name: str) -> CuteForm:
     shape = _shape(ll)
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
-    total = sum(_log2(s) for s in shape)
+    total = sum(log2(s) for s in shape)
     columns, names = [], []
     for dim in ("offset", "block"):
         for k, basis in enumerate(_bases(ll, dim)):
@@ -222,7 +215,7 @@ def _shared(ll: LinearLayout, kind_name: str) -> CuteForm:
     dims = []
     shifts = row_major_shifts(shape)
     for d, n in enumerate(shape):
-        strides = [base[shifts[d] + k] for k in range(_log2(n))]
+        strides = [base[shifts[d] + k] for k in range(log2(n))]
         dims.append(_group(coalesce_bits(strides)))
     if len(shape) == 1:
         d_shape, d_stride = dims[0]

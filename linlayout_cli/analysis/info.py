@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from ..attributes import encodings as enc
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2
 from ..engine.gf2 import XorBasis
 from ..records import frozen
-from .access import flat_in_dim
 
 HARDWARE = ("register", "lane", "warp", "block")
 MAX_ROW_STARTS = 64
@@ -108,7 +108,7 @@ def spread(ll: LinearLayout) -> tuple[Spread, ...]:
                     continue
                 if any(c for k, c in enumerate(b) if k != j):
                     mixed.append(f"{hw} {1 << i}")
-                elif b[j] & (b[j] - 1) == 0:
+                elif is_pow2(b[j]):
                     steps.append((b[j], hw))
         factors: list[Factor] = []
         for _, hw in sorted(steps):
@@ -200,11 +200,11 @@ def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: i
     """Bank of the first element of each row (offset x element bits / 32 bits, modulo the banks)."""
     if row_dim is None:
         return ()
-    offsets = flat_in_dim(ll, "offset")
+    offsets = ll.flat_in_dim("offset")
     basis = XorBasis()
     for i, b in enumerate(offsets):
         basis.insert(b, 1 << i)
-    shift = sum(size.bit_length() - 1 for _, size in ll.get_out_dims()[:row_dim])
+    shift = ll.out_shifts()[row_dim]
     rows = min(ll.get_out_dim_size(ll.out_dims[row_dim]), MAX_ROW_STARTS)
     out = []
     for r in range(rows):
@@ -217,7 +217,7 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
     offsets = ll.get_in_dim_size("offset")
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
     bases = tuple(tuple(b) for b in ll.get_in_dim_bases("offset"))
-    flat = flat_in_dim(ll, "offset")
+    flat = ll.flat_in_dim("offset")
     mixed = tuple(i for i, x in enumerate(flat) if x & (x - 1))
     params = swizzle_params(attr)
     row_dim = _row_dim(bases)

@@ -7,7 +7,8 @@ the layout spans several CTAs.
 """
 from __future__ import annotations
 
-from ..engine import LinearLayout, gf2
+from ..engine import LinearLayout, flatten, gf2, unflatten
+from ..engine.bits import log2
 from ..errors import TTLayoutError
 from ..records import frozen
 
@@ -48,11 +49,7 @@ def _sizes(ll: LinearLayout, dims) -> dict[str, int]:
 
 def _flat_columns(ll: LinearLayout, dims) -> list[int]:
     """Flattened images of every input bit, the in dims taken in `dims` order."""
-    shifts, s = [], 0
-    for _, size in ll.get_out_dims():
-        shifts.append(s)
-        s += size.bit_length() - 1
-    return [sum(c << sh for c, sh in zip(b, shifts)) for d in dims if ll.has_in_dim(d) for b in ll.get_in_dim_bases(d)]
+    return [c for d in dims for c in ll.flat_in_dim(d)]
 
 
 def check_element(ll: LinearLayout, element) -> int:
@@ -61,13 +58,10 @@ def check_element(ll: LinearLayout, element) -> int:
     if len(element) != len(sizes):
         raise TTLayoutError(f"--element needs {len(sizes)} indices (the tensor is {'x'.join(map(str, sizes))}), "
                             f"got {len(element)}")
-    flat, shift = 0, 0
     for i, (e, size) in enumerate(zip(element, sizes)):
         if not 0 <= e < size:
             raise TTLayoutError(f"--element index {e} of dim {i} is out of range: valid 0..{size - 1}")
-        flat |= e << shift
-        shift += size.bit_length() - 1
-    return flat
+    return flatten([element], ll.out_shifts())[0]
 
 
 def copies(ll: LinearLayout, dims=HARDWARE) -> int:
@@ -83,20 +77,12 @@ def _coset(ll: LinearLayout, dims, element) -> list[int]:
     x0 = gf2.solve(columns, [target])[0]
     if x0 is None:
         return []
-    out = [x0]
-    for k in gf2.null_space(columns):
-        if len(out) >= MAX_HOLDERS:
-            break
-        out += [x ^ k for x in out]
-    return sorted(out)[:MAX_HOLDERS]
+    kernel = gf2.null_space(columns)[:log2(MAX_HOLDERS)]
+    return sorted(x0 ^ k for k in gf2.span(kernel))[:MAX_HOLDERS]
 
 
 def _split(x: int, sizes: dict[str, int]) -> dict[str, int]:
-    out = {}
-    for d, size in sizes.items():
-        out[d] = x & (size - 1)
-        x >>= size.bit_length() - 1
-    return out
+    return dict(zip(sizes, unflatten(x, sizes.values())))
 
 
 def holders(ll: LinearLayout, element) -> list[Holder]:
@@ -120,31 +106,12 @@ def thread_elements(ll: LinearLayout, thread: int, block: int | None = None) -> 
     lane, warp = thread % sizes["lane"], thread // sizes["lane"]
     out_sizes = [size for _, size in ll.get_out_dims()]
     flat = {d: _flat_columns(ll, (d,)) for d in HARDWARE}
-    regs = [0]                                   # element of each register, relative to register 0
-    for b in flat["register"]:
-        regs += [r ^ b for r in regs]
-    thread_base = _xor_bits(flat["lane"], lane) ^ _xor_bits(flat["warp"], warp)
+    regs = gf2.span(flat["register"])            # element of each register, relative to register 0
+    thread_base = gf2.apply(flat["lane"], lane) ^ gf2.apply(flat["warp"], warp)
     out = []
     for b in range(sizes["block"]) if block is None else [block]:
-        base = thread_base ^ _xor_bits(flat["block"], b)
-        out += [Held(b, r, tuple(_unflatten(base ^ e, out_sizes))) for r, e in enumerate(regs)]
-    return out
-
-
-def _xor_bits(columns: list[int], value: int) -> int:
-    """XOR of the columns selected by the set bits of value."""
-    acc = 0
-    for j, c in enumerate(columns):
-        if value >> j & 1:
-            acc ^= c
-    return acc
-
-
-def _unflatten(x: int, sizes) -> list[int]:
-    out = []
-    for size in sizes:
-        out.append(x & (size - 1))
-        x >>= size.bit_length() - 1
+        base = thread_base ^ gf2.apply(flat["block"], b)
+        out += [Held(b, r, tuple(unflatten(base ^ e, out_sizes))) for r, e in enumerate(regs)]
     return out
 
 

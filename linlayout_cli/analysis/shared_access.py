@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from ..conversions.padded_shared import Padding
 from ..engine import LinearLayout, gf2
+from ..engine.bits import log2
 from ..errors import LayoutError, ShapeError, TTLayoutError, UnsupportedError
 from ..records import frozen, replace
 from . import convert_smem as cs
-from .access import flat_in_dim
 from .bank import check_bitwidth, conflicts_of_layouts, prepare, span_cosets
 from .targets import READ, TARGETS, WRITE, Target, get_target
 
@@ -154,9 +154,6 @@ class Access:
         return 1 << len(self.warps)
 
 
-def _log2(x: int) -> int:
-    return x.bit_length() - 1
-
 
 def access_of(reg_ll: LinearLayout, shared_ll: LinearLayout) -> Access:
     """`reg.invert_and_compose(shared)` (Triton's `cvt`) as offsets; the block (CTA) part is left out: one CTA."""
@@ -179,7 +176,7 @@ def _access_from_cvt(cvt: LinearLayout, reg: LinearLayout | None = None) -> Acce
     mask = cvt.get_out_dim_size("offset") - 1
 
     def offs(dim):
-        return tuple(x & mask for x in flat_in_dim(cvt, dim))
+        return tuple(x & mask for x in cvt.flat_in_dim(dim))
     zero = ()
     if reg is not None and reg.has_in_dim(LANE):
         zero = tuple(i for i, b in enumerate(reg.get_in_dim_bases(LANE)) if not any(b))
@@ -214,7 +211,7 @@ def matrix_lowering(a: Access, bitwidth: int, transpose: bool) -> Lowering | Non
             return None
         word = 32 // bitwidth
         tile = []
-        for i in range(_log2(word)):
+        for i in range(log2(word)):
             if (1 << i) not in regs:
                 return None
             tile.append(regs.index(1 << i))
@@ -236,7 +233,7 @@ def matrix_lowering(a: Access, bitwidth: int, transpose: bool) -> Lowering | Non
         rows = (regs[0], a.lanes[0], a.lanes[1])
         words_left = regs[1:]
     elems = min(128 // bitwidth, a.n_regs)
-    n_mat_bits = _log2(elems * bitwidth // 32)
+    n_mat_bits = log2(elems * bitwidth // 32)
     return Lowering(MATRIX_TRANS if transpose else MATRIX, a.n_regs // elems, elems,
                     tuple(words_left[n_mat_bits:]), tuple(rows), tuple(words_left[:n_mat_bits]))
 
@@ -253,7 +250,7 @@ def shared_lowering(a: Access, bitwidth: int, max_elems: int, padded: bool = Fal
     regs, others = list(a.regs), list(a.lanes) + list(a.warps)
     v = max_elems
     while v > 1:
-        k = _log2(v)
+        k = log2(v)
         units = [1 << i for i in range(k)]
         if padded:
             ok = list(regs[:k]) == units and all(x & (v - 1) == 0 for x in regs[k:])
@@ -262,7 +259,7 @@ def shared_lowering(a: Access, bitwidth: int, max_elems: int, padded: bool = Fal
         if ok and all(x & (v - 1) == 0 for x in others):
             break
         v //= 2
-    k = _log2(v)
+    k = log2(v)
     if padded:
         rest = regs[k:]
     else:                               # a basis of the register span with the vector's bits cleared
@@ -282,7 +279,7 @@ def ds_read_tr_lowering(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth:
     regs = reg.get_in_dim_bases(REG)
     lanes = reg.get_in_dim_bases(LANE)
     off = shared_ll.get_in_dim_bases("offset")
-    if len(regs) < _log2(need_regs) or len(lanes) < 4 or not off:
+    if len(regs) < log2(need_regs) or len(lanes) < 4 or not off:
         return None
     fast_reg = next((d for d in range(2) if regs[0][d]), None)
     fast_smem = next((d for d in range(2) if off[0][d]), None)
@@ -291,8 +288,8 @@ def ds_read_tr_lowering(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth:
 
     def unit_run(bases, dim, n):
         return all(b[dim] == 1 << i and not b[1 - dim] for i, b in enumerate(bases[:n]))
-    if not (unit_run(regs, fast_reg, _log2(need_regs)) and unit_run(lanes, fast_smem, 4)
-            and unit_run(off, fast_smem, _log2(need_regs))):
+    if not (unit_run(regs, fast_reg, log2(need_regs)) and unit_run(lanes, fast_smem, 4)
+            and unit_run(off, fast_smem, log2(need_regs))):
         return None
     if padding is not None and min(padding.intervals) < need_regs:
         return None
@@ -477,8 +474,8 @@ def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str) -> Tri
         k = conflicts_of_layouts(reg_ll, shared_ll, bitwidth, banks, op)
     except (ShapeError, UnsupportedError, LayoutError):
         return None
-    phases = 1 << (len(flat_in_dim(p.reg, LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
-                                                                           len(flat_in_dim(p.reg, LANE)))))
+    phases = 1 << (len(p.reg.flat_in_dim(LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
+                                                                           len(p.reg.flat_in_dim(LANE)))))
     n_regs = p.reg.get_in_dim_size(REG)
     name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op)
     return TritonFigures(name, max(1, n_regs // p.v), phases * (k + 1), k)
@@ -615,7 +612,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     check_bitwidth(bitwidth)
     m = get_machine(target)
     src, dst = cs.Threads.of(src_ll), cs.Threads.of(dst_ll)
-    dim = src_ll.get_total_out_dim_size_log2()
+    dim = src_ll.get_total_out_dim_sizelog2()
     tri_lanes = None
     if m.vendor == "nvidia":
         tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)

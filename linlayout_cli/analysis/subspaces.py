@@ -5,6 +5,7 @@ scratch layouts of `convert`.
 Example: in GF(2)^3, span{0b011, 0b100} ∩ span{0b001, 0b010} = span{0b011}."""
 from __future__ import annotations
 
+from ..engine.bits import is_pow2
 from ..engine.gf2 import rref
 
 
@@ -25,7 +26,7 @@ def nullspace_basis(vectors: list[int], dim: int) -> list[int]:
 
 def intersection_basis(b1: list[int], b2: list[int], dim: int) -> list[int]:
     """Triton's ``intersectionBasis``: a basis of span(b1) ∩ span(b2), in Triton's order."""
-    if all(x > 0 and x & (x - 1) == 0 for x in b1) and all(x > 0 and x & (x - 1) == 0 for x in b2):
+    if all(is_pow2(x) for x in b1) and all(is_pow2(x) for x in b2):
         s2 = set(b2)
         return [b for b in b1 if b != 0 and b in s2]
     return nullspace_basis(nullspace_basis(b1, dim) + nullspace_basis(b2, dim), dim)

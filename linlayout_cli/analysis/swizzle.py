@@ -27,11 +27,12 @@ from __future__ import annotations
 import itertools
 
 from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
-from ..engine import LinearLayout
+from ..engine import LinearLayout, bit_shifts, unflatten
+from ..engine.bits import log2
 from ..engine.gf2 import XorBasis
 from ..errors import ShapeError, UnsupportedError
 from ..records import frozen, replace
-from .access import Threads, flat_in_dim, largest_vectorisation, unflatten, wavefronts
+from .access import Threads, largest_vectorisation, wavefronts
 from .bank import check_bitwidth
 from .subspaces import complement_basis, compute_segment, intersection_basis
 from .targets import READ, WRITE, Target, get_target
@@ -48,11 +49,11 @@ def _vbasis(src: Threads, dst: Threads, bitwidth: int, dim: int) -> list[int]:
     """Triton's ``getVbasis``."""
     reg_src, reg_dst = list(src.regs), list(dst.regs)
     vbasis = intersection_basis(reg_src, reg_dst, dim)
-    max_vec_bases = (128 // bitwidth).bit_length() - 1
+    max_vec_bases = log2(128 // bitwidth)
     vbasis = vbasis[:max_vec_bases]
-    bases_per_bank = 0 if bitwidth > 32 else (32 // bitwidth).bit_length() - 1
+    bases_per_bank = 0 if bitwidth > 32 else log2(32 // bitwidth)
     lane_src, lane_dst = set(src.lanes), set(dst.lanes)
-    max_extra = (128 // max(bitwidth, 32)).bit_length() - 1
+    max_extra = log2(128 // max(bitwidth, 32))
 
     def after_bank0(regs, vb, other_lanes):
         vec = []
@@ -188,7 +189,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
 
     tile_src, tile_dst = tile(src, WRITE), tile(dst, READ)
     bank_src, bank_dst = vbasis + tile_src, vbasis + tile_dst
-    len_b = min(((target.bank_bits // ((1 << len(vbasis)) * bitwidth)) or 1).bit_length() - 1, dim - len(vbasis))
+    len_b = min(log2((target.bank_bits // ((1 << len(vbasis)) * bitwidth)) or 1), dim - len(vbasis))
     len_s = dim - len_b - len(vbasis)
     if len_s < 0:
         raise ShapeError("the tensor is smaller than the vector the layouts share")
@@ -274,21 +275,18 @@ def swizzled_offsets(shape: list[int], vec: int, per_phase: int, max_phase: int,
     (row r of the two fastest dims has its columns XORed with vec * ((r / perPhase) % maxPhase)); equal to
     conversions.shared.swizzled_to_ll (checked in tests)."""
     rank = len(shape)
-    shifts, s = [], 0
-    for size in shape:
-        shifts.append(s)
-        s += size.bit_length() - 1
+    shifts = bit_shifts(shape)
     if rank == 1:
-        return [1 << i for i in range(shape[0].bit_length() - 1)]
+        return [1 << i for i in range(log2(shape[0]))]
     col, row = order[0], order[1]
     n_cols, n_rows = shape[col], shape[row]
-    out = [(1 << i) << shifts[col] for i in range(n_cols.bit_length() - 1)]
-    for i in range(n_rows.bit_length() - 1):
+    out = [(1 << i) << shifts[col] for i in range(log2(n_cols))]
+    for i in range(log2(n_rows)):
         r = 1 << i
         c = (vec * ((r // per_phase) % max_phase)) % n_cols
         out.append((r << shifts[row]) | (c << shifts[col]))
     for d in order[2:]:
-        out += [(1 << i) << shifts[d] for i in range(shape[d].bit_length() - 1)]
+        out += [(1 << i) << shifts[d] for i in range(log2(shape[d]))]
     return out
 
 
@@ -383,7 +381,7 @@ def _variants(write_ll, read_ll, src: Threads, dst: Threads, bitwidth: int, targ
             try:
                 res = full if n == len(full.vector) and not permuted else \
                     optimal_swizzle(write_ll, read_ll, bitwidth, target, n, permuted)
-                offs = flat_in_dim(res.layout, "offset")
+                offs = res.layout.flat_in_dim("offset")
                 sc = score(offs, src, dst, bitwidth, target)
             except (ShapeError, UnsupportedError):
                 continue
@@ -414,7 +412,7 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     generic = []
     try:
         triton = triton_swizzle(write_ll, read_ll, bitwidth, target)
-        triton_offsets = flat_in_dim(triton.layout, "offset")
+        triton_offsets = triton.layout.flat_in_dim("offset")
         generic.append((triton, triton_offsets, score(triton_offsets, src, dst, bitwidth, target), TRITON_SOURCE))
     except UnsupportedError:            # Triton asserts here (repeated or broadcast lanes): only the variants remain
         triton = None
@@ -492,7 +490,7 @@ def nvmma_candidates(shape: list[int], bitwidth: int):
                 ll = to_linear_layout(attr, list(shape))
             except TTLayoutError:
                 continue
-            yield attr, flat_in_dim(ll, "offset")
+            yield attr, ll.flat_in_dim("offset")
 
 
 def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..engine.bits import is_pow2, log2
 from ..errors import VerifyError
 from . import verify as V
 from .encodings import (
@@ -181,14 +182,14 @@ def legacy_cga(fields: dict, rank: int, ctx: Ctx) -> tuple[tuple[int, ...], ...]
     if sorted(order) != list(range(rank)):
         raise ctx.err(f"CTAOrder must be a permutation of 0..(rank-1), but was [{_j(order)}]")
     for d in range(rank):
-        if not (_pow2(ctas[d]) and _pow2(split[d]) and ctas[d] % split[d] == 0):
+        if not (is_pow2(ctas[d]) and is_pow2(split[d]) and ctas[d] % split[d] == 0):
             raise ctx.err(f"CTAsPerCGA and CTASplitNum must be powers of two with CTASplitNum dividing "
                           f"CTAsPerCGA, got [{_j(ctas)}] and [{_j(split)}]")
     rows: list[tuple[int, ...]] = []
     for d in order:
-        for k in range(split[d].bit_length() - 1):
+        for k in range(log2(split[d])):
             rows.append(tuple((1 << k) if i == d else 0 for i in range(rank)))
-        for _ in range((ctas[d] // split[d]).bit_length() - 1):
+        for _ in range(log2(ctas[d] // split[d])):
             rows.append((0,) * rank)
     bases = tuple(rows)
     _verify(ctx, V.verify_cga, bases, rank)
@@ -245,10 +246,6 @@ def parse_linear_layout(d: DictV, names, serialized_rank: int, ctx: Ctx, empty_r
 
 def _j(xs) -> str:
     return ", ".join(str(x) for x in xs)
-
-
-def _pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -482,12 +479,12 @@ def _build_amd_wmma(items, ctx: Ctx):
         if legacy_wpc is None:
             # Triton fails here without printing any diagnostic.
             raise ctx.err("#ttg.amd_wmma requires 'ctaLayout' (e.g. ctaLayout = {warp = [[1, 0], [2, 0]]})")
-        if not all(_pow2(x) for x in legacy_wpc):
+        if not all(is_pow2(x) for x in legacy_wpc):
             raise ctx.err(f"warpsPerCTA entries must be powers of two, got [{_j(legacy_wpc)}]")
         rank = len(legacy_wpc)
         rows: list[tuple[int, ...]] = []
         for dim in range(rank - 1, -1, -1):
-            for k in range(legacy_wpc[dim].bit_length() - 1):
+            for k in range(log2(legacy_wpc[dim])):
                 rows.append(tuple((1 << k) if i == dim else 0 for i in range(rank)))
         register, warp = (), tuple(rows)
     else:
@@ -667,12 +664,12 @@ def _build_padded_shared(items, ctx: Ctx):
             raise ctx.err("Mismatch of shape and order ranks in padded layout", d.pos)
         if sorted(order) != list(range(len(order))):       # Triton: assertion failure
             raise ctx.err(f"order must be a permutation of 0..(rank-1), but was [{_j(order)}]")
-        if not all(_pow2(s) for s in shape):                # Triton: assertion failure
+        if not all(is_pow2(s) for s in shape):                # Triton: assertion failure
             raise ctx.err(f"padded_shared shape entries must be powers of two, got [{_j(shape)}]")
         rank = len(shape)
         offset = []
         for dim in order:
-            for k in range(shape[dim].bit_length() - 1):
+            for k in range(log2(shape[dim])):
                 offset.append(tuple((1 << k) if i == dim else 0 for i in range(rank)))
         offset, block = tuple(offset), ()
     _verify(ctx, V.verify_padded_shared, tuple(intervals), tuple(paddings), offset, block, rank)

@@ -10,6 +10,7 @@ verifies them; constructing a record directly performs no verification.
 """
 from __future__ import annotations
 
+from ..engine.bits import log2, next_pow2
 from ..records import frozen, replace  # noqa: F401  (replace: copies of encodings)
 
 Bases = tuple[tuple[int, ...], ...]
@@ -30,10 +31,6 @@ def _cga(cga) -> str:
 
 def _bool(b) -> str:
     return "true" if b else "false"
-
-
-def _next_pow2(x: int) -> int:
-    return 1 << int(x).bit_length()
 
 
 @frozen
@@ -257,7 +254,7 @@ class PaddedSharedEncoding:
         sizes = [1] * self.rank
         for b in list(self.offset) + list(self.block):
             for d, v in enumerate(b):
-                sizes[d] = max(sizes[d], _next_pow2(v))
+                sizes[d] = max(sizes[d], next_pow2(v))
         return sizes
 
     def order(self) -> list[int]:
@@ -279,7 +276,7 @@ class PaddedSharedEncoding:
         pads = ", ".join(f"{i}:+{p}" for i, p in zip(self.intervals, self.paddings))
         shape, order = self.out_sizes(), self.order()
         identity = tuple(tuple((1 << k) if i == d else 0 for i in range(self.rank))
-                         for d in order for k in range(shape[d].bit_length() - 1))
+                         for d in order for k in range(log2(shape[d])))
         if not self.block and tuple(map(tuple, self.offset)) == identity:
             body = f"order = {_arr(order)}, shape = {_arr(shape)}"
         else:

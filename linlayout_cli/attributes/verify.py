@@ -12,6 +12,8 @@ greater than b[d], minimum 1).
 """
 from __future__ import annotations
 
+from ..engine import bit_shifts, flatten, gf2
+from ..engine.bits import is_pow2, log2, next_pow2
 from ..errors import VerifyError
 
 SURJECTIVE_MSG = ("Layout is expected to be surjective, i.e. every `out` coordinate can be reached "
@@ -21,11 +23,6 @@ SURJECTIVE_MSG = ("Layout is expected to be surjective, i.e. every `out` coordin
 # ---------------------------------------------------------------------------------------------
 # GF(2) helpers on bases
 # ---------------------------------------------------------------------------------------------
-
-def next_pow2(x: int) -> int:
-    """llvm::NextPowerOf2: the smallest power of two strictly greater than x (0 -> 1)."""
-    return 1 << int(x).bit_length()
-
 
 def infer_out_sizes(rank: int, *basis_lists) -> list[int]:
     """Out-dim sizes the way Triton's parser infers them from the bases (NextPow2 rule, min 1)."""
@@ -39,48 +36,22 @@ def infer_out_sizes(rank: int, *basis_lists) -> list[int]:
     return sizes
 
 
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
-
-
-def flatten(basis, sizes) -> int:
-    """Flatten a basis to one integer, dim0 in the least significant bits (Triton's flattenOuts)."""
-    flat, shift = 0, 0
-    for v, s in zip(basis, sizes):
-        flat |= v << shift
-        shift += _log2(s)
-    return flat
-
-
-def gf2_rank(vectors) -> int:
-    """Rank over GF(2) of integers seen as bit vectors."""
-    pivots: dict[int, int] = {}
-    rank = 0
-    for v in vectors:
-        while v:
-            top = v.bit_length() - 1
-            if top in pivots:
-                v ^= pivots[top]
-            else:
-                pivots[top] = v
-                rank += 1
-                break
-    return rank
+def _flat(sizes, bases) -> list[int]:
+    """Bases flattened with dim0 in the least significant bits (Triton's flattenOuts)."""
+    return flatten(bases, bit_shifts(sizes))
 
 
 def is_surjective(sizes, *basis_lists) -> bool:
-    total_bits = sum(_log2(s) for s in sizes)
-    flats = [flatten(b, sizes) for bases in basis_lists for b in bases]
-    return gf2_rank(flats) == total_bits
+    total_bits = sum(log2(s) for s in sizes)
+    return gf2.rank(_flat(sizes, [b for bases in basis_lists for b in bases])) == total_bits
 
 
 def is_permutation_matrix(sizes, *basis_lists) -> bool:
     """Triton's isPermutationMatrixLayout: after dropping zero bases every basis is a single bit
     of the flattened output and the remaining bases are invertible (cover every bit exactly once)."""
-    total_bits = sum(_log2(s) for s in sizes)
-    flats = [flatten(b, sizes) for bases in basis_lists for b in bases]
-    flats = [f for f in flats if f]
-    if any(f & (f - 1) for f in flats):
+    total_bits = sum(log2(s) for s in sizes)
+    flats = [f for f in _flat(sizes, [b for bases in basis_lists for b in bases]) if f]
+    if not all(is_pow2(f) for f in flats):
         return False
     return len(flats) == total_bits and len(set(flats)) == total_bits
 
@@ -121,10 +92,6 @@ def verify_cga(cga, rank: int) -> None:
 # per-kind verifiers (Triton's `verify` methods, in Triton's order)
 # ---------------------------------------------------------------------------------------------
 
-def _is_pow2(x: int) -> bool:
-    return x > 0 and (x & (x - 1)) == 0
-
-
 def _is_permutation(order) -> bool:
     return sorted(order) == list(range(len(order)))
 
@@ -143,7 +110,7 @@ def verify_blocked(size_per_thread, threads_per_warp, warps_per_cta, order, cga_
         raise VerifyError("sizePerThread, threadsPerWarp, warpsPerCTA, and order must all have the same rank.")
     for name, values in (("sizePerThread", size_per_thread), ("threadsPerWarp", threads_per_warp),
                          ("warpsPerCTA", warps_per_cta)):
-        if any(not _is_pow2(x) for x in values):
+        if any(not is_pow2(x) for x in values):
             raise VerifyError(f"Every element in {name} must be a power of two.")
     if len(order) != cga_rank:
         raise VerifyError("BlockedEncodingAttr and CGALayout's fields must have the same rank.")
@@ -270,14 +237,13 @@ def verify_shared_linear(offset, block, alignment: int, rank: int) -> None:
     check_bases(named, rank)
     sizes = infer_out_sizes(rank, offset, block)
     check_surjective(sizes, named)      # Triton: LLVM ERROR at construction
-    if alignment == 0 or not _is_pow2(alignment):
+    if alignment == 0 or not is_pow2(alignment):
         raise VerifyError("alignment must be a positive power of two")
     if not is_surjective(sizes, offset, block):
         raise VerifyError("The layout must be surjective")
-    nonzero = [flatten(b, sizes) for b in list(offset) + list(block)]
-    nonzero = [f for f in nonzero if f]
-    total_bits = sum(_log2(s) for s in sizes)
-    if not (len(nonzero) == total_bits and gf2_rank(nonzero) == total_bits):
+    nonzero = [f for f in _flat(sizes, list(offset) + list(block)) if f]
+    total_bits = sum(log2(s) for s in sizes)
+    if not (len(nonzero) == total_bits and gf2.rank(nonzero) == total_bits):
         raise VerifyError("After removing the zero bases the layout must be bijective")
 
 
@@ -290,28 +256,28 @@ def verify_padded_shared(intervals, paddings, offset, block, rank: int, has_bloc
         raise VerifyError(f"intervals size ({len(intervals)}) must match paddings size ({len(paddings)})")
     if not intervals:
         raise VerifyError("must have at least one interval-padding pair")
-    if not all(_is_pow2(x) for x in intervals):
+    if not all(is_pow2(x) for x in intervals):
         raise VerifyError("interval values must all be power of two")
-    if not all(_is_pow2(x) for x in paddings):
+    if not all(is_pow2(x) for x in paddings):
         raise VerifyError("padding values must all be power of two")
     if len(set(intervals)) != len(intervals):
         raise VerifyError("interval values cannot have duplicates")
     if rank == 0 or not has_block_dim:
         raise VerifyError("linearComponent must have [offset, block] as input dims")
-    flats = [flatten(b, sizes) for b in offset]
-    if gf2_rank(flats) != len(flats):
+    flats = _flat(sizes, offset)
+    if gf2.rank(flats) != len(flats):
         raise VerifyError("Broadcasting in offset dimension is not supported.")
     for bases in (offset, block):
         if any(sum(1 for v in b if v) > 1 for b in bases):
             raise VerifyError("Each offset basis must move in at most one dimension.")
-        if any(v and not _is_pow2(v) for b in bases for v in b):
+        if any(v and not is_pow2(v) for b in bases for v in b):
             raise VerifyError("Each offset basis must be 0 or a power of two.")
 
 
 def verify_partitioned(num_partitions: int, num_groups: int, partition_dim: int, rank: int) -> None:
-    if num_partitions < 2 or not _is_pow2(num_partitions):
+    if num_partitions < 2 or not is_pow2(num_partitions):
         raise VerifyError("numPartitions must be a power of 2 and at least 2")
-    if num_groups == 0 or not _is_pow2(num_groups):
+    if num_groups == 0 or not is_pow2(num_groups):
         raise VerifyError("numGroups must be a power of 2 and greater than 0")
     if partition_dim >= rank:
         raise VerifyError(f"partitionDim ({partition_dim}) must be less than the layout rank ({rank})")
@@ -323,7 +289,7 @@ def verify_tensor_memory(block_m: int, block_n: int, col_stride: int, cga, two_c
         raise VerifyError("twoCTAs layout requires the first CGALayout block basis to be [1, 0]")
     if block_m not in (64, 128):
         raise VerifyError(f"blockM must be 64 or 128 but got {block_m}")
-    if not _is_pow2(block_n):
+    if not is_pow2(block_n):
         raise VerifyError(f"blockN must be a power of 2 but got {block_n}")
     if block_n > 512:
         raise VerifyError(f"blockN must be less than or equal to 512 but got {block_n}")

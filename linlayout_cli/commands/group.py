@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import click
 
-from ..resources import VERSION as __version__
 from ..errors import TTLayoutError, abbreviate
+from ..resources import VERSION as __version__
 from . import COMMANDS, CONTEXT, PRINT, SUBCOMMANDS, TOPICS, did_you_mean, load, unknown_command
 
 NOTATION = """\

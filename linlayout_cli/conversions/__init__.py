@@ -6,8 +6,8 @@ from __future__ import annotations
 import importlib
 
 from ..attributes import encodings as enc
+from ..engine.bits import is_pow2
 from ..errors import MAX_ELEMENTS, ShapeError, UnsupportedError, abbreviate, check_size
-from .common import is_pow2
 
 # class -> (module, function); modules load on first use, so a blocked layout never imports the MMA code
 _CONVERTERS = {

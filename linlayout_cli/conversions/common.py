@@ -8,15 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2
 from ..errors import ShapeError
 
 
 def standard_out_dims(rank: int) -> list[str]:
     return [f"dim{i}" for i in range(rank)]
-
-
-def is_pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
 
 
 def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:

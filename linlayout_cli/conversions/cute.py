@@ -19,15 +19,12 @@ from __future__ import annotations
 
 from ..attributes.cute import CuteLayout, int_tuple_text, leaves, top_modes, tuple_size
 from ..engine import LinearLayout, gf2
+from ..engine.bits import is_pow2, log2
 from ..errors import ShapeError
-from .common import is_pow2, standard_out_dims
+from .common import standard_out_dims
 from .named import linear_attribute, named_attribute
 
 DISTRIBUTED, SHARED = "distributed", "shared"
-
-
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
 
 
 def _type_text(shape) -> str:
@@ -43,7 +40,7 @@ def row_major_shifts(shape) -> list[int]:
     shifts, s = [0] * len(shape), 0
     for d in range(len(shape) - 1, -1, -1):
         shifts[d] = s
-        s += _log2(shape[d])
+        s += log2(shape[d])
     return shifts
 
 
@@ -51,7 +48,7 @@ def element_bit_name(bit: int, shape) -> str:
     """'dim1 bit 2' for a bit of the row-major element index."""
     shifts = row_major_shifts(shape)
     for d in range(len(shape)):
-        if shifts[d] <= bit < shifts[d] + _log2(shape[d]):
+        if shifts[d] <= bit < shifts[d] + log2(shape[d]):
             return f"dim{d} bit {bit - shifts[d]}"
     return f"element index bit {bit}"
 
@@ -90,7 +87,7 @@ def _bit_strides(named) -> list[tuple[str, int]]:
             raise ShapeError(f"{name} has size {n}: a Triton layout needs every CuTe mode size to be a power of two")
         if s < 0:
             raise ShapeError(f"{name} has a negative stride: a Triton layout's strides are non-negative")
-        bits += [(name, s << i) for i in range(_log2(n))]
+        bits += [(name, s << i) for i in range(log2(n))]
     return bits
 
 
@@ -160,7 +157,7 @@ def _thread_value_ll(layout: CuteLayout, shape, lanes: int, blocks: int) -> Line
     (t_shape, t_stride), (v_shape, v_stride) = modes
     threads = _bit_strides(_named_leaves(t_shape, t_stride, "thread"))
     values = _bit_strides(_named_leaves(v_shape, v_stride, "value"))
-    total = sum(_log2(s) for s in shape)
+    total = sum(log2(s) for s in shape)
     _check_no_carry(threads + values, total, "element index")
     _check_onto(threads + values, total, shape, "element index")
     n_threads = 1 << len(threads)
@@ -168,8 +165,8 @@ def _thread_value_ll(layout: CuteLayout, shape, lanes: int, blocks: int) -> Line
         raise ShapeError(f"{blocks} blocks do not divide the thread mode's {n_threads} threads")
     if not is_pow2(lanes):
         raise ShapeError(f"{lanes} lanes per warp is not a power of two")
-    lane_bits = _log2(min(lanes, n_threads // blocks))
-    block_bits = _log2(blocks)
+    lane_bits = log2(min(lanes, n_threads // blocks))
+    block_bits = log2(blocks)
     warp_bits = len(threads) - lane_bits - block_bits
     flat_t = [s for _, s in threads]
     bases = {"register": _coords([s for _, s in values], shape),
@@ -185,7 +182,7 @@ def _thread_value_ll(layout: CuteLayout, shape, lanes: int, blocks: int) -> Line
 def _element_bits(layout: CuteLayout, shape) -> list[tuple[str, int]]:
     """(mode name, base offset) for each bit of the row-major element index, lowest first."""
     shifts = row_major_shifts(shape)
-    total = sum(_log2(s) for s in shape)
+    total = sum(log2(s) for s in shape)
     per_bit: list = [None] * total
     if _dims_match(layout, shape):
         for d, (m_shape, m_stride) in enumerate(layout.modes()):
@@ -226,7 +223,7 @@ def _shared_ll(layout: CuteLayout, shape, blocks: int) -> LinearLayout:
     # element bit e -> offset offsets[e]; invert: offset bit j -> the element bits whose offsets XOR to 2^j
     combos = gf2.solve(offsets, [1 << j for j in range(total)])
     elements = [row_major_coords(combo, shape) for combo in combos]     # element bit e is index bit e
-    n_offset = total - _log2(blocks)
+    n_offset = total - log2(blocks)
     return LinearLayout({"offset": elements[:n_offset], "block": elements[n_offset:]},
                         list(zip(standard_out_dims(len(shape)), shape)))
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2
 from ..errors import VerifyError
-from .common import cga_layout, check_rank, is_pow2
+from .common import cga_layout, check_rank
 
 
 def dim(d: int) -> str:

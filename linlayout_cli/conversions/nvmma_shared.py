@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from ..attributes.encodings import NVMMASharedEncoding
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2, log2
 from ..errors import ShapeError, VerifyError
-from .common import cga_layout, combine, ensure_not_smaller, is_pow2, shape_per_cta, standard_out_dims
+from .common import cga_layout, combine, ensure_not_smaller, shape_per_cta, standard_out_dims
 from .mma_util import check_layout_rank
 
 BOX_DIM_MAX = 256   # TMA boxes are at most 256 elements along every dim
@@ -70,7 +71,7 @@ def _core_matrix(attr: NVMMASharedEncoding) -> LinearLayout:
     vec, per_phase, max_phase = 128 // e, 128 // s, s // 16
     cols = 8 * max(16, s) // e
     pack = (lambda c: c // 16 * 8 + c % 8) if attr.fp4_padded else (lambda c: c)
-    bases = [(0, pack(1 << k)) for k in range(cols.bit_length() - 1)]
+    bases = [(0, pack(1 << k)) for k in range(log2(cols))]
     bases += [(r, pack(vec * ((r // per_phase) % max_phase))) for r in (1, 2, 4)]
     return LinearLayout({"offset": bases}, ["dim0", "dim1"])
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from ..attributes.encodings import AMDRotatingSharedEncoding, SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2
 from ..errors import ShapeError, VerifyError
-from .common import cga_layout, check_rank, combine, is_pow2, shape_per_cta, standard_out_dims
+from .common import cga_layout, check_rank, combine, shape_per_cta, standard_out_dims
 
 
 def _check_shape(shape):

@@ -7,6 +7,7 @@ elements are packed along columns first; the layout is the message tile, repeate
 from __future__ import annotations
 
 from ..engine import LinearLayout
+from ..engine.bits import is_pow2
 from ..errors import ShapeError, UnsupportedError
 from .tmem import DIMS
 
@@ -16,7 +17,7 @@ _ROW, _COL, _REG, _LANE, _WARP = "row", "col", "register", "lane", "warp"
 
 def divide_left(a: LinearLayout, b: LinearLayout) -> LinearLayout | None:
     """C with a == b * c (Triton's divideLeft), or None: b's bases lead a's, the rest shift down by b's sizes."""
-    shift = {o: b.get_out_dim_size(o).bit_length() - 1 for o in b.out_dims}
+    shift = {o: b.get_out_dim_size_log2(o) for o in b.out_dims}
     shifts = [shift.get(o, 0) for o in a.out_dims]
     bases = {}
     for d, vecs in a.get_bases().items():
@@ -103,7 +104,7 @@ def _layout(tmem: LinearLayout, atom: str, warps: int, bits: int) -> LinearLayou
 
 def register_layout(tmem: LinearLayout, atom: str, warps: int, bits: int) -> LinearLayout:
     """tmem_load's register layout (register, lane, warp, block -> tensor) for `warps` warps and message `atom`."""
-    if warps < 4 or warps & (warps - 1):
+    if warps < 4 or not is_pow2(warps):
         raise ShapeError(f"tmem_load's warps must be a power of two and at least 4, got {warps}")
     cta = LinearLayout(tmem.sublayout([_ROW, _COL], DIMS).get_bases(), DIMS)   # sizes: the per-CTA shape
     layout = _layout(cta, atom, warps, bits)

@@ -10,12 +10,17 @@ layout operations need:
 * ``solve`` writes a target as a combination of the pivot columns only (free variables
   zero), which is the unique solution Triton's RREF-based ``lstsq`` reads off.
 
-Sizes are tiny (at most 64 bits each way), so plain Python ints are faster than numpy.
+Sizes are tiny (at most 64 bits each way), so plain Python ints are faster than numpy; only
+``span_array``, which builds look-up tables that index numpy arrays, imports numpy (when called).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:                 # numpy is imported only by span_array
+    import numpy as np
 
 
 class XorBasis:
@@ -73,6 +78,57 @@ def rank(columns: Iterable[int]) -> int:
     for c in columns:
         basis.insert(c)
     return len(basis)
+
+
+def apply(columns: Iterable[int], x: int) -> int:
+    """A·x: the XOR of the columns selected by the set bits of x (``span(columns)[x]`` without
+    the table).
+
+    >>> apply([0b001, 0b010, 0b101], 0b110)    # columns 1 and 2: 0b010 ^ 0b101
+    7
+    """
+    acc = 0
+    for j, c in enumerate(columns):
+        if x >> j & 1:
+            acc ^= c
+    return acc
+
+
+def span(vectors: Iterable[int]) -> list[int]:
+    """All 2^n XOR combinations of n vectors: element i is the XOR of vectors[j] over the set
+    bits j of i, so a layout's flattened columns give the image of every flattened input in order.
+
+    >>> span([0b001, 0b010, 0b101])     # 6 = 0b110: vectors[1] ^ vectors[2] = 0b010 ^ 0b101
+    [0, 1, 2, 3, 5, 4, 7, 6]
+    >>> span([])
+    [0]
+    """
+    out = [0]
+    for v in vectors:
+        out += [x ^ v for x in out]
+    return out
+
+
+def span_array(vectors) -> np.ndarray:
+    """``span`` as a numpy int64 table, for indexing arrays: a 1-D ``vectors`` gives the 1-D table;
+    a 2-D one (rows, n) gives (rows, 2^n), column i = XOR of vectors[:, j] over the set bits j of i.
+
+    >>> span_array([0b001, 0b010, 0b101]).tolist()
+    [0, 1, 2, 3, 5, 4, 7, 6]
+    >>> span_array([[1, 2], [4, 4]]).tolist()
+    [[0, 1, 2, 3], [0, 4, 4, 0]]
+    """
+    import numpy as np
+
+    vecs = np.asarray(vectors, dtype=np.int64)
+    rows = vecs.reshape(1, -1) if vecs.ndim == 1 else vecs
+    width = rows.shape[1]
+    out = np.empty((rows.shape[0], 1 << width), dtype=np.int64)
+    out[:, 0] = 0
+    for k in range(width):
+        w = 1 << k
+        np.bitwise_xor(out[:, :w], rows[:, k:k + 1], out=out[:, w:2 * w])
+    return out[0] if vecs.ndim == 1 else out
 
 
 def pivot_mask(columns: Sequence[int]) -> int:

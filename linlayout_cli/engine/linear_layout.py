@@ -46,12 +46,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import LayoutError
 from . import gf2
+from .bits import is_pow2, log2, next_pow2
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:                 # numpy is imported only by the methods that build arrays
     import numpy as np
 
-__all__ = ["LinearLayout", "divide_left", "lstsq"]
+__all__ = ["LinearLayout", "bit_shifts", "divide_left", "flatten", "lstsq", "unflatten"]
 
 _MAX_BITS = 64
 _MAX_ENUMERATE_BITS = 32
@@ -60,16 +61,42 @@ Basis = tuple[int, ...]
 DimBases = tuple[Basis, ...]
 
 
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
+def bit_shifts(sizes: Iterable[int]) -> list[int]:
+    """Where each dim starts in a flattened coordinate, for dims of these power-of-two sizes, the
+    first lowest: [0, log2(size0), log2(size0 * size1), ...].
+
+    >>> bit_shifts([16, 32, 4])         # dim0 bits 0-3, dim1 bits 4-8, dim2 bits 9-10
+    [0, 4, 9]
+    """
+    shifts, s = [], 0
+    for size in sizes:
+        shifts.append(s)
+        s += log2(size)
+    return shifts
 
 
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
+def flatten(coords: Iterable[Sequence[int]], shifts: Sequence[int]) -> list[int]:
+    """Each coordinate (one component per dim) as one int, component i shifted left by shifts[i]:
+    bases or tensor elements in the layout's flattened bit view (see ``bit_shifts``).
+
+    >>> flatten([(3, 1), (0, 2)], [0, 4])   # 3 | 1 << 4, 2 << 4
+    [19, 32]
+    """
+    return [sum(c << s for c, s in zip(v, shifts)) for v in coords]
 
 
-def _next_pow2(x: int) -> int:
-    return 1 << x.bit_length()
+def unflatten(x: int, sizes: Iterable[int]) -> list[int]:
+    """A flattened int back to one component per dim, for dims of these power-of-two sizes, the
+    first in the lowest bits; the inverse of ``flatten`` of one coordinate.
+
+    >>> unflatten(19, [16, 32])         # 19 = 3 | 1 << 4
+    [3, 1]
+    """
+    coords = []
+    for size in sizes:
+        coords.append(x & (size - 1))
+        x >>= log2(size)
+    return coords
 
 
 def _join(names: Iterable[str]) -> str:
@@ -109,7 +136,7 @@ def _check_sizes(dims: Sequence[tuple[str, int]], total: int, what: str) -> None
     _check_unique([n for n, _ in dims], what)
     product = 1
     for name, size in dims:
-        if not _is_pow2(size):
+        if not is_pow2(size):
             raise LayoutError(f"{what} dimension '{name}' has size {size}; sizes must be powers of 2")
         product *= size
     if product != total:
@@ -193,7 +220,7 @@ class LinearLayout:
                 for v in vecs:
                     for name, c in zip(out_list, v):
                         if c >= 0:
-                            sizes[name] = max(sizes[name], _next_pow2(c))
+                            sizes[name] = max(sizes[name], next_pow2(c))
             outs = tuple((name, sizes[name]) for name in out_list)
             require_surjective = True
         _check_unique([n for n, _ in outs], "out")
@@ -244,7 +271,7 @@ class LinearLayout:
                     f"size, equal to outDimNames.size() ({n_out}).  But this failed for in "
                     f"dimension '{name}'.  Full list of bases:{self}")
         for name, size in self._outs:
-            if not _is_pow2(size):
+            if not is_pow2(size):
                 raise LayoutError(f"Invalid out-dim size {size} for out-dim '{name}'.  "
                                   "Out-dim sizes must be powers of 2.")
         for name, vecs in self._bases:
@@ -276,9 +303,9 @@ class LinearLayout:
         """
         if size == 0:
             return LinearLayout.empty()
-        if not _is_pow2(size):
+        if not is_pow2(size):
             raise LayoutError(f"layout size {size} is not a power of 2")
-        bases = [(1 << k) * stride for k in range(_log2(size))]
+        bases = [(1 << k) * stride for k in range(log2(size))]
         return LinearLayout({in_dim: [[b] for b in bases]}, [(out_dim, stride * size)],
                             require_surjective=stride == 1)
 
@@ -302,9 +329,9 @@ class LinearLayout:
         """
         if size == 0:
             return LinearLayout.empty()
-        if not _is_pow2(size):
+        if not is_pow2(size):
             raise LayoutError(f"layout size {size} is not a power of 2")
-        return LinearLayout({in_dim: [[0]] * _log2(size)}, [(out_dim, out_dim_size)],
+        return LinearLayout({in_dim: [[0]] * log2(size)}, [(out_dim, out_dim_size)],
                             require_surjective=out_dim_size == 1)
 
     # ----------------------------------------------------------------- dims and sizes
@@ -353,7 +380,7 @@ class LinearLayout:
         return self._outs[self._out_index(dim)][1]
 
     def get_out_dim_size_log2(self, dim: str) -> int:
-        return _log2(self.get_out_dim_size(dim))
+        return log2(self.get_out_dim_size(dim))
 
     def get_total_in_dim_size_log2(self) -> int:
         return sum(len(vecs) for _, vecs in self._bases)
@@ -362,7 +389,7 @@ class LinearLayout:
         return 1 << self.get_total_in_dim_size_log2()
 
     def get_total_out_dim_size_log2(self) -> int:
-        return sum(_log2(size) for _, size in self._outs)
+        return sum(log2(size) for _, size in self._outs)
 
     def get_total_out_dim_size(self) -> int:
         return 1 << self.get_total_out_dim_size_log2()
@@ -392,19 +419,44 @@ class LinearLayout:
 
     # ----------------------------------------------------------------- flattened view
 
-    def _out_shifts(self) -> list[int]:
-        shifts, s = [], 0
-        for _, size in self._outs:
-            shifts.append(s)
-            s += _log2(size)
-        return shifts
+    def out_shifts(self) -> list[int]:
+        """Where each out dim starts in a flattened output, the first out dim lowest.
 
-    def _flat_cols(self) -> list[int]:
+        >>> LinearLayout.identity1D(16, "lane", "dim0").reshape_outs([("dim0", 4), ("dim1", 4)]).out_shifts()
+        [0, 2]
+        """
+        return bit_shifts(size for _, size in self._outs)
+
+    def _columns(self) -> tuple[int, ...]:
+        """``flat_columns``, computed once (the layout is immutable)."""
         if self._cols is None:
-            shifts = self._out_shifts()
-            object.__setattr__(self, "_cols", [sum(c << s for c, s in zip(v, shifts))
-                                               for _, vecs in self._bases for v in vecs])
+            object.__setattr__(self, "_cols", tuple(flatten([v for _, vecs in self._bases for v in vecs],
+                                                            self.out_shifts())))
         return self._cols
+
+    def flat_columns(self) -> list[int]:
+        """Every input basis (in-dim order, then bit order) as one flattened int, the first out
+        dim in the low bits: the columns of the layout's bit matrix.  ``gf2.span`` of them is
+        the image of every flattened input.
+
+        >>> S = LinearLayout({"col": [[0, 1], [0, 2]], "row": [[1, 1], [2, 2]]}, ["r", "c"])
+        >>> S.flat_columns()                # r in bits 0-1, c in bits 2-3
+        [4, 8, 5, 10]
+        """
+        return list(self._columns())
+
+    def flat_in_dim(self, dim: str) -> list[int]:
+        """The bases of one in dim as flattened ints, like ``flat_columns``; [] if the layout has
+        no such in dim.
+
+        >>> S = LinearLayout({"col": [[0, 1], [0, 2]], "row": [[1, 1], [2, 2]]}, ["r", "c"])
+        >>> S.flat_in_dim("row"), S.flat_in_dim("block")
+        ([5, 10], [])
+        """
+        k = self._in_pos.get(dim)
+        if k is None:
+            return []
+        return flatten(self._bases[k][1], self.out_shifts())
 
     def _flat_basis_rows(self) -> np.ndarray:
         """All bases as rows of an int64 array (total_in_bits, num_out_dims)."""
@@ -421,7 +473,7 @@ class LinearLayout:
         out_bits = self.get_total_out_dim_size_log2()
         if out_bits > 63:
             raise LayoutError(f"cannot flatten {out_bits} output bits into int64")
-        return np.array(self._flat_cols(), dtype=np.int64)
+        return np.array(self._columns(), dtype=np.int64)
 
     def _check_enumerable(self) -> int:
         bits = self.get_total_in_dim_size_log2()
@@ -429,28 +481,16 @@ class LinearLayout:
             raise LayoutError(f"layout has 2^{bits} inputs, too many to enumerate")
         return bits
 
-    @staticmethod
-    def _xor_span(rows: np.ndarray, width: int) -> np.ndarray:
-        """Column x of the result = XOR of the rows[:, k] for the set bits k of x."""
-        import numpy as np
-
-        out = np.empty((rows.shape[0], 1 << width), dtype=np.int64)
-        out[:, 0] = 0
-        for k in range(width):
-            w = 1 << k
-            np.bitwise_xor(out[:, :w], rows[:, k:k + 1], out=out[:, w:2 * w])
-        return out
-
     def apply_all(self) -> np.ndarray:
         """Images of every input, shape (num_out_dims, total_in_size); column x is the
         flattened input x (first in dim least significant)."""
-        bits = self._check_enumerable()
-        return self._xor_span(self._flat_basis_rows().T, bits)
+        self._check_enumerable()
+        return gf2.span_array(self._flat_basis_rows().T)
 
     def apply_all_flat(self) -> np.ndarray:
         """Like ``apply_all`` with the outputs flattened (first out dim least significant)."""
-        bits = self._check_enumerable()
-        return self._xor_span(self.flat_bases()[None, :], bits)[0]
+        self._check_enumerable()
+        return gf2.span_array(self.flat_bases())
 
     def apply_flat(self, x) -> np.ndarray:
         """Images of flattened inputs ``x`` (any integer array): shape (num_out_dims, *x.shape)."""
@@ -461,7 +501,7 @@ class LinearLayout:
         out = np.zeros((len(self._outs),) + x.shape, dtype=np.int64)
         for k in range(0, rows.shape[1], 8):
             chunk = rows[:, k:k + 8]
-            table = self._xor_span(chunk, chunk.shape[1])
+            table = gf2.span_array(chunk)
             out ^= table[:, (x >> k) & ((1 << chunk.shape[1]) - 1)]
         return out
 
@@ -487,7 +527,7 @@ class LinearLayout:
 
     def get_matrix_rank(self) -> int:
         if self._rank is None:
-            object.__setattr__(self, "_rank", gf2.rank(self._flat_cols()))
+            object.__setattr__(self, "_rank", gf2.rank(self._columns()))
         return self._rank
 
     def is_surjective(self) -> bool:
@@ -508,7 +548,7 @@ class LinearLayout:
         >>> L.get_free_variable_masks()     # lane 1 repeats register 1; lane 4 gives 1 ^ 2
         {'register': 0, 'lane': 5}
         """
-        pivots = gf2.pivot_mask(self._flat_cols())
+        pivots = gf2.pivot_mask(self._columns())
         masks, offset = {}, 0
         for name, vecs in self._bases:
             n = len(vecs)
@@ -557,7 +597,7 @@ class LinearLayout:
         flat = [v for _, vecs in self._bases for v in vecs]
         bases, k = [], 0
         for name, size in new_in_dims:
-            n = _log2(size)
+            n = log2(size)
             bases.append((name, tuple(flat[k:k + n])))
             k += n
         return LinearLayout._raw(bases, self._outs)
@@ -572,11 +612,9 @@ class LinearLayout:
         """
         new_out_dims = [(n, operator.index(s)) for n, s in _as_pairs(new_out_dims)]
         _check_sizes(new_out_dims, self.get_total_out_dim_size(), "out")
-        new_shifts, s = [], 0
-        for _, size in new_out_dims:
-            new_shifts.append((s, size - 1))
-            s += _log2(size)
-        cols = iter(self._flat_cols())
+        sizes = [size for _, size in new_out_dims]
+        new_shifts = list(zip(bit_shifts(sizes), [size - 1 for size in sizes]))
+        cols = iter(self._columns())
         bases = [(name, tuple(tuple((c >> sh) & m for sh, m in new_shifts)
                               for c in (next(cols) for _ in vecs)))
                  for name, vecs in self._bases]
@@ -637,9 +675,9 @@ class LinearLayout:
         LinearLayout({'register': [[1]]}, [('dim0', 4)])
         """
         k = self._in_index(dim)
-        if not _is_pow2(new_size):
+        if not is_pow2(new_size):
             raise LayoutError(f"new size {new_size} of in dimension '{dim}' is not a power of 2")
-        n = _log2(new_size)
+        n = log2(new_size)
         vecs = self._bases[k][1]
         vecs = vecs[:n] + ((0,) * len(self._outs),) * (n - len(vecs))
         bases = list(self._bases)
@@ -655,7 +693,7 @@ class LinearLayout:
         LinearLayout({'lane': [[1], [2], [0]]}, [('dim0', 4)])
         """
         j = self._out_index(dim)
-        if not _is_pow2(new_size) or new_size > self._outs[j][1]:
+        if not is_pow2(new_size) or new_size > self._outs[j][1]:
             raise LayoutError(f"cannot resize out dimension '{dim}' of size {self._outs[j][1]} "
                               f"to {new_size} (must be a power of 2, not larger)")
         bases = [(n, tuple(v[:j] + ((v[j] if v[j] < new_size else 0),) + v[j + 1:] for v in vecs))
@@ -730,7 +768,7 @@ class LinearLayout:
         in_names = _supremum(inner.in_dims, outer.in_dims)
         out_names = _supremum(inner.out_dims, outer.out_dims)
         inner_out, outer_out = inner.get_out_dim_sizes(), outer.get_out_dim_sizes()
-        shifts = [_log2(inner_out.get(o, 1)) for o in out_names]
+        shifts = [log2(inner_out.get(o, 1)) for o in out_names]
         pick_inner = [inner._out_pos.get(o) for o in out_names]
         pick_outer = [outer._out_pos.get(o) for o in out_names]
         bases = []
@@ -891,10 +929,9 @@ def lstsq(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
         return None
     if any(B.get_out_dim_size(n) > size for n, size in A.get_out_dims()):
         return None
-    a_shift = dict(zip(A.out_dims, A._out_shifts()))
-    b_shifts = [a_shift[n] for n in B.out_dims]
-    targets = [sum(c << s for c, s in zip(v, b_shifts)) for _, vecs in B._bases for v in vecs]
-    xs = gf2.solve(A._flat_cols(), targets)
+    a_shift = dict(zip(A.out_dims, A.out_shifts()))
+    targets = flatten([v for _, vecs in B._bases for v in vecs], [a_shift[n] for n in B.out_dims])
+    xs = gf2.solve(A._columns(), targets)
     if any(x is None for x in xs):
         return None
     splits, offset = [], 0
@@ -921,10 +958,10 @@ def divide_left(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
     """
     if not set(B.in_dims) <= set(A.in_dims) or not set(B.out_dims) <= set(A.out_dims):
         return None
-    b_out_log2 = {n: _log2(s) for n, s in B.get_out_dims()}
+    b_out_log2 = {n: log2(s) for n, s in B.get_out_dims()}
     c_outs = []
     for name, size in A.get_out_dims():
-        c_log2 = _log2(size) - b_out_log2.get(name, 0)
+        c_log2 = log2(size) - b_out_log2.get(name, 0)
         if c_log2 < 0:
             return None
         c_outs.append((name, 1 << c_log2))

@@ -13,6 +13,7 @@ import ast
 import re
 
 from ..attributes.verify import infer_out_sizes, is_permutation_matrix, is_surjective
+from ..engine.bits import is_pow2
 from ..errors import TTLayoutError, abbreviate
 
 ROOTS = ("triton.experimental.gluon.language", "ttgl", "gl")
@@ -172,9 +173,6 @@ def _scalar(node, kind: str, what: str):
     raise GluonError(f"{what} must be {'a non-negative integer' if want is int else kind}, got {abbreviate(shown)}")
 
 
-def _pow2(x: int) -> bool:
-    return x > 0 and x & (x - 1) == 0
-
 
 def _need(ok: bool, message: str) -> None:
     if not ok:
@@ -225,7 +223,7 @@ def _dot_operand(v, at):
 def _distributed_linear(v, at):
     shape, lists = v["shape"], [v[f] for f in ("reg_bases", "lane_bases", "warp_bases", "block_bases")]
     _same_rank(at, len(shape), reg_bases=lists[0], lane_bases=lists[1], warp_bases=lists[2], block_bases=lists[3])
-    _need(all(_pow2(s) for s in shape), f"{at}every shape entry must be a power of two, got {int_list(shape)}")
+    _need(all(is_pow2(s) for s in shape), f"{at}every shape entry must be a power of two, got {int_list(shape)}")
     for basis in (b for bs in lists for b in bs):
         _need(all(x < s for x, s in zip(basis, shape)),
               f"{at}basis {int_list(basis)} lies outside shape {int_list(shape)}")
@@ -292,7 +290,7 @@ def _shared_linear(v, at):
     offset, block = v["offset_bases"], v["block_bases"]
     _need(offset and offset[0], f"{at}offset_bases must not be empty")
     _same_rank(at, len(offset[0]), offset_bases=offset, block_bases=block)
-    _need(_pow2(v["alignment"]), f"{at}alignment must be a positive power of two, got {v['alignment']}")
+    _need(is_pow2(v["alignment"]), f"{at}alignment must be a positive power of two, got {v['alignment']}")
     return (f"#ttg.shared_linear<{{offset = {int_lists(offset)}, block = {int_lists(block)}}}, "
             f"alignment = {v['alignment']}>")
 
@@ -304,7 +302,7 @@ def _padded_shared(v, at):
     _need(len(pairs) > 0, f"{at}interval_padding_pairs must have at least one [interval, padding] pair")
     _need(all(len(p) == 2 for p in pairs), f"{at}every interval_padding_pairs entry must be [interval, padding]")
     _need(len({p[0] for p in pairs}) == len(pairs), f"{at}intervals must be distinct")
-    _need(all(_pow2(x) for p in pairs for x in p), f"{at}intervals and paddings must be powers of two")
+    _need(all(is_pow2(x) for p in pairs for x in p), f"{at}intervals and paddings must be powers of two")
     sizes = infer_out_sizes(len(shape), offset)
     block = [[x * s for x, s in zip(b, sizes)] for b in v["cga_layout"]]   # Gluon multiplies in the CTA tiles
     pads = ", ".join(f"{i}:+{p}" for i, p in pairs)
@@ -313,7 +311,7 @@ def _padded_shared(v, at):
 
 def _partitioned_shared(v, at):
     for f in ("num_partitions", "num_groups"):
-        _need(_pow2(v[f]), f"{at}{f} must be a power of two, got {v[f]}")
+        _need(is_pow2(v[f]), f"{at}{f} must be a power of two, got {v[f]}")
     return (f"#ttg.partitioned_shared<{{numPartitions = {v['num_partitions']}, numGroups = {v['num_groups']}, "
             f"partitionDim = {v['partition_dim']}, partitionLayout = {_parent(v, 'partition_layout', 'shared', at)}}}>")
 
@@ -321,7 +319,7 @@ def _partitioned_shared(v, at):
 def _tensor_memory(v, at):
     _need(len(v["block"]) == 2, f"{at}block must be [M, N], got {int_list(v['block'])}")
     _same_rank(at, 2, cga_layout=v["cga_layout"])
-    _need(_pow2(v["col_stride"]), f"{at}col_stride must be a power of two, got {v['col_stride']}")
+    _need(is_pow2(v["col_stride"]), f"{at}col_stride must be a power of two, got {v['col_stride']}")
     flags = "".join(f", {k} = true" for k, on in (("twoCTAs", v["two_ctas"]), ("fp4Padded", v["fp4_padded"])) if on)
     return (f"#ttng.tensor_memory_encoding<blockM = {v['block'][0]}, blockN = {v['block'][1]}, "
             f"colStride = {v['col_stride']}{_cga_text(v['cga_layout'])}{flags}>")

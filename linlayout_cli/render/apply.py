@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.bits import log2
+from ..engine.gf2 import span_array
+
 _LOW_BITS = 12
 
 
@@ -10,19 +13,11 @@ def images(flat_bases: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """XOR of flat_bases[j] over the set bits j of every idx (two table look-ups per input)."""
     fb = np.asarray(flat_bases, dtype=np.int64)
     idx = np.asarray(idx, dtype=np.int64)
-    low = span_table(fb[:_LOW_BITS])
+    low = span_array(fb[:_LOW_BITS])
     if len(fb) <= _LOW_BITS:
         return low[idx]
-    high = span_table(fb[_LOW_BITS:])
+    high = span_array(fb[_LOW_BITS:])
     return low[idx & ((1 << _LOW_BITS) - 1)] ^ high[idx >> _LOW_BITS]
-
-
-def span_table(fb: np.ndarray) -> np.ndarray:
-    """Image of every input 0 .. 2^len(fb)-1 (bit j of the input selects fb[j])."""
-    table = np.zeros(1, dtype=np.int64)
-    for b in fb:
-        table = np.concatenate([table, table ^ b])
-    return table
 
 
 def split_coords(flat: np.ndarray, sizes) -> np.ndarray:
@@ -31,5 +26,5 @@ def split_coords(flat: np.ndarray, sizes) -> np.ndarray:
     shift = 0
     for i, s in enumerate(sizes):
         out[i] = (flat >> shift) & (s - 1)
-        shift += s.bit_length() - 1
+        shift += log2(s)
     return out

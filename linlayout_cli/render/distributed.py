@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.gf2 import null_space, reduced_echelon
+from ..engine import gf2
+from ..engine.bits import log2
+from ..engine.gf2 import null_space, reduced_echelon, span_array
 from ..engine.gf2 import solve as gf2_solve
-from .apply import images, span_table, split_coords
+from .apply import images, split_coords
 from .chars import blank, coord_cells, digits, join_cells, num_digits, number_table, put_char, put_number
 from .small import hardware_dims, out_sizes, row_brackets
 
@@ -21,7 +23,7 @@ class EntryText:
     grouped by that count and both halves are gathered from tables formatted once per layout."""
 
     def __init__(self, R: int, T: int, W: int, B: int):
-        self.reg_bits = R.bit_length() - 1
+        self.reg_bits = log2(R)
         self.R = R
         self.width = digits(W * T) + digits(R) + 2 + (digits(B) + 2 if B > 1 else 0)
         self.T, self.W, self.B = T, W, B
@@ -82,7 +84,7 @@ def tensor_view(layout, write) -> None:
     fb = row_major.flat_bases()
     n = int(np.prod(sizes))
     columns = [int(b) for b in fb]
-    pre = gf2_solve(columns, [1 << j for j in range(n.bit_length() - 1)])
+    pre = gf2_solve(columns, [1 << j for j in range(log2(n))])
     kernel = null_space(columns)
     entry_text = EntryText(R, T, W, B)
     row_len = sizes[-1]
@@ -91,7 +93,7 @@ def tensor_view(layout, write) -> None:
         # very replicated layout (e.g. one element held by millions of threads): stream each cell in
         # sorted chunks instead of materialising and sorting the whole coset
         return _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, write)
-    coset = np.sort(span_table(np.array(kernel, dtype=np.int64)))
+    coset = np.sort(span_array(kernel))
     if any(p is None for p in pre):
         return _tensor_view_partial(layout, fb, pre, coset, write)
     pre_fb = np.array(pre, dtype=np.int64)
@@ -112,16 +114,13 @@ def _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, 
     x0 ^ (XOR of k_j over the set bits j of c) increases with c, so the coset comes out sorted by walking
     c = 0, 1, 2, ...: low bits from a CHUNK-entry table, high bits one at a time."""
     basis = reduced_echelon(kernel)
-    low_bits = CHUNK.bit_length() - 1
-    low = span_table(np.array(basis[:low_bits], dtype=np.int64))
-    high = [int(x) for x in span_table(np.array(basis[low_bits:], dtype=np.int64))]
+    low_bits = log2(CHUNK)
+    low = span_array(basis[:low_bits])
+    high = [int(x) for x in span_array(basis[low_bits:])]
     brackets = row_brackets(sizes)
 
     def write_cell(elem):
-        x0 = 0
-        for j, p in enumerate(pre):
-            if elem >> j & 1:
-                x0 ^= p
+        x0 = gf2.apply(pre, elem)
         for b in basis:                       # clear every leading bit of the basis
             if x0 & (1 << (b.bit_length() - 1)):
                 x0 ^= b

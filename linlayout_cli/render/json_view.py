@@ -14,9 +14,10 @@ import json
 
 import numpy as np
 
-from ..engine.gf2 import null_space, reduced_echelon
+from ..engine.bits import log2
+from ..engine.gf2 import null_space, reduced_echelon, span_array
 from . import distributed
-from .apply import images, span_table, split_coords
+from .apply import images, split_coords
 from .chars import blank, coord_cells, digits, join_cells, put_char, put_number
 from .distributed import _emit_rows
 from .small import hardware_dims, out_sizes, shared_dims
@@ -109,7 +110,7 @@ def tensor_json(layout, header: dict, write) -> None:
     if (1 << len(kernel)) > distributed.CHUNK:
         _huge_cosets(sizes, solve, kernel, split, write)
     else:
-        coset = np.sort(span_table(np.array(kernel, dtype=np.int64)))
+        coset = np.sort(span_array(kernel))
         _emit_rows(sizes, len(sizes), n // sizes[-1], sizes[-1], len(coset),
                    lambda elems: _holder_cells(*solve(elems), coset, split), b",", write, comma=True)
     write(b"}\n")
@@ -120,9 +121,9 @@ def _huge_cosets(sizes, solve, kernel, split, write) -> None:
     ascending order (the reduced echelon trick of the text view)."""
     from .small import row_brackets
     basis = reduced_echelon(kernel)
-    low_bits = distributed.CHUNK.bit_length() - 1
-    low = span_table(np.array(basis[:low_bits], dtype=np.int64))
-    high = [int(h) for h in span_table(np.array(basis[low_bits:], dtype=np.int64))]
+    low_bits = log2(distributed.CHUNK)
+    low = span_array(basis[:low_bits])
+    high = [int(h) for h in span_array(basis[low_bits:])]
     brackets, row_len = row_brackets(sizes), sizes[-1]
     nrows = int(np.prod(sizes)) // row_len
     for q in range(nrows):

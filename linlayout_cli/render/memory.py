@@ -9,6 +9,7 @@ column; `B<b>:` first with several CTAs); hardware view one line per TMEM row, c
 """
 from __future__ import annotations
 
+from ..engine.gf2 import span
 from .small import _coords, _rows
 
 SHARED_INS = ("offset", "block", "partition")
@@ -17,9 +18,8 @@ SHARED_INS = ("offset", "block", "partition")
 def _images(layout) -> list[int]:
     """Flat image of every flat input (first in dim least significant, first out dim lowest bits)."""
     from . import SMALL_LIMIT as small_limit  # read at call time: tests switch paths through it
-    from .small import _span
     if 1 << layout.get_total_in_dim_size_log2() <= small_limit:
-        return _span(layout._flat_cols())
+        return span(layout.flat_columns())
     return layout.apply_all_flat().tolist()
 
 

@@ -4,15 +4,10 @@ A 16x16 tile is printed faster than numpy can be imported, so the CLI starts in 
 the numpy renderers take over above SMALL_LIMIT entries (see ``render_layout``)."""
 from __future__ import annotations
 
+from ..engine.bits import log2
+from ..engine.gf2 import span
+
 HW_DIMS = ("register", "lane", "warp", "block")
-
-
-def _span(flat_bases) -> list[int]:
-    """Image of every input 0 .. 2^len-1: bit j of the input selects flat_bases[j]."""
-    table = [0]
-    for b in flat_bases:
-        table += [t ^ b for t in table]
-    return table
 
 
 def _coords(value: int, sizes, sep: str) -> str:
@@ -70,9 +65,9 @@ def distributed_tensor_view(layout, write) -> None:
     for s in sizes:
         n *= s
     width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
-    reg_bits, threads = R.bit_length() - 1, T * W
+    reg_bits, threads = log2(R), T * W
     held: list[list[str]] = [[] for _ in range(n)]
-    for x, elem in enumerate(_span(row_major._flat_cols())):
+    for x, elem in enumerate(span(row_major.flat_columns())):
         who = x >> reg_bits
         text = f"T{who % threads}:{x & (R - 1)}"
         if B > 1:
@@ -84,7 +79,7 @@ def distributed_tensor_view(layout, write) -> None:
 def distributed_hardware_view(layout, write) -> None:
     layout, R, T, W, B = hardware_dims(layout)
     sizes = out_sizes(layout)
-    cells = [_coords(v, sizes, ",") for v in _span(layout._flat_cols())]
+    cells = [_coords(v, sizes, ",") for v in span(layout.flat_columns())]
     out = []
     for g in range(B * W):
         b, w = divmod(g, W)
@@ -113,14 +108,14 @@ def shared_tensor_view(layout, write) -> None:
         # more blocks than elements: Triton's blockSize = N / B is 0 and no cell is ever written
         cells = [""] * n
     else:
-        image = _span(layout._flat_cols())
+        image = span(layout.flat_columns())
         cells = [_coords(image[e % block_size + offsets * (e // block_size)], sizes, ":") for e in range(n)]
     _rows(sizes, cells, ",", write)
 
 
 def shared_hardware_view(layout, write) -> None:
     layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
-    image = _span(layout._flat_cols())
+    image = span(layout.flat_columns())
     out = []
     for b in range(blocks):
         out.append(f"Block: {b}:\n")

@@ -20,10 +20,11 @@ import html
 
 import numpy as np
 
-from ..engine.gf2 import null_space, reduced_echelon
+from ..engine.bits import log2
+from ..engine.gf2 import null_space, reduced_echelon, span_array
 from ..records import frozen
 from . import palette
-from .apply import images, span_table, split_coords
+from .apply import images, split_coords
 from .color import bank
 from .json_view import _solver
 from .small import hardware_dims, out_sizes, shared_dims
@@ -221,7 +222,7 @@ class Holders:
         for k in self.kernel:
             x = np.where(x >> (k.bit_length() - 1) & 1, x ^ k, x)
         bits = min(len(self.kernel), max(0, (count - 1).bit_length()))
-        low = span_table(np.array(self.kernel[:bits], dtype=np.int64))
+        low = span_array(self.kernel[:bits])
         hw = np.sort(x[:, None] ^ low[None, :], axis=1)[:, :count]
         return hw, ok
 
@@ -288,18 +289,18 @@ def _tile_warp_span(holders: "Holders", cols: int, tr: int, tc: int, per_warp: i
     """The warp groups (block * warps + warp) holding a tr x tc tile, relative to those of its first element: the
     holders of the tile's elements are x0 ^ span(solutions of the tile's unit steps, kernel), so the warp bits of
     every tile are g0 ^ this span."""
-    shift = per_warp.bit_length() - 1
-    units = [1 << j for j in range(tc.bit_length() - 1)] + [cols << j for j in range(tr.bit_length() - 1)]
+    shift = log2(per_warp)
+    units = [1 << j for j in range(log2(tc))] + [cols << j for j in range(log2(tr))]
     spread = [k >> shift for k in holders.kernel]
     if units:
         x_units, ok_units = holders.solve(np.array(units, dtype=np.int64))
         spread += [int(x) >> shift for x, ok in zip(x_units, ok_units) if ok]
-    return sorted({int(s) for s in span_table(np.array(reduced_echelon(spread), dtype=np.int64))})
+    return sorted({int(s) for s in span_array(reduced_echelon(spread))})
 
 
 def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups):
     """Tiles labelled with the warps holding their elements (one solve per tile, see _tile_warp_span)."""
-    shift = (R * T).bit_length() - 1
+    shift = log2(R * T)
     span = _tile_warp_span(holders, cols, tr, tc, R * T)
     x0, ok = holders.solve(_tile_elements(rows, cols, tr, tc))
     lines = []

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from ..engine.gf2 import null_space, reduced_echelon, solve
-from .small import _span, hardware_dims, out_sizes, row_brackets, shared_dims
+from ..engine.bits import log2
+from ..engine.gf2 import null_space, reduced_echelon, solve, span
+from .small import hardware_dims, out_sizes, row_brackets, shared_dims
 
 FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
@@ -49,7 +50,7 @@ class Entries:
     splits = ("literal", "thread", "all")
 
     def __init__(self, R: int, T: int, W: int, B: int, width: int):
-        self.reg_bits, self.thread_bits = R.bit_length() - 1, (T * W).bit_length() - 1
+        self.reg_bits, self.thread_bits = log2(R), log2(T * W)
         self.blocks, self.width = B, width
         self.reg_mask = R - 1
         self.thread_mask = (T * W * B - 1) << self.reg_bits
@@ -88,7 +89,7 @@ class Coordinates:
         shift = 0
         for s in sizes:
             self.fields.append((shift, s - 1, len(str(s))))
-            shift += s.bit_length() - 1
+            shift += log2(s)
         rank = len(sizes)
         self.splits = [(0, 0)] + [(a, b) for a in range(rank) for b in range(a + 1, rank + 1)]
         self.cache: list[dict] = [{} for _ in sizes]        # dimension -> coordinate -> its padded text
@@ -312,8 +313,7 @@ def _row_units(sizes, pre, per_cell: int):
     cells = min(n, max(1, FIELDS // per_cell))
     if cells > row_len:
         cells = row_len * min(cells // row_len, sizes[-2])   # inner rows of a unit open and close one bracket
-    bits = cells.bit_length() - 1
-    return cells, _span(pre[bits:])
+    return cells, span(pre[log2(cells):])
 
 
 def _tensor_frame(sizes, cells: int):
@@ -356,12 +356,12 @@ def distributed_tensor_view(layout) -> Units | None:
     n = 1
     for s in sizes:
         n *= s
-    columns = layout.transpose_outs(list(reversed(layout.out_dims)))._flat_cols()
-    pre = solve(columns, [1 << j for j in range(n.bit_length() - 1)])
+    columns = layout.transpose_outs(list(reversed(layout.out_dims))).flat_columns()
+    pre = solve(columns, [1 << j for j in range(log2(n))])
     if any(p is None for p in pre):
         return None                          # a layout that misses elements: the numpy renderer's empty cells
     basis = reduced_echelon(null_space(columns))
-    replicas = _span(basis)
+    replicas = span(basis)
     if len(replicas) > FIELDS:
         return None
     leads = [1 << (b.bit_length() - 1) for b in basis]
@@ -373,7 +373,7 @@ def distributed_tensor_view(layout) -> Units | None:
         return v
     pre = [reduced(p) for p in pre]
     cells, xs = _row_units(sizes, pre, len(replicas))
-    ys = [c ^ r for c in _span(pre[:cells.bit_length() - 1]) for r in replicas]
+    ys = [c ^ r for c in span(pre[:log2(cells)]) for r in replicas]
     width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
     seps = _tensor_seps(sizes, cells, len(replicas), b", ")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b", ")
@@ -384,13 +384,13 @@ def distributed_hardware_view(layout) -> Units | None:
     layout, R, T, W, B = hardware_dims(layout)
     if T > FIELDS:
         return None
-    columns = layout._flat_cols()
-    reg_bits, lane_bits = R.bit_length() - 1, T.bit_length() - 1
+    columns = layout.flat_columns()
+    reg_bits, lane_bits = log2(R), log2(T)
     lines = min(R, max(1, FIELDS // T))
-    line_bits = lines.bit_length() - 1
-    ys = [k ^ t for k in _span(columns[:line_bits]) for t in _span(columns[reg_bits:reg_bits + lane_bits])]
+    line_bits = log2(lines)
+    ys = [k ^ t for k in span(columns[:line_bits]) for t in span(columns[reg_bits:reg_bits + lane_bits])]
     seps = [b"" if j == 0 else b"\n" if j % T == 0 else b", " for j in range(len(ys))]
-    xs = _span(columns[line_bits:reg_bits] + columns[reg_bits + lane_bits:])
+    xs = span(columns[line_bits:reg_bits] + columns[reg_bits + lane_bits:])
     per_group = R // lines
 
     def frame(u):
@@ -406,9 +406,9 @@ def shared_tensor_view(layout) -> Units | None:
     layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     if block_size != offsets:
         return None                          # only the first block_size offsets show: not a split of bits
-    columns = layout._flat_cols()
+    columns = layout.flat_columns()
     cells, xs = _row_units(sizes, columns, 1)
-    ys = _span(columns[:cells.bit_length() - 1])
+    ys = span(columns[:log2(cells)])
     seps = _tensor_seps(sizes, cells, 1, b",")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b",")
     return Units(Coordinates(sizes, ":"), xs, ys, seps, frame)
@@ -418,12 +418,12 @@ def shared_hardware_view(layout) -> Units | None:
     layout, sizes, offsets, blocks, n, block_size = shared_dims(layout)
     if block_size != offsets:
         return None
-    columns = layout._flat_cols()
+    columns = layout.flat_columns()
     lines = min(block_size, FIELDS)
-    bits = lines.bit_length() - 1
-    ys = _span(columns[:bits])
+    bits = log2(lines)
+    ys = span(columns[:bits])
     seps = [b"Offset: \x00 -> " if j == 0 else b"\nOffset: \x00 -> " for j in range(lines)]
-    xs = _span(columns[bits:])
+    xs = span(columns[bits:])
 
     def frame(u):
         b, o = divmod(u * lines, block_size)
