@@ -57,7 +57,7 @@ def _bases(ll: LinearLayout, dim: str):
     if not ll.has_in_dim(dim):
         return []
     return [tuple(ll.get_basis(dim, k, f"dim{d}") for d in range(ll.num_out_dims))
-            for k in range(ll.get_in_dim_sizelog2(dim))]
+            for k in range(ll.get_in_dim_size_log2(dim))]
 
 
 def _basis_text(basis) -> str:

@@ -612,7 +612,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     check_bitwidth(bitwidth)
     m = get_machine(target)
     src, dst = cs.Threads.of(src_ll), cs.Threads.of(dst_ll)
-    dim = src_ll.get_total_out_dim_sizelog2()
+    dim = src_ll.get_total_out_dim_size_log2()
     tri_lanes = None
     if m.vendor == "nvidia":
         tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)
@@ -637,7 +637,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
         low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
                        low.matrix_regs)
         if tri_lanes is not None:
-            read, write = cs.bank_conflicts(tri_lanes[0], tri_lanes[1], smem, dim)
+            read, write = cs.tile_conflicts(tri_lanes[0], tri_lanes[1], smem, dim)
             tri_conf = write if op == WRITE else read
         else:
             try:
