@@ -54,7 +54,8 @@ class Threads:
     @staticmethod
     def of(ll: LinearLayout) -> "Threads":
         reg = ll.remove_zero_bases_along_dim("register")
-        return Threads(*(tuple(reg.flat_in_dim(d)) for d in ("register", "lane", "warp", "block")), reg)
+        regs, lanes, warps, blocks = (tuple(reg.flat_in_dim(d)) for d in ("register", "lane", "warp", "block"))
+        return Threads(regs, lanes, warps, blocks, reg)
 
     @property
     def n_regs(self) -> int:

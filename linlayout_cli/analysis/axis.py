@@ -90,13 +90,14 @@ class Axes:
         if m:
             for pair in m.group(1).split(","):
                 arg, _, init = pair.partition("=")
-                if init.strip() in self.info or _base(init.strip()) in self.info:
-                    self.info[arg.strip()] = self.info.get(_base(init.strip()))
+                known = self.info.get(_base(init.strip())) or self.info.get(init.strip())
+                if known is not None:
+                    self.info[arg.strip()] = known
 
     # -------------------------------------------------------------------------------- the rules
 
     def _rule(self, op, i: int, rank: int) -> AxisInfo:
-        name, ins = op.name, [self.info.get(_base(o)) for o in op.operands]
+        name, seen = op.name, [self.info.get(_base(o)) for o in op.operands]
         shape = self._shape(op, i)
         if name == "arith.constant":
             c = _constant(op.text)
@@ -105,12 +106,12 @@ class Axes:
             return AxisInfo((1,) * rank, (pow2_divisor(c),) * max(rank, 1) if rank else (pow2_divisor(c),),
                             tuple(shape))
         if name == "tt.make_range":
-            start, end = _attr_int(op.attrs, "start"), _attr_int(op.attrs, "end")
+            start, end = _attr_int(op.attrs, "start") or 0, _attr_int(op.attrs, "end") or 0
             return AxisInfo((end - start,), (pow2_divisor(start),), (1,))
         if name == "tt.get_program_id":
             return AxisInfo((), (1,), ())
         # a value the walk has not seen (a loop counter, a block argument): unknown, as Triton starts it
-        ins = [i if i is not None else AxisInfo((), (1,), ()) if rank == 0 else AxisInfo.unknown(rank) for i in ins]
+        ins = [i if i is not None else AxisInfo((), (1,), ()) if rank == 0 else AxisInfo.unknown(rank) for i in seen]
         if name == "tt.splat":
             div = ins[0].divisibility[0] if ins[0].divisibility else 1
             return AxisInfo((1,) * rank, (div,) * rank, tuple(shape))
@@ -118,13 +119,16 @@ class Axes:
                     "tt.ptr_to_int", "arith.bitcast"):
             return ins[0]
         if name == "tt.trans":
-            order = [int(v) for v in re.findall(r"-?\d+", re.search(r"order\s*=\s*array<i32:([^>]*)>", op.attrs).group(1))]
+            m = re.search(r"order\s*=\s*array<i32:([^>]*)>", op.attrs)
+            if m is None:
+                return AxisInfo.unknown(rank)
+            order = [int(v) for v in re.findall(r"-?\d+", m.group(1))]
             a = ins[0]
             return AxisInfo(*(tuple(f[k] for k in order) for f in (a.contiguity, a.divisibility, a.constancy)))
         if name == "tt.reshape":
             return _reshaped(ins[0], self.value_type(op.operand_types[0]).shape, shape)
         if name == "tt.expand_dims":
-            axis = _attr_int(op.attrs, "axis")
+            axis = _attr_int(op.attrs, "axis") or 0
             a = ins[0]
             ins_div = a.divisibility[0] if a.divisibility else 1
             return AxisInfo(_insert(a.contiguity, axis, 1), _insert(a.divisibility, axis, ins_div),
@@ -136,7 +140,8 @@ class Axes:
             return AxisInfo(tuple(1 if g else c for g, c in zip(grown, a.contiguity)), a.divisibility,
                             tuple(d if g else k for g, d, k in zip(grown, shape, a.constancy)))
         if name in ("arith.addi", "tt.addptr", "arith.subi") and len(ins) == 2:
-            return _add(*_ranked(ins, rank), self._scale(op) if name == "tt.addptr" else 1, name == "arith.subi")
+            a, b = _ranked(ins, rank)
+            return _add(a, b, self._scale(op) if name == "tt.addptr" else 1, name == "arith.subi")
         if name == "arith.muli" and len(ins) == 2:
             a, b = _ranked(ins, rank)
             return AxisInfo(tuple(1 for _ in a.contiguity),

@@ -96,11 +96,10 @@ def decompose(src: LinearLayout, dst: LinearLayout, bitwidth: int) -> WarpDecomp
 
     def target(d: str, i: int) -> tuple[str, int]:
         vec = p_bases[d][i]
-        nxt = None
-        for od, c in zip(p_outs, vec):
-            if c:
-                nxt = (od, log2(c))
-        return nxt
+        hits = [(od, log2(c)) for od, c in zip(p_outs, vec) if c]
+        if not hits:                       # p is a permutation: every basis has an image
+            raise ValueError(f"{d} bit {i} has no image in the shuffle permutation")
+        return hits[-1]
 
     reg_bases = [0] * n_reg
     lane_bases = [0] * n_lane

@@ -203,6 +203,8 @@ def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, cont
     tile_b = [b.lanes[i] for i in contig_b]
     if any(x == 0 for x in tile_a + tile_b):
         return None
+    if a.ll is None or b.ll is None:
+        return None
     cvt = b.ll.invert_and_compose(a.ll)          # b's hardware -> a's hardware
     for i in range(n_reg_a - n_reg_b):
         if _lane_component(cvt, contig_b[i], REG) == 0:
@@ -283,6 +285,8 @@ def tile_swizzle(src: Threads, dst: Threads, src_tiles, dst_tiles, bitwidth: int
         key = (read + write, -smem.n_reps)
         if best is None or key < best[0]:
             best = (key, smem, ts, td, (a, b))
+    if best is None:
+        raise ValueError("no scratch tile candidate")
     _, smem, ts, td, lanes = best
     return smem, ts, td, lanes
 

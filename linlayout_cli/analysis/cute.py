@@ -101,7 +101,7 @@ def _distributed(ll: LinearLayout) -> CuteForm:
     lanes = ll.get_in_dim_size("lane") if ll.has_in_dim("lane") else 1
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
     owner: dict[int, str] = {}
-    strides = {}
+    strides: dict[str, list[int]] = {}
     for dim in HARDWARE:
         strides[dim] = []
         for k, basis in enumerate(_bases(ll, dim)):
@@ -153,12 +153,12 @@ def _find_swizzle(offsets: list[int], names: list[str]) -> tuple[Swizzle | None,
             reasons.append(f"the XORed offset bits {', '.join(map(str, sources))} are not one run; Swizzle<B,M,S> "
                            "XORs a contiguous field")
             continue
-        bits = len(sources)
-        if distance < bits:
+        width = len(sources)
+        if distance < width:
             reasons.append(f"offset bits {sources[0]}-{sources[-1]} are XORed into bits {min(targets)}-"
                            f"{max(targets)}, which overlap them (CuTe's Swizzle<B,M,S> needs |S| >= B)")
             continue
-        sw = Swizzle(bits, min(targets), distance if positive else -distance)
+        sw = Swizzle(width, min(targets), distance if positive else -distance)
         bad = next((e for e, o in enumerate(offsets) if popcount(sw.apply(o)) != 1), None)
         if bad is None:
             return sw, None
@@ -201,7 +201,8 @@ def _shared(ll: LinearLayout, kind_name: str) -> CuteForm:
     found = _not_one_to_one(columns, names, total)
     if found is None:
         # element bit e (row-major) -> the offset whose bases XOR to it
-        offsets = gf2.solve(columns, [1 << e for e in range(total)])
+        solved = gf2.solve(columns, [1 << e for e in range(total)])
+        offsets = [o for o in solved if o is not None]       # all solved: the map is one-to-one and onto
         elem_names = [f"element {element_bit_name(e, shape)}" for e in range(total)]
         sw, reason = _find_swizzle(offsets, elem_names)
         if reason is not None:
@@ -242,7 +243,7 @@ def cute_text(ll: LinearLayout, kind_name: str | None = None) -> str:
     form = cute_form(ll, kind_name)
     if form.layout is None:
         raise UnsupportedError(f"no CuTe form: {form.reason}")
-    return form.text
+    return str(form.layout)
 
 
 __all__ = ["CuteForm", "cute_form", "cute_text", "coalesce_bits", "CATEGORIES"]

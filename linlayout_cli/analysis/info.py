@@ -221,7 +221,8 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
     mixed = tuple(i for i, x in enumerate(flat) if x & (x - 1))
     params = swizzle_params(attr)
     row_dim = _row_dim(bases)
-    return Shared(offsets, blocks, swizzle_words(attr, params, mixed), *(params or (None, None, None)), bases, mixed,
+    vec, per_phase, max_phase = params or (None, None, None)
+    return Shared(offsets, blocks, swizzle_words(attr, params, mixed), vec, per_phase, max_phase, bases, mixed,
                   row_dim, {n: row_banks(ll, row_dim, element_bits, n) for n in (32, 64)}, alignment_of(attr),
                   ll.is_injective(), ll.is_surjective())
 

@@ -78,7 +78,10 @@ class Target:
         ``op``: READ or WRITE; ``lane_bits``: log2 of the layout's lanes per warp (masks are clipped to it)."""
         if self.bank_gap:
             raise UnsupportedError(self.bank_gap)
-        masks = self._phase_rule(access_bits, op, lane_bits)
+        rule = self._phase_rule
+        if rule is None:
+            raise UnsupportedError(f"the bank model does not cover {self.name}")
+        masks = rule(access_bits, op, lane_bits)
         keep = (1 << lane_bits) - 1
         out = []
         for m in masks:

@@ -200,7 +200,7 @@ class LinearLayout:
     _outs: tuple[tuple[str, int], ...]
     _in_pos: dict[str, int]
     _out_pos: dict[str, int]
-    _cols: list[int] | None
+    _cols: tuple[int, ...] | None
     _rank: int | None
 
     def __init__(self, bases, out_dims, *, require_surjective: bool = True):
@@ -430,8 +430,9 @@ class LinearLayout:
     def _columns(self) -> tuple[int, ...]:
         """``flat_columns``, computed once (the layout is immutable)."""
         if self._cols is None:
-            object.__setattr__(self, "_cols", tuple(flatten([v for _, vecs in self._bases for v in vecs],
-                                                            self.out_shifts())))
+            cols = tuple(flatten([v for _, vecs in self._bases for v in vecs], self.out_shifts()))
+            object.__setattr__(self, "_cols", cols)
+            return cols
         return self._cols
 
     def flat_columns(self) -> list[int]:
@@ -527,7 +528,9 @@ class LinearLayout:
 
     def get_matrix_rank(self) -> int:
         if self._rank is None:
-            object.__setattr__(self, "_rank", gf2.rank(self._columns()))
+            rank = gf2.rank(self._columns())
+            object.__setattr__(self, "_rank", rank)
+            return rank
         return self._rank
 
     def is_surjective(self) -> bool:
@@ -931,8 +934,9 @@ def lstsq(A: LinearLayout, B: LinearLayout) -> LinearLayout | None:
         return None
     a_shift = dict(zip(A.out_dims, A.out_shifts()))
     targets = flatten([v for _, vecs in B._bases for v in vecs], [a_shift[n] for n in B.out_dims])
-    xs = gf2.solve(A._columns(), targets)
-    if any(x is None for x in xs):
+    found = gf2.solve(A._columns(), targets)
+    xs = [x for x in found if x is not None]
+    if len(xs) != len(found):
         return None
     splits, offset = [], 0
     for _, vecs in A._bases:
