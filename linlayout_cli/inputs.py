@@ -28,6 +28,7 @@ if TYPE_CHECKING:      # annotations only: the engine loads when a layout is con
     from .engine import LinearLayout
 
 DEFAULT_MAX_ELEMENTS = MAX_ELEMENTS    # --max-elements: about 1 GB of tensor-view text at ~16 bytes per element
+DEFAULT_LANES = 32                    # lanes per warp CuTe text is read with where no target says otherwise
 MAX_RANK = 32                         # every cell prints one number per dimension; real layouts have rank <= 5
 
 
@@ -247,30 +248,83 @@ def aliases_hint(table, name: str) -> str:
     return (f" (did you mean #{close[0]}?)" if close else "") + "; " + text
 
 
-def attribute(text: str, table=None):
+def attribute(text: str, table=None, *, shape=None, kind: str | None = None, lanes: int = DEFAULT_LANES,
+              flag: str = "-l"):
     """One attribute from the command line: its text, a Gluon constructor (`ttgl.BlockedLayout(...)`, built as
-    Triton's Gluon builds it), or (with an `-i` table) a `#name` / `name` of the file. A line copied from a dump
-    works too: `#name = <attr>` and a trailing `loc(...)` are dropped."""
+    Triton's Gluon builds it), CuTe text (`cute_attribute`: `shape`, a tuple or a function giving `-t`'s, is asked
+    for only then), or (with an `-i` table) a `#name` / `name` of the file. A line copied from a dump works too:
+    `#name = <attr>` and a trailing `loc(...)` are dropped. `flag` names the option in errors."""
     if table is not None:
         name = text[1:] if text.startswith("#") else text
         if name in table:
             return table[name].attr
-    if not text.lstrip().startswith("#"):              # MLIR attributes start with '#': no Gluon parser needed
+    if not text.lstrip().startswith("#"):              # MLIR attributes start with '#': no CuTe or Gluon parser
+        if looks_like_cute(text):
+            return cute_attribute(text, shape, kind, lanes, flag, table)
         from .parsing import looks_like_gluon, parse_gluon
         if looks_like_gluon(text):
             return parse_gluon(text)
+    return _attribute_text(text, table, flag)
+
+
+def _attribute_text(text: str, table, flag: str):
     from .parsing import parse_pasted_attribute
     try:
         return parse_pasted_attribute(text, table.attributes if table is not None else None)
     except (ParseError, VerifyError) as e:
-        raise located(e, text, "-l") from None
+        raise located(e, text, flag) from None
 
 
-def check_same_layout(attr, inline, flag: str = "-l") -> None:
+# ----------------------------------------------------------------------------------------- CuTe text
+
+
+def looks_like_cute(text) -> bool:
+    """Whether an option's value is CuTe text (`parsing.cute.is_cute_text`: `cute:`, a swizzle, '(', '_' or a
+    digit first); an attribute (`#...`) is told without loading the CuTe reader."""
+    if not isinstance(text, str) or text.lstrip().startswith("#"):
+        return False
+    from .parsing.cute import is_cute_text
+    return is_cute_text(text)
+
+
+def cute_attribute(text: str, shape, kind: str | None = None, lanes: int = DEFAULT_LANES, flag: str = "-l",
+                   table=None):
+    """The Triton attribute CuTe text is at the tensor's shape (`conversions.cute.cute_to_attribute`): a
+    thread-value layout (its thread mode split into warps of `lanes` lanes, one CTA) or a shared one, as `kind`
+    ('distributed', 'shared') or the text's prefix (`cute-tv:`, `cute-shared:`) says, else as it reads. Text without
+    a prefix that CuTe's reader rejects but the attribute parser takes (`-l '1 : i32'`) is that attribute, as before
+    CuTe was read."""
+    from .parsing.cute import cute_reading, has_cute_prefix, parse_cute
+    try:
+        layout = parse_cute(text)
+    except ParseError as e:
+        if not has_cute_prefix(text):
+            try:
+                return _attribute_text(text, table, flag)
+            except TTLayoutError:
+                pass
+        raise located(e, text, flag) from None
+    if shape is None:
+        raise TTLayoutError(f"missing -t: CuTe layout text ({flag}) needs the tensor type for its shape, e.g. "
+                            "-t 'tensor<64x64xf16>'")
+    named = cute_reading(text)
+    if named is not None and kind is not None and named != kind:
+        word = "cute-tv:" if named == "distributed" else "cute-shared:"
+        raise TTLayoutError(f"{flag} takes a {kind} layout, but its CuTe text says '{word}' (a {named} layout)")
+    shape = list(shape() if callable(shape) else shape)
+    from .conversions.cute import cute_to_attribute
+    try:
+        return cute_to_attribute(layout, shape, kind=kind or named, lanes=lanes)
+    except ShapeError as e:
+        raise ShapeError(f"CuTe text in {flag} at tensor<{'x'.join(map(str, shape))}>: {e}") from None
+
+
+def check_same_layout(attr, inline, flag: str = "-l", shape=None) -> None:
     """The layout an option gave (`-l` by default) and an encoding written in `-t` must be the same layout
-    (their canonical texts agree)."""
+    (their canonical texts agree; with `shape`, given where the option was CuTe text, which becomes an attribute
+    of its own choosing, their linear layouts at `shape` may agree instead)."""
     a, b = str(attr), str(inline)
-    if a == b:
+    if a == b or (shape is not None and same_linear_layout(attr, inline, shape)):
         return
     d = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     start = a.rfind(" ", 0, max(0, d - 20)) + 1          # the texts agree before d: one start for both
@@ -279,6 +333,16 @@ def check_same_layout(attr, inline, flag: str = "-l") -> None:
         return ("..." if start else "") + abbreviate(text[start:], 60)
     raise TTLayoutError(f"{flag} and the encoding in -t are different layouts: {flag} has '{cut(a)}' where -t has "
                         f"'{cut(b)}'; give the layout once")
+
+
+def same_linear_layout(a, b, shape) -> bool:
+    """Whether two attributes are the same layout at `shape` (False where either does not convert)."""
+    from .conversions import to_linear_layout
+    try:
+        la, lb = to_linear_layout(a, list(shape)), to_linear_layout(b, list(shape))
+        return la.in_dims == lb.in_dims and la == lb.transpose_outs(la.out_dims)
+    except (TTLayoutError, ValueError, KeyError):
+        return False
 
 
 def inline_layout(t: Tensor, table, required: bool):

@@ -3,12 +3,13 @@
 A layout at a tensor type, as a Python object that shows itself: `layout(attr, type)` in a notebook draws the
 tensor view (`_repr_svg_`); `.svg()`, `.html()` and `.text()` give the pictures and Triton's text, `.linear` the
 LinearLayout the analyses take. `linear_layout(attr, shape)` is that LinearLayout alone, `bank_conflicts` Triton's own
-bank-conflict count.
+bank-conflict count. `.cute()` is the layout in CuTe notation, and CuTe text is accepted wherever an attribute is.
 
     from linlayout_cli import layout
     mma = layout("#ttg.nvidia_mma<{versionMajor = 3, ...}>", "tensor<128x128xf16>")
     mma                     # in Jupyter: the picture
     print(mma.text())       # Triton's tensor view
+    mma.cute()              # the same layout in CuTe notation: '((_4,_8,_4),(_2,_2,...)):((_2,_256,_4096),(...))'
 """
 from __future__ import annotations
 
@@ -43,26 +44,36 @@ class Layout:
         from .render.html import layout_spec, page
         return page([layout_spec(self.title, self.linear, self.element_bits)], hardware)
 
+    def cute(self) -> str:
+        """The layout in CuTe notation (`ttlayout help cute`); an UnsupportedError saying why where it has none."""
+        from .analysis.cute import cute_text
+        from .analysis.info import mnemonic
+        return cute_text(self.linear, mnemonic(self.title))
+
     def _repr_svg_(self) -> str:
         return self.svg()
 
 
-def layout(attr: str, tensor_type: str) -> Layout:
-    """`attr` (a layout attribute's text) at `tensor_type` (e.g. 'tensor<64x64xf16>')."""
-    parsed = inputs.attribute(attr)
+def layout(attr: str, tensor_type: str, lanes: int = inputs.DEFAULT_LANES) -> Layout:
+    """`attr` (a layout attribute's text, a Gluon constructor or CuTe text) at `tensor_type` (e.g.
+    'tensor<64x64xf16>', which gives CuTe text its shape); `lanes`: the lanes per warp a CuTe thread mode splits
+    into (64 for AMD CDNA). The title is the attribute, the one CuTe text became included."""
+    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type).shape, lanes=lanes)
     tensor = inputs.tensor(tensor_type)
     linear = inputs.linear_layout(parsed, tensor.shape)
     bits = tensor.element_bits if linear.has_in_dim("offset") else 16
     return Layout(str(parsed), linear, bits)
 
 
-def linear_layout(attr: str, shape, kind: str | None = None, role: str | None = None):
-    """`attr` (an attribute's text or a Gluon constructor) as Triton's LinearLayout at `shape`; with `kind`
-    ('distributed' or 'shared') it must be such a layout, the error naming it the `role` layout."""
+def linear_layout(attr: str, shape, kind: str | None = None, role: str | None = None,
+                  lanes: int = inputs.DEFAULT_LANES):
+    """`attr` (an attribute's text, a Gluon constructor or CuTe text) as Triton's LinearLayout at `shape`; with
+    `kind` ('distributed' or 'shared') it must be such a layout (CuTe text is read as one), the error naming it the
+    `role` layout."""
     shape = [int(s) for s in shape]
     if not shape:
         raise ShapeError("a rank-0 tensor has no elements to lay out")
-    parsed = inputs.attribute(attr)
+    parsed = inputs.attribute(attr, shape=shape, kind=kind, lanes=lanes)
     if kind is not None:
         parsed = inputs.require_kind(parsed, kind, role or kind)
     return inputs.linear_layout(parsed, shape)

@@ -275,7 +275,7 @@ def _real(argv, stdout, env=None, shell_suffix=""):
                           timeout=60, cwd=ROOT, env=environment)
 
 
-HELP_LINES = [["--help"], ["-h"], ["help"], ["help", "notation"], ["help", "bank-model"], ["--version"],
+HELP_LINES = [["--help"], ["-h"], ["help"], ["help", "notation"], ["help", "bank-model"], ["help", "cute"], ["--version"],
               *[[name, "--help"] for name in SUBCOMMANDS]]
 COMPLETION = [{"_TTLAYOUT_COMPLETE": "bash_source"},
               {"_TTLAYOUT_COMPLETE": "bash_complete", "COMP_WORDS": "ttlayout ba", "COMP_CWORD": "1"}]

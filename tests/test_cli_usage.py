@@ -30,6 +30,7 @@ def test_help_explains_the_notation_and_shows_examples():
     (["help", "info"], "Usage: ttlayout info [OPTIONS]"),
     (["help", "notation"], "Notation"),
     (["help", "bank-model"], "# Shared-memory bank model"),
+    (["help", "cute"], "# CuTe notation"),
 ])
 def test_help_command(argv, first):
     code, out, err = run(argv)

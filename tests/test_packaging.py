@@ -30,7 +30,8 @@ def test_sdist_ships_no_half_test_suite(dist):
     (sdist,) = dist.glob("*.tar.gz")
     names = tarfile.open(sdist).getnames()
     assert not [n for n in names if "/tests/" in n or "/golden/" in n], "tests need golden data: ship both or neither"
-    for wanted in ("LICENSE", "grammar/mlir.lark", "docs/bank_model.md", "linlayout_cli/cli.py", "pyproject.toml"):
+    for wanted in ("LICENSE", "grammar/mlir.lark", "docs/bank_model.md", "docs/cute.md", "linlayout_cli/cli.py",
+                   "pyproject.toml"):
         assert any(n.endswith("/" + wanted) for n in names), wanted
 
 
@@ -44,6 +45,7 @@ def test_wheel_metadata(dist):
         assert f"Classifier: Programming Language :: Python :: {version}" in meta
     names = z.namelist()
     assert "linlayout_cli/docs/bank_model.md" in names and "linlayout_cli/grammar/mlir.lark" in names
+    assert "linlayout_cli/docs/cute.md" in names
     assert any(n.endswith("licenses/LICENSE") for n in names)
 
 
@@ -65,3 +67,5 @@ def test_installed_wheel_runs_outside_the_source_tree(dist, tmp_path):
     assert str(env_dir) in where.stdout and str(ROOT) not in where.stdout
     doc = subprocess.run([str(tool), "help", "bank-model"], capture_output=True, text=True, cwd=work)
     assert doc.returncode == 0 and doc.stdout.startswith("# Shared-memory bank model")
+    doc = subprocess.run([str(tool), "help", "cute"], capture_output=True, text=True, cwd=work)
+    assert doc.returncode == 0 and doc.stdout.startswith("# CuTe notation")

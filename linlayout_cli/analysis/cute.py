@@ -22,7 +22,7 @@ an XOR in a distributed layout: register bit 0 -> (1, 1) and lane bit 0 -> (0, 1
 from __future__ import annotations
 
 from ..attributes.cute import CuteLayout, Swizzle
-from ..conversions.cute import element_bit_name, row_major_index, row_major_shifts
+from ..conversions.cute import cute_kind, element_bit_name, row_major_index, row_major_shifts
 from ..engine import LinearLayout, gf2
 from ..engine.bits import log2, popcount
 from ..errors import UnsupportedError
@@ -238,6 +238,25 @@ def cute_form(ll: LinearLayout, kind_name: str | None = None) -> CuteForm:
     return _distributed(ll)
 
 
+def reads_back_as_shared(form: CuteForm, shape) -> bool:
+    """Whether a thread-value text would be read as a shared layout where nothing says which (`cute_kind`): its
+    two top-level modes have the sizes of a 2-D tensor's dims. Such text is given back as `cute-tv: ...`.
+
+    >>> tv = LinearLayout({"register": [[0, 1]], "lane": [[1, 0]], "warp": [], "block": []}, ["dim0", "dim1"])
+    >>> reads_back_as_shared(cute_form(tv), [2, 2])
+    True
+    """
+    return form.kind == "distributed" and form.layout is not None and cute_kind(form.layout, shape) == "shared"
+
+
+def cute_input(form: CuteForm, shape) -> str | None:
+    """The text ttlayout reads back as this layout (an option, `layout()`): the CuTe text, prefixed `cute-tv:` where
+    it would otherwise read as a shared layout; None where there is no CuTe form."""
+    if form.layout is None:
+        return None
+    return f"cute-tv: {form.text}" if reads_back_as_shared(form, shape) else form.text
+
+
 def cute_text(ll: LinearLayout, kind_name: str | None = None) -> str:
     """The CuTe text of a layout; UnsupportedError('no CuTe form: <reason>') where there is none."""
     form = cute_form(ll, kind_name)
@@ -246,4 +265,4 @@ def cute_text(ll: LinearLayout, kind_name: str | None = None) -> str:
     return str(form.layout)
 
 
-__all__ = ["CuteForm", "cute_form", "cute_text", "coalesce_bits", "CATEGORIES"]
+__all__ = ["CuteForm", "cute_form", "cute_text", "cute_input", "reads_back_as_shared", "coalesce_bits", "CATEGORIES"]

@@ -1,7 +1,7 @@
 """What one layout is at one shape, on one screen: who holds what, how each tensor dimension is spread over
 registers, lanes, warps and blocks, what is replicated, how wide a thread's vector is, how shared memory is
-swizzled. (The same layout as a paste-ready `#ttg.linear` / `#ttg.shared_linear` and as Gluon code is written by
-`reports/info.py`.)
+swizzled, and the layout in CuTe notation (`analysis/cute.py`). (The same layout as a paste-ready `#ttg.linear` /
+`#ttg.shared_linear` and as Gluon code is written by `reports/info.py`.)
 
 Every number comes from the linear layout (Triton's `toLinearLayout(shape, attr)`), following the Triton 3.9
 function named in each docstring.
@@ -13,6 +13,7 @@ from ..engine import LinearLayout
 from ..engine.bits import is_pow2
 from ..engine.gf2 import XorBasis
 from ..records import frozen
+from .cute import CuteForm, cute_form
 
 HARDWARE = ("register", "lane", "warp", "block")
 MAX_ROW_STARTS = 64
@@ -242,6 +243,7 @@ class LayoutInfo:
     linear: LinearLayout
     distributed: Distributed | None
     shared: Shared | None
+    cute: CuteForm                  # the layout in CuTe notation, or why it has none
 
     @property
     def bases(self) -> dict:
@@ -258,7 +260,8 @@ def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int)
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
-                      describe_shared(attr, ll, element_bits) if shared else None)
+                      describe_shared(attr, ll, element_bits) if shared else None,
+                      cute_form(ll, mnemonic(attr)))
 
 
 __all__ = ["LayoutInfo", "analyze_info", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

@@ -37,7 +37,7 @@ COMMANDS = {
     PRINT: Command("print", "Print a layout as triton-tensor-layout does (the default: no name needed)."),
 }
 SUBCOMMANDS = tuple(name for name in COMMANDS if name != PRINT)
-TOPICS = ("notation", "bank-model")
+TOPICS = ("notation", "cute", "bank-model")
 CONTEXT = {"max_content_width": 100}
 
 

@@ -30,7 +30,7 @@ def run(obj, target, as_json, fmt, output, **given):
     """
     from ..analysis.bank import analyze_bank
     from ..reports import bank as report
-    p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>")
+    p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
     result = analyze_bank(*p.layouts, p.bits, select(target, p.targets, bank=True))
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
 

@@ -21,6 +21,15 @@ Notation (the views Triton prints):
   Offset: 5 -> (1,0)
                 shared hardware view: the element stored at offset 5"""
 
+CUTE_NOTATION = """\
+CuTe notation ('ttlayout help cute'): info's cute line, --format cute, and CuTe text in -l/-r/-d/-s with -t:
+  ((_32,_4),(_4,_2)):((_4,_128),(_1,_512))
+                (thread, value) -> row-major element index: thread = lane + warp x lanes
+  Swizzle<3,3,3> o (_64,_64):(_64,_1)
+                shared: element (i, j) -> offset, then CuTe's swizzle"""
+
+DOCS = {"bank-model": "bank_model.md", "cute": "cute.md"}     # help topics that are a document of docs/
+
 EXAMPLES = """\
 Examples:
   ttlayout -l '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>' -t 'tensor<16x16xf16>'
@@ -167,16 +176,16 @@ def _summary(name: str) -> str:
 @click.command("help", cls=_Command, context_settings=CONTEXT)
 @click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
 def help_command(topic):
-    """Help on the whole tool, one command, or a topic (notation, bank-model)."""
+    """Help on the whole tool, one command, or a topic (notation, cute, bank-model)."""
     ctx = click.get_current_context()
     group = ctx.parent.command
     if topic is None:
         text = group.get_help(ctx.parent)
     elif topic == "notation":
-        text = NOTATION
-    elif topic == "bank-model":
+        text = NOTATION + "\n\n" + CUTE_NOTATION
+    elif topic in DOCS:
         from ..resources import data_text
-        text = data_text("docs", "bank_model.md").rstrip("\n")
+        text = data_text("docs", DOCS[topic]).rstrip("\n")
     else:
         command = group.get_command(ctx, topic)
         if command is None:

@@ -3,7 +3,8 @@
 A command declares the layouts it takes as `Role`s (bank: a distributed "register" layout from `-r` and a shared
 one from `-s`; info: one layout of any kind from `-l`). `pick` fills each role, in this order of precedence:
 
-1. its option: an attribute, a Gluon constructor, or `#name` / `name` of the `-i` file;
+1. its option: an attribute, a Gluon constructor, CuTe text (with `-t` giving the shape, read as the role's kind,
+   its thread mode in warps of the target's lanes: `warp_lanes`), or `#name` / `name` of the `-i` file;
 2. the encoding written in `-t` (`tensor<64x64xf16, #blocked>`, `!ttg.memdesc<...>`): the first role of its kind
    (it must agree with the option where one gave that role too);
 3. `-i FILE` with `--alias-names a,b`: one alias per role, in order (they must agree with the `-t` encoding);
@@ -71,16 +72,19 @@ def options(roles, example: str, bits: bool = False) -> tuple:
     return (*(r.option() for r in roles), tensor, INPUT, names, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
 
 
-def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>") -> Picked:
+def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>",
+         target: str | None = None) -> Picked:
     """Every role's layout, the tensor and the rest (see the module docstring); `given`: the command's parameters
-    (the roles' own, tensor_type, input_file, alias_names, max_elements and, if it has one, bitwidth)."""
+    (the roles' own, tensor_type, input_file, alias_names, max_elements and, if it has one, bitwidth); `target`:
+    the command's --target, whose lanes per warp CuTe text is read with (`warp_lanes`)."""
     texts = [given[r.param] for r in roles]
     _check_usage(roles, texts, given["input_file"], given["alias_names"])
     dump = inputs.dump(given["input_file"], obj["stdin"]) if given["input_file"] else None
     table = dump.aliases if dump else None
-    attrs = [_given(text, table, role, len(roles) == 1) for text, role in zip(texts, roles)]
+    cute = _cute_reading(texts, given, example, target, dump.targets if dump else ())
+    attrs = [_given(text, table, role, len(roles) == 1, cute) for text, role in zip(texts, roles)]
     t = inputs.tensor(given["tensor_type"], given["max_elements"]) if given["tensor_type"] is not None else None
-    attrs, agree = _from_tensor(t, table, attrs, roles, command)
+    attrs, agree = _from_tensor(t, table, attrs, roles, command, [inputs.looks_like_cute(x) for x in texts])
     names = inputs.split_names(given["alias_names"])
     if table is not None and (names or _missing(roles, attrs)):
         if names:
@@ -94,6 +98,34 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
     lls = tuple(inputs.linear_layout(a, t.shape, given["max_elements"]) for a in attrs)
     return Picked(tuple(attrs), lls, t, bits, dump.targets if dump else ())
+
+
+def warp_lanes(target: str | None, dump_targets=()) -> int:
+    """Lanes per warp that CuTe text's thread mode is split into: the warp size of the target (--target, else the
+    `ttg.target` of the -i dump, else sm90): 32 on NVIDIA and RDNA (gfx1200), 64 on CDNA (gfx942, gfx950)."""
+    from .hardware import select
+    return select(target, dump_targets).warp_size
+
+
+@frozen
+class CuteReading:
+    """How CuTe text in a layout option is read: `shape()` gives -t's shape (read only once the text has parsed)
+    and `lanes` the lanes per warp."""
+    shape: object
+    lanes: int
+
+
+def _cute_reading(texts, given: dict, example: str, target, dump_targets) -> CuteReading | None:
+    """The CuTe reading of a command line with CuTe text in a layout option (None without, so that nothing of it
+    is loaded)."""
+    if not any(inputs.looks_like_cute(text) for text in texts if text is not None):
+        return None
+
+    def shape():
+        if given["tensor_type"] is None:
+            raise TTLayoutError(f"missing -t: CuTe layout text needs the tensor type for its shape, e.g. -t '{example}'")
+        return inputs.tensor(given["tensor_type"], given["max_elements"]).shape
+    return CuteReading(shape, warp_lanes(target, dump_targets))
 
 
 def element_bits(t, bitwidth: int | None) -> int:
@@ -121,16 +153,20 @@ def _check_usage(roles, texts, input_file, alias_names) -> None:
                             "--alias-names, not both")
 
 
-def _given(text: str | None, table, role: Role, only: bool):
+def _given(text: str | None, table, role: Role, only: bool, cute: CuteReading | None = None):
     """The layout an option gave (None if none), checked to be of the role's kind; `#name` / `name` of the -i
-    file too. A command's only layout is given either by its option or by -i, so it never names an alias."""
+    file, or CuTe text read as the role's kind, too. A command's only layout is given either by its option or by
+    -i, so it never names an alias."""
     if text is None:
         return None
+    reading = {"flag": role.flag, "kind": role.kind}
+    if cute is not None:
+        reading.update(shape=cute.shape, lanes=cute.lanes)
     if only:
-        return inputs.attribute(text)
+        return inputs.attribute(text, **reading)
     name = text[1:] if text.startswith("#") else text
     named = table is not None and name in table
-    attr = table[name].attr if named else inputs.attribute(text, table)
+    attr = table[name].attr if named else inputs.attribute(text, table, **reading)
     kind = getattr(attr, "kind", None)
     if role.wrong_kind and kind in ("distributed", "shared") and kind != role.kind:
         raise TTLayoutError(f"the {role.name} layout is a {kind} layout; {role.wrong_kind}")
@@ -141,10 +177,10 @@ def _of_kind(attr, role: Role, name: str | None = None):
     return attr if role.kind is None else inputs.require_kind(attr, role.kind, role.name, name)
 
 
-def _from_tensor(t, table, attrs: list, roles, command: str):
+def _from_tensor(t, table, attrs: list, roles, command: str, cute=()):
     """The encoding written in -t as the first role of its kind: (the attributes with that role filled in where no
-    option gave it, which must otherwise be the same layout; agree(picked), checking the layouts --alias-names
-    picked for it)."""
+    option gave it, which must otherwise be the same layout (`cute[i]`: the option was CuTe text, whose layout
+    must be the same); agree(picked), checking the layouts --alias-names picked for it)."""
     found = inputs.inline_layout(t, table, required=_missing(roles, attrs)) if t is not None else None
     if found is None:
         return attrs, lambda picked: None
@@ -155,7 +191,7 @@ def _from_tensor(t, table, attrs: list, roles, command: str):
         raise TTLayoutError(f"the encoding in -t is a {kind} layout ({abbreviate(str(inline))}); ttlayout {command} "
                             f"takes {' and '.join(f'a {r.kind} layout as the {r.name}' for r in roles)}")
     if attrs[i] is not None:
-        inputs.check_same_layout(attrs[i], inline, roles[i].flag)
+        inputs.check_same_layout(attrs[i], inline, roles[i].flag, t.shape if i < len(cute) and cute[i] else None)
 
     def agree(picked):
         if picked[i] is not None:

@@ -17,12 +17,13 @@ from .output import write_result
 
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
-FORMATS = ("text", "json", "svg", "html")
+FORMATS = ("text", "json", "svg", "html", "cute")
 TMEM_INSTR = "32x32b"
 
 OPTIONS = (
     Opt(("-l",), "layout", metavar="ATTR", help="One layout attribute, e.g. '#ttg.blocked<{...}>' (a whole alias "
-        "line '#name = <attr> loc(...)' copied from a dump works too)."),
+        "line '#name = <attr> loc(...)' copied from a dump works too), a Gluon constructor, or CuTe text "
+        "('((_32,_4),_4):((_4,_128),_1)', 'Swizzle<3,3,3> o (_64,_64):(_64,_1)'; see 'ttlayout help cute')."),
     Opt(("-t",), "tensor_type", metavar="TYPE", help="Tensor type, e.g. 'tensor<128x256xf16>', or a "
         "'!ttg.memdesc<...>'; an encoding written in it is the layout when -l is not given. Without -t, -i prints "
         "each alias at the shapes the file uses it with."),
@@ -35,7 +36,8 @@ OPTIONS = (
     Opt(("--format",), "fmt", type=FORMATS, default="text", show_default=True,
         help="text: Triton's view, byte for byte; json: the same grid as nested JSON arrays, for scripts; svg: a "
              "picture (cells coloured by warp and lane, or by bank); html: one self-contained interactive page "
-             "(hover, click a thread, search, tensor/hardware switch)."),
+             "(hover, click a thread, search, tensor/hardware switch); cute: the layout in CuTe notation, one line "
+             "('ttlayout help cute')."),
     Opt(("--json",), "as_json", "flag", help="Same as --format json."),
     Opt(("--color",), "color", type=("auto", "always", "never"), default="auto", show_default=True,
         help="Colour the text view by warp and lane (shared layouts: by bank), replicated cells underlined; auto: "
@@ -110,11 +112,35 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, 
     _check_tmem_instr(tmem_warps, tmem_instr)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
+    pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
+    if fmt == "cute" and not as_json:
+        lines = _cute_lines(shown, failures)
+        pictures["cute"] = lambda write: write("".join(lines).encode())
     system = _color_system(color, output) if not as_json and fmt == "text" else None
     write_result(obj, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
-                 lambda write: _json(shown, use_hw_view, write), fmt, as_json,
-                 {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")})
+                 lambda write: _json(shown, use_hw_view, write), fmt, as_json, pictures)
     return _report_failures(obj, failures)
+
+
+def _cute_lines(converted, failures: list) -> list[str]:
+    """--format cute: each layout's CuTe text on one line (an alias's prefixed `#name = `, with where the file
+    uses it as in the text view's header), computed before anything is written: a layout without a CuTe form is
+    the error line saying why (for -i without -t: reported in `failures`, the others still print)."""
+    from ..analysis.cute import cute_text
+    from ..analysis.info import mnemonic
+    lines = []
+    for job, shown in converted:
+        try:
+            text = cute_text(shown.linear, mnemonic(job.attr))
+        except TTLayoutError as e:
+            if not job.per_shape:
+                raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None
+            failures.append(f"#{job.name} at {job.type_text}: {e}")
+            continue
+        head = f"#{job.name} = " if job.name is not None else ""
+        tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+        lines.append(f"{head}{text}{tail}\n")
+    return lines
 
 
 def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
@@ -192,7 +218,7 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
     if tmem_warps is not None and not any(p.tmem_load for p in shown):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
-    if (as_json or fmt in ("svg", "html")) and any(p.view != "triton" for p in shown):
+    if (as_json or fmt in ("svg", "html", "cute")) and any(p.view != "triton" for p in shown):
         raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
@@ -263,7 +289,9 @@ def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> 
     if not layout and not input_file and t.encoding is None:
         raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR, -i FILE, or an "
                             "encoding in -t such as tensor<16x16xf16, #ttg.blocked<...>>)")
-    table = inputs.alias_table(input_file, stdin) if input_file else None
+    cute = inputs.looks_like_cute(layout)
+    dump = inputs.dump(input_file, stdin) if input_file and cute else None     # CuTe text: lanes of the file's target
+    table = dump.aliases if dump else inputs.alias_table(input_file, stdin) if input_file else None
     names = inputs.split_names(alias_names)
     inline = inputs.inline_layout(t, table, required=not layout and not names)
     jobs = []
@@ -278,9 +306,13 @@ def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> 
             raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
                                 "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
-        attr = inputs.attribute(layout, table)
+        lanes = inputs.DEFAULT_LANES
+        if cute:
+            from .layouts import warp_lanes
+            lanes = warp_lanes(None, dump.targets if dump else ())
+        attr = inputs.attribute(layout, table, shape=shape, lanes=lanes)
         if inline is not None:
-            inputs.check_same_layout(attr, inline[1])
+            inputs.check_same_layout(attr, inline[1], shape=shape if cute else None)
         jobs.append(Job(None, attr, shape, element=element))
     return jobs
 

@@ -32,7 +32,7 @@ def run(obj, no_search, use, target, as_json, output, **given):
     ttlayout swizzle -r '#ttg.blocked<{...}>' -d '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
-    p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>")
+    p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
     s = _suggestion(*p.layouts, p.bits, select(target, p.targets, bank=True), use, no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)

@@ -2,12 +2,13 @@
 
 Accepted, with any whitespace between tokens:
 
-    [cute:] [Swizzle<B,M,S> o [_0 o]] SHAPE : STRIDE
+    [cute: | cute-tv: | cute-shared:] [Swizzle<B,M,S> o [_0 o]] SHAPE : STRIDE
 
 where SHAPE and STRIDE are congruent int tuples: `_32` or `32`, `(a,b,...)` nested at will. `Sw<B,M,S>` (CuTe's own
 print of a swizzle) is the same as `Swizzle<B,M,S>`, and `o _0 o` is the zero offset CuTe prints between the two
 parts of a composed layout. So TLX's `tlx.dump_layout` text, CuTe's `print(layout)` and tensor-layouts'
-`str(layout)` (`(32, 32) : (32, 1)`) are all read.
+`str(layout)` (`(32, 32) : (32, 1)`) are all read. `cute-tv:` and `cute-shared:` also say how the text is to be read
+(`cute_reading`): as a thread-value layout or as a shared one.
 
 Errors are one `ParseError` line naming the column and what was expected, like the attribute parser's:
 
@@ -29,7 +30,8 @@ MAX_CUTE_DIGITS = 20            # larger numbers are far beyond any layout (2^64
 
 _INT = re.compile(r"_?-?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_0-9]+|\S")
-_PREFIX = re.compile(r"\s*cute\s*:")
+_PREFIX = re.compile(r"\s*cute(?:-(tv|shared))?\s*:")
+READINGS = {"tv": "distributed", "shared": "shared"}      # the prefix's word -> the kind of layout it reads as
 _SWIZZLE = re.compile(r"Swizzle\b|Sw(?=\s*<)")
 
 
@@ -44,6 +46,22 @@ def is_cute_text(text: str) -> bool:
         return False
     s = text.lstrip()
     return bool(_PREFIX.match(s) or _SWIZZLE.match(s) or s[:1] in ("(", "_") or s[:1].isdigit())
+
+
+def has_cute_prefix(text: str) -> bool:
+    """Whether the text says it is CuTe (`cute:`, `cute-tv:`, `cute-shared:`), rather than only looking like it."""
+    return isinstance(text, str) and _PREFIX.match(text) is not None
+
+
+def cute_reading(text: str) -> str | None:
+    """The reading CuTe text's prefix names: 'distributed' for `cute-tv:` (a thread-value layout), 'shared' for
+    `cute-shared:`, None for `cute:` or no prefix (the text and the tensor's shape decide).
+
+    >>> cute_reading("cute-tv: ((_8,_8),(_2,_2,_4)):((_2,_32),(_1,_16,_256))"), cute_reading("cute: _64:_1")
+    ('distributed', None)
+    """
+    m = _PREFIX.match(text) if isinstance(text, str) else None
+    return READINGS[m.group(1)] if m and m.group(1) else None
 
 
 class _Reader:
@@ -199,4 +217,4 @@ def parse_cute(text: str) -> CuteLayout:
     return CuteLayout(shape, stride, swizzle)
 
 
-__all__ = ["parse_cute", "is_cute_text", "MAX_CUTE_DIGITS"]
+__all__ = ["parse_cute", "is_cute_text", "has_cute_prefix", "cute_reading", "MAX_CUTE_DIGITS"]

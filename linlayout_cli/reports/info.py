@@ -1,7 +1,9 @@
 """The `info` report (one layout at one shape, on one screen, with the same layout as a paste-ready
-`#ttg.linear` / `#ttg.shared_linear` and as Gluon code) and the `lookup` answers; blocks and JSON."""
+`#ttg.linear` / `#ttg.shared_linear`, as Gluon code and in CuTe notation) and the `lookup` answers; blocks and
+JSON."""
 from __future__ import annotations
 
+from ..analysis.cute import cute_input, reads_back_as_shared
 from ..analysis.info import HARDWARE, LayoutInfo, alignment_of, bases_of
 from ..analysis.lookup import Held, Holder, bank_of
 from ..attributes import encodings as enc
@@ -50,6 +52,12 @@ def paste(info: LayoutInfo) -> Paste:
     lin_gluon = (gluon.linear_text(bases_of(info.linear), info.shape, alignment_of(info.encoding) if shared else None)
                  if text else None)
     return Paste(text, gluon.class_text(info.encoding) or lin_gluon, lin_gluon)
+
+
+def cute_line(info: LayoutInfo) -> str:
+    """The layout in CuTe notation, or `none: <why>` (one line)."""
+    form = info.cute
+    return form.text if form.layout is not None else f"none: {form.reason}"
 
 
 def _mask_bits(mask: int) -> list[int]:
@@ -128,6 +136,10 @@ def blocks(info: LayoutInfo) -> list:
             ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
     if p.gluon != p.gluon_linear:
         tail.append(("", p.gluon_linear))
+    tail.append(("cute", cute_line(info)))
+    if reads_back_as_shared(info.cute, info.shape):
+        tail.append(("", "(its two modes are also this tensor's dims: give it back as 'cute-tv: ...', or it reads "
+                         "as a shared layout)"))
     return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,
                    line("linear layout (Triton's LinearLayout::toString):", "bold")] + \
         [line(text) for text in str(ll).strip("\n").split("\n")]
@@ -163,6 +175,7 @@ def json_text(info: LayoutInfo) -> str:
         "bases": info.bases, "out_dims": info.out_dims,
         "linear_layout": str(info.linear).strip("\n"),
         "linear_attr": p.linear_attr, "gluon": p.gluon, "gluon_linear": p.gluon_linear,
+        "cute": info.cute.text, "cute_reason": info.cute.reason, "cute_input": cute_input(info.cute, info.shape),
     }
     if info.distributed:
         d = info.distributed
