@@ -136,6 +136,8 @@ class BankReport:
     segment_bits: int
     accesses: dict              # op (WRITE / READ) -> Access
     prep: Prepared
+    gpu: object = None          # shared_access.RoundTrip: what the compiled code does on the GPU (None: see gpu_note)
+    gpu_note: str | None = None # why the GPU's figures are missing
 
     @property
     def conflicts(self) -> int:
@@ -171,7 +173,8 @@ def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int) -> Prepa
                     smem_ll.get_total_in_dim_size(), smem_flat)
 
 
-def _model(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
+def model_of(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
+    """Triton's linear model of one access of a prepared pair (its count is `.conflicts`)."""
     return wavefronts(list(p.smem_flat), p.v, bitwidth, p.reg.flat_in_dim("lane"), target, op)
 
 
@@ -180,7 +183,7 @@ def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: 
     """The count alone (2^k - 1): on "sm90", Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts`, which
     raises a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128)."""
     target = target if isinstance(target, Target) else get_target(target)
-    return _model(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
+    return model_of(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
 
 
 # ----------------------------------------------------------------------------------------- simulation
@@ -286,7 +289,8 @@ def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
 
 def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target | str | None = None,
                  simulate_lanes: bool = True) -> BankReport:
-    """Everything the `bank` command reports, for both writes and reads."""
+    """Triton's model of both writes and reads, and its lane-by-lane replay (`gpu` left empty:
+    `shared_access.analyze_shared_access` adds what the GPU does with the instructions Triton 3.9 emits)."""
     target = target if isinstance(target, Target) else get_target(target)
     p = prepare(reg_ll, smem_ll, bitwidth)
     bank, segment = wavefront_split(p.total, p.v, bitwidth, target)
@@ -295,7 +299,7 @@ def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, tar
     n_regs = p.reg.get_in_dim_size("register")
     accesses = {}
     for op in (WRITE, READ):
-        model = _model(p, bitwidth, target, op)
+        model = model_of(p, bitwidth, target, op)
         access = Access(op, target.phase_name(p.v * bitwidth, op), p.v * bitwidth, model,
                         model.phases << model.k, model.conflicts, 0)
         if simulate_lanes:
@@ -305,4 +309,20 @@ def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, tar
         accesses[op] = access
     return BankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), p.v, lanes, warps,
                       max(1, n_regs // p.v), bank * p.v, log2(segment), accesses, p)
+
+
+# ----------------------------------------------------------------------------------------- padded layouts
+
+
+@frozen
+class PaddedBankReport:
+    """`bank` on a `#ttg.padded_shared` layout: Triton's model has no count for padding, so only the GPU's
+    figures (`shared_access.analyze_shared_access`): `gpu` is a shared_access.RoundTrip."""
+    target: Target
+    bitwidth: int
+    shape: tuple[int, ...]
+    lanes: int
+    warps: int
+    padding: object             # conversions.padded_shared.Padding
+    gpu: object
 

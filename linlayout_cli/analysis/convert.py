@@ -29,9 +29,9 @@ from ..errors import ShapeError, UnsupportedError
 from ..records import frozen, replace
 from . import convert_shuffle as shuf
 from . import convert_smem as smem_mod
-from .bank import check_bitwidth, conflicts_of_layouts
+from .bank import check_bitwidth
 from .swizzle import shared_linear_text
-from .targets import READ, TARGETS, WRITE
+from .targets import TARGETS
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
@@ -260,6 +260,7 @@ class ConvertReport:
     shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
     shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
     notes: tuple[str, ...] = ()
+    shared_access: object = None                # shared_access.RoundTrip: the instructions and wavefronts per CTA
 
 
 def _check(src: LinearLayout, dst: LinearLayout, low: Lowering) -> None:
@@ -346,33 +347,46 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
 
 
 def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves) -> ConvertReport:
+    from . import shared_access
     src, dst = smem_mod.Threads.of(src_ll), smem_mod.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
-    if low.vendor == "nvidia":
-        src_tiles, dst_tiles = smem_mod.src_dst_tiles(bitwidth, low.ldmatrix, low.stmatrix)
-        smem, st_tile, ld_tile, _ = smem_mod.tile_swizzle(src, dst, src_tiles, dst_tiles, bitwidth, dim)
-    else:
-        smem = smem_mod.amd_swizzle(src, dst, bitwidth, dim, low.num_banks, low.name)
-        st_tile = ld_tile = smem_mod.LDST_SHARED
+    choice = shared_access.scratch_choice(low.name, src, dst, bitwidth, dim)
+    smem, st_tile, ld_tile, _ = choice
     store = smem_mod.shared_access(src, smem, bitwidth, st_tile, True)
     load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)
     n_reps = smem.n_reps
     scratch = (1 << (dim - len(smem.reps))) * bitwidth // 8
     warp_sync = _is_dim_sync(src_ll, dst_ll, WARP)
+    trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, low.name, warp_sync, choice)
     per_thread = {"shuffles": 0, "shared_stores": store.count * n_reps, "shared_loads": load.count * n_reps,
-                  "barriers": 2 * n_reps - 1}
+                  "barriers": trip.barriers}
     shape = [size for _, size in src_ll.get_out_dims()]
-    smem_ll = smem_mod.shared_layout_ll(smem, shape)
-    conflicts = _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low, store, load)
+    # Triton's own count (the bankConflicts it chose the instruction pair by; its bank model on AMD)
+    conflicts = None if low.name not in TARGETS else {"store": trip.write.conflicts, "load": trip.read.conflicts}
     notes = []
     if n_reps > 1:
         notes.append(f"the scratch buffer holds 1/{n_reps} of the tensor: {n_reps} store/load rounds "
                      "separated by barriers")
+    if low.vendor == "amd" and warp_sync:
+        notes.append("no data crosses warps: the compiled code separates the stores and loads with a wave-level "
+                     "wait only, no s_barrier")
+    names = (_amd_generic(low, store.instruction), _amd_generic(low, load.instruction))
     return ConvertReport(low.name, bitwidth, path, scratch, per_thread, conversion, moves,
-                         store.instruction, load.instruction, store.bits, load.bits, conflicts,
+                         *names, store.bits, load.bits, conflicts,
                          store.instruction.startswith("stmatrix"), load.instruction.startswith("ldmatrix"),
                          n_reps, "warp" if warp_sync else "block", None,
-                         shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes))
+                         shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes), trip)
+
+
+def _amd_generic(low: Lowering, name: str) -> str:
+    """The generic instruction name on the target: AMD's `ds_write` / `ds_read` (RDNA4: `ds_store` / `ds_load`)
+    for the plain `st.shared` / `ld.shared`."""
+    if low.vendor != "amd":
+        return name
+    store = name.startswith("st")
+    if low.name == "gfx1200":
+        return "ds_store" if store else "ds_load"
+    return "ds_write" if store else "ds_read"
 
 
 def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str) -> bool:
@@ -383,23 +397,6 @@ def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str) -> bool:
     comp = dst.invert_and_compose(src)
     return (_is_trivial_over(comp, [dim]) and src.get_free_variable_masks()[dim] == 0
             and dst.get_free_variable_masks()[dim] == 0)
-
-
-def _conflicts(src_ll, dst_ll, smem_ll, bitwidth, low: Lowering, store, load) -> dict | None:
-    """Bank conflicts of the plain ld/st.shared accesses on the scratch layout (the target's bank model,
-    analysis/bank.py); None for ldmatrix/stmatrix and targets without a bank model."""
-    if low.name not in TARGETS:
-        return None
-    out: dict[str, int | None] = {}
-    for key, ll, acc, op in (("store", src_ll, store, WRITE), ("load", dst_ll, load, READ)):
-        if acc.instruction.endswith("shared"):
-            try:
-                out[key] = conflicts_of_layouts(ll, smem_ll, bitwidth, low.name, op)
-            except (ShapeError, UnsupportedError):
-                out[key] = None
-        else:
-            out[key] = None
-    return out
 
 
 __all__ = ["ConvertReport", "Lowering", "LOWERINGS", "PATHS", "analyze_convert", "minimal_conversion",

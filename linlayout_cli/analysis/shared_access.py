@@ -36,10 +36,20 @@ from __future__ import annotations
 from ..conversions.padded_shared import Padding
 from ..engine import LinearLayout, gf2
 from ..engine.bits import log2
-from ..errors import LayoutError, ShapeError, TTLayoutError, UnsupportedError
+from ..errors import MAX_ELEMENTS, LayoutError, ShapeError, TTLayoutError, UnsupportedError, check_size
 from ..records import frozen, replace
 from . import convert_smem as cs
-from .bank import check_bitwidth, conflicts_of_layouts, prepare, span_cosets
+from .bank import (
+    BankReport,
+    PaddedBankReport,
+    Prepared,
+    analyze_bank,
+    check_bitwidth,
+    conflicts_of_layouts,
+    model_of,
+    prepare,
+    span_cosets,
+)
 from .targets import READ, TARGETS, WRITE, Target, get_target
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
@@ -357,98 +367,146 @@ def padding_text(padding: Padding) -> str:
     return "padding [" + ", ".join(f"{i}:+{p}" for i, p in zip(padding.intervals, padding.paddings)) + "]"
 
 
-def _padded(offsets, padding: Padding | None):
-    """Memory positions of element offsets (numpy array): the offset plus the padding of every interval passed."""
-    if padding is None:
-        return offsets
-    out = offsets.copy()
-    for i, p in zip(padding.intervals, padding.paddings):
-        out = out + (offsets // i) * p
-    return out
+def _padded(offset: int, padding: Padding | None) -> int:
+    """Memory position of an element offset: the offset plus the padding of every interval it has passed."""
+    return offset if padding is None else padding.padded_offset(offset)
 
 
-def _span(vectors):
-    import numpy as np
+def first_misaligned(padding: Padding, elems: int, count: int) -> int | None:
+    """The first element offset that starts a vector of `elems` (a multiple of it) whose padded position is not a
+    multiple of `elems`, among the first `count` offsets; None when there is none.
 
-    out = np.zeros(1, dtype=np.int64)
-    for v in vectors:
-        out = np.concatenate([out, out ^ v])
-    return out
+    The padded position modulo `elems` repeats every `max(intervals) * elems` offsets, so no more are tried.
+
+    >>> first_misaligned(Padding((64,), (2,)), 8, 4096), first_misaligned(Padding((64,), (8,)), 8, 4096)
+    (64, None)
+    """
+    if elems <= 1:
+        return None
+    for offset in range(0, min(count, max(padding.intervals) * elems), elems):
+        if padding.padded_offset(offset) % elems:
+            return offset
+    return None
 
 
 def check_alignment(a: Access, low: Lowering, bitwidth: int, padding: Padding | None, name: str) -> None:
-    """Raise MisalignedAccess when a padded vector access does not start on its natural alignment."""
+    """Raise MisalignedAccess when a padded vector access does not start on its natural alignment.
+
+    Every multiple of the vector is the start of some lane's access (the register layout covers the buffer)."""
     if padding is None or low.kind != SHARED or low.elems == 1:
         return
-    import numpy as np
-
-    starts = np.unique(_span(list(low.instr_regs) + list(a.lanes) + list(a.warps)))
-    phys = _padded(starts, padding)
-    bad = np.nonzero(phys % low.elems)[0]
-    if len(bad):
-        first = int(bad[0])
-        raise MisalignedAccess(name, low.elems * bitwidth // 8, int(starts[first]),
-                               int(phys[first]) * bitwidth // 8, f"#ttg.padded_shared {padding_text(padding)}")
+    count = 1 << max((x.bit_length() for x in list(low.instr_regs) + list(a.lanes) + list(a.warps)), default=0)
+    bad = first_misaligned(padding, low.elems, max(count, low.elems))
+    if bad is not None:
+        raise MisalignedAccess(name, low.elems * bitwidth // 8, bad, padding.padded_offset(bad) * bitwidth // 8,
+                               f"#ttg.padded_shared {padding_text(padding)}")
 
 
 @frozen
 class Waves:
-    """Wavefronts of every instruction of the CTA (warp-major), and what a conflict-free layout would take."""
-    per_instruction: tuple[int, ...]
+    """Wavefronts of the CTA's instructions: their sum, the worst, how many instructions, and what a
+    conflict-free layout would take."""
+    total: int
+    worst: int
+    instructions: int
     ideal_total: int
     broadcast: bool                 # some wavefront served one word to several lanes
 
 
-def _wavefronts(byte_addr, nbytes: int, phase_of, num_banks: int):
-    """byte_addr[instr, unit] -> (wavefronts per instruction, ideal per instruction, any broadcast).
+def instruction_waves(byte_addrs, nbytes: int, phase_of, num_banks: int) -> tuple[int, int, bool]:
+    """(wavefronts, ideal wavefronts, any broadcast) of one instruction whose units (lanes, or matrix rows) start
+    at `byte_addrs` and touch the 32-bit words of `nbytes` bytes each; units of one phase are served together, a
+    wavefront serves each bank once and one word to every unit asking for it.
 
-    A unit (lane, or matrix row) touches the 32-bit words from byte_addr to byte_addr + nbytes; units with the
-    same phase id are served together; a wavefront serves each bank once, one word to every unit asking for it."""
-    import numpy as np
-
-    n_instr, n_units = byte_addr.shape
+    >>> instruction_waves([0, 128, 4, 4], 4, [0, 0, 0, 0], 32)       # words 0 and 32 share bank 0; word 1 twice
+    (2, 1, True)
+    """
     n_words = max(1, nbytes // 4)
-    words = (byte_addr[:, :, None] // 4 + np.arange(n_words)[None, None, :]).reshape(n_instr, -1)
-    phase = np.repeat(np.asarray(phase_of), n_words)[None, :].repeat(n_instr, 0)
-    n_phase = int(np.max(phase_of)) + 1
-    instr = np.arange(n_instr)[:, None].repeat(words.shape[1], 1)
-    group = (instr * n_phase + phase).ravel()
-    w = words.ravel()
-    pairs = np.unique(np.stack([group, w]), axis=1)                     # distinct (group, word)
-    distinct = np.bincount(pairs[0], minlength=n_instr * n_phase)
-    per_bank = np.bincount(pairs[0] * num_banks + pairs[1] % num_banks, minlength=n_instr * n_phase * num_banks)
-    wave = per_bank.reshape(n_instr, n_phase, num_banks).max(axis=2)
-    ideal = -(-distinct.reshape(n_instr, n_phase) // num_banks)
-    asked = np.bincount(group, minlength=n_instr * n_phase)
-    broadcast = bool(np.any(asked > distinct))
-    return wave.sum(axis=1), ideal.sum(axis=1), broadcast
+    words: dict[int, set[int]] = {}
+    asked: dict[int, int] = {}
+    for addr, phase in zip(byte_addrs, phase_of):
+        first = addr >> 2
+        words.setdefault(phase, set()).update(range(first, first + n_words))
+        asked[phase] = asked.get(phase, 0) + n_words
+    wave = ideal = 0
+    broadcast = False
+    for phase, ws in words.items():
+        per_bank: dict[int, int] = {}
+        for w in ws:
+            b = w % num_banks
+            per_bank[b] = per_bank.get(b, 0) + 1
+        wave += max(per_bank.values())
+        ideal += -(-len(ws) // num_banks)
+        broadcast = broadcast or asked[phase] > len(ws)
+    return wave, ideal, broadcast
 
 
 def simulate(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, padding: Padding | None) -> Waves | None:
-    """Replay the CTA's accesses lane by lane.  Linear layouts: warp 0, every other warp is an XOR translate with
-    the same cost; padded layouts: every warp."""
-    import numpy as np
+    """Replay the CTA's accesses unit by unit (a unit: a lane, or one 8x8 matrix row).
 
+    Linear layouts: every instruction of every warp is an XOR translate of warp 0's first one (XOR commutes with
+    the shift from element offsets to 32-bit words, so banks are permuted, not merged): that one is replayed.
+    Padded layouts: the position of `c ^ u` (instruction base c, unit u) is `P(c & ~M) + P((c & M) ^ u)` with M
+    the bits any unit touches, so instructions agreeing on `c & M` and on where the shift `P(c & ~M)` falls
+    within a 32-bit word cost the same: one of each class is replayed."""
     banks = m.banks
     if banks is None or low.kind == DS_READ_TR:
         return None
-    instr = _span(low.instr_regs)
-    warps = _span(a.warps) if padding is not None else np.zeros(1, dtype=np.int64)
     if low.kind == SHARED:
-        units = _span(a.lanes)
+        units = gf2.span(a.lanes)
         nbytes = low.elems * bitwidth // 8
-        masks = banks.phase_masks(low.elems * bitwidth, op, len(a.lanes))
-        phase_of = span_cosets(masks, len(units))
-    else:                               # 8 rows of 16 bytes per matrix
-        units = (_span(low.unit_bases)[None, :] ^ _span(low.matrix_regs)[:, None]).ravel()
+        phase_of = span_cosets(banks.phase_masks(low.elems * bitwidth, op, len(a.lanes)), len(units))
+    else:                               # 8 rows of 16 bytes per matrix, each matrix its own phase
+        rows = gf2.span(low.unit_bases)
+        units = [mat ^ r for mat in gf2.span(low.matrix_regs) for r in rows]
         nbytes = 16
         phase_of = [i // 8 for i in range(len(units))]
-    offs = (warps[:, None, None] ^ instr[None, :, None] ^ units[None, None, :]).reshape(-1, len(units))
-    addr = _padded(offs, padding) * bitwidth // 8
-    wave, ideal, broadcast = _wavefronts(addr, nbytes, phase_of, banks.num_banks)
-    factor = 1 if padding is not None else a.n_warps
-    per = tuple(int(x) for x in wave) * factor
-    return Waves(per, int(ideal.sum()) * factor, broadcast)
+
+    def replay(base: int) -> tuple[int, int, bool]:
+        addrs = [_padded(base ^ u, padding) * bitwidth // 8 for u in units]
+        return instruction_waves(addrs, nbytes, phase_of, banks.num_banks)
+
+    n_instr = 1 << len(low.instr_regs)
+    if padding is None:
+        wave, ideal, broadcast = replay(0)
+        n = n_instr * a.n_warps
+        return Waves(wave * n, wave, n, ideal * n, broadcast)
+    total = ideal_total = worst = 0
+    broadcast = False
+    bases = list(low.instr_regs) + list(a.warps)
+    reps = class_representatives(bases, units, padding, bitwidth)
+    weight = 1 << (len(bases) - len(reps))
+    for c in gf2.span(reps):
+        wave, ideal, bc = replay(c)
+        total, ideal_total, worst = total + wave * weight, ideal_total + ideal * weight, max(worst, wave)
+        broadcast = broadcast or bc
+    return Waves(total, worst, n_instr * a.n_warps, ideal_total, broadcast)
+
+
+def class_representatives(bases, units, padding: Padding, bitwidth: int) -> list[int]:
+    """Bases whose span holds one instruction base of each cost class of a padded access, every class equally
+    often (2^(len(bases) - len(result)) instructions each).
+
+    An instruction at base c costs what `c & M` (M: the bits any unit touches) and the position of
+    `P(c & ~M)` within a 32-bit word decide; that position depends only on the bits of c in the low
+    `log2(32 / bitwidth)` bits of each interval's multiple (and of the offset itself).  So the cost is a
+    function of the projection `c & keep`: bases with independent projections give every class once.
+
+    >>> from linlayout_cli.conversions.padded_shared import Padding
+    >>> class_representatives([32, 64, 128], [1, 2, 4, 8, 16], Padding((32,), (1,)), 32)   # lanes along a row
+    []
+    """
+    mask = 0
+    for u in units:
+        mask |= u
+    keep = mask
+    per_word = 32 // bitwidth if bitwidth < 32 else 1
+    if per_word > 1:
+        keep |= per_word - 1
+        for interval in padding.intervals:
+            keep |= (per_word - 1) * interval
+    found = gf2.XorBasis()
+    return [b for b in bases if found.insert(b & keep)]
 
 
 # ----------------------------------------------------------------------------------------- Triton's model and why
@@ -463,15 +521,16 @@ class TritonFigures:
     conflicts: int
 
 
-def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str) -> TritonFigures | None:
-    """Triton's model of plain ld/st.shared on this pair; None where it has no number (tensor smaller than a
-    wavefront, no bank model for the target)."""
+def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str, p: Prepared | None = None
+                   ) -> TritonFigures | None:
+    """Triton's model of plain ld/st.shared on this pair (`p`: the pair already prepared); None where it has no
+    number (tensor smaller than a wavefront, no bank model for the target)."""
     banks = m.banks
     if banks is None:
         return None
     try:
-        p = prepare(reg_ll, shared_ll, bitwidth)
-        k = conflicts_of_layouts(reg_ll, shared_ll, bitwidth, banks, op)
+        p = p or prepare(reg_ll, shared_ll, bitwidth)
+        k = model_of(p, bitwidth, banks, op).conflicts
     except (ShapeError, UnsupportedError, LayoutError):
         return None
     phases = 1 << (len(p.reg.flat_in_dim(LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
@@ -551,9 +610,8 @@ def _direction(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, war
         wmax = wmean = total = ideal = None
         broadcast = False
     else:
-        total, ideal = sum(waves.per_instruction), waves.ideal_total
-        wmax = max(waves.per_instruction)
-        wmean = total / len(waves.per_instruction)
+        total, ideal, wmax = waves.total, waves.ideal_total, waves.worst
+        wmean = total / waves.instructions
         broadcast = waves.broadcast
     bits = low.elems * bitwidth
     d = Direction(op, name, low.kind, bits, low.count, per_cta, wmax, wmean, total, ideal,
@@ -570,21 +628,38 @@ def _warps_of(reg_ll: LinearLayout) -> int:
 
 
 def local_access(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int, op: str,
-                 target: str | Target | None = None, padding: Padding | None = None) -> Direction:
+                 target: str | Target | None = None, padding: Padding | None = None,
+                 cache: dict | None = None) -> Direction:
     """One direction of a local_alloc / local_store (op="write") or local_load (op="read") of `reg_ll`
-    through `shared_ll` (for #ttg.padded_shared: its linear component, with `padding`).
+    through `shared_ll` (for #ttg.padded_shared: its linear component, with `padding`).  `cache`: a dict kept
+    between calls on the same two layouts (other paddings, the other direction) saves their conversion.
 
     Raises MisalignedAccess for a padding that leaves the compiler's vector access misaligned."""
+    return _local_access(get_machine(target), reg_ll, shared_ll, bitwidth, op, padding, {} if cache is None else cache)
+
+
+def _local_access(m: Machine, reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int, op: str,
+                  padding: Padding | None, cache: dict) -> Direction:
+    """`local_access`; `cache` keeps the conversion and Triton's prepared pair for the other direction."""
     check_bitwidth(bitwidth)
-    m = get_machine(target)
     if op not in (READ, WRITE):
         raise UnsupportedError(f"unknown direction '{op}' (read or write)")
     if reg_ll.get_in_dim_size(LANE) != m.warp_size:
         raise UnsupportedError(f"the register layout has {reg_ll.get_in_dim_size(LANE)} lanes per warp but "
                                f"{m.name} runs {m.warp_size}")
-    a = access_of(reg_ll, shared_ll)
+    if "access" not in cache:
+        cache["access"] = access_of(reg_ll, shared_ll)
+    a = cache["access"]
     low = lowering(m, a, bitwidth, op, padding, reg_ll, shared_ll)
-    tri = None if padding is not None else triton_figures(m, reg_ll, shared_ll, bitwidth, op)
+    tri = None
+    if padding is None and m.banks is not None:
+        if "prepared" not in cache:
+            try:
+                cache["prepared"] = prepare(reg_ll, shared_ll, bitwidth)
+            except (ShapeError, UnsupportedError, LayoutError):
+                cache["prepared"] = None
+        if cache["prepared"] is not None:
+            tri = triton_figures(m, reg_ll, shared_ll, bitwidth, op, cache["prepared"])
     return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri)
 
 
@@ -592,10 +667,12 @@ def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: 
                      target: str | Target | None = None, read_ll: LinearLayout | None = None,
                      padding: Padding | None = None) -> RoundTrip:
     """local_alloc with `write_ll`, then local_load into `read_ll` (default: the same layout)."""
-    read_ll = write_ll if read_ll is None else read_ll
     m = get_machine(target)
-    w = local_access(write_ll, shared_ll, bitwidth, WRITE, m.name, padding)
-    r = local_access(read_ll, shared_ll, bitwidth, READ, m.name, padding)
+    cache: dict = {}
+    w = _local_access(m, write_ll, shared_ll, bitwidth, WRITE, padding, cache)
+    if read_ll is not None and read_ll is not write_ll:
+        cache = {}
+    r = _local_access(m, write_ll if read_ll is None else read_ll, shared_ll, bitwidth, READ, padding, cache)
     return RoundTrip(m.name, bitwidth, _warps_of(write_ll), w, r)
 
 
@@ -603,24 +680,19 @@ def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: 
 
 
 def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | Target | None,
-                   warp_sync: bool) -> RoundTrip:
+                   warp_sync: bool, scratch: tuple | None = None) -> RoundTrip:
     """The shared-memory round trip of a convert_layout that Triton lowers through shared memory: the scratch
     layout and store/load instructions it picks (analysis/convert_smem.py), priced per CTA.
 
     `warp_sync`: no data crosses warps (Triton's `isCvtDimSync`); NVIDIA then separates the rounds with
-    `bar.warp.sync`, AMD with nothing (a wavefront runs in lockstep; the compiled code has no s_barrier)."""
+    `bar.warp.sync`, AMD with nothing (a wavefront runs in lockstep; the compiled code has no s_barrier).
+    `scratch`: Triton's choice when the caller has it already, `scratch_choice`'s (layout, store tile, load
+    tile, lane tiles)."""
     check_bitwidth(bitwidth)
     m = get_machine(target)
     src, dst = cs.Threads.of(src_ll), cs.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
-    tri_lanes = None
-    if m.vendor == "nvidia":
-        tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)
-        smem, st_tile, ld_tile, tri_lanes = cs.tile_swizzle(src, dst, *tiles, bitwidth, dim)
-    else:
-        num_banks = m.banks.num_banks if m.banks is not None else 32
-        smem = cs.amd_swizzle(src, dst, bitwidth, dim, num_banks, m.name)
-        st_tile = ld_tile = cs.LDST_SHARED
+    smem, st_tile, ld_tile, tri_lanes = scratch or scratch_choice(m, src, dst, bitwidth, dim)
     warps = _warps_of(src_ll)
     out = {}
     shape = [size for _, size in src_ll.get_out_dims()]
@@ -657,6 +729,19 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     return RoundTrip(m.name, bitwidth, warps, out[WRITE], out[READ], rounds, n_bar, bar)
 
 
+def scratch_choice(target: str | Target | Machine | None, src: cs.Threads, dst: cs.Threads, bitwidth: int,
+                   dim: int) -> tuple:
+    """Triton 3.9's scratch buffer for a convert: (layout, store tile, load tile, lane tiles of its conflict
+    count, None on AMD).  NVIDIA tries the ld/st.shared and ldmatrix/stmatrix pairs, AMD swizzles for
+    ds_read/ds_write."""
+    m = target if isinstance(target, Machine) else get_machine(target)
+    if m.vendor == "nvidia":
+        tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)
+        return cs.tile_swizzle(src, dst, *tiles, bitwidth, dim)
+    num_banks = m.banks.num_banks if m.banks is not None else 32
+    return cs.amd_swizzle(src, dst, bitwidth, dim, num_banks, m.name), cs.LDST_SHARED, cs.LDST_SHARED, None
+
+
 def _scale_rounds(d: Direction, rounds: int) -> Direction:
     """The replay saw one round (the counts already hold every round): the totals of all rounds."""
     if rounds == 1 or d.wavefronts_total is None:
@@ -677,5 +762,58 @@ def _convert_why(d: Direction, tri_conf: int | None) -> str | None:
             f"{d.wavefronts_total}")
 
 
+# ----------------------------------------------------------------------------------------- the bank command
+
+
+def analyze_shared_access(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
+                          target: str | Target | None = None, padding: Padding | None = None
+                          ) -> BankReport | PaddedBankReport:
+    """Everything `bank` reports for storing `reg_ll` to `smem_ll` and loading it back: Triton's model and its
+    replay (`bank.analyze_bank`) with what the GPU does in `.gpu` (None, with `.gpu_note`, where the model cannot
+    say: a register layout with another lane count than the target's warps).  A padded layout (`padding`; `smem_ll`
+    its linear component) has no Triton count: a PaddedBankReport.  Raises MisalignedAccess for a padding that
+    leaves the compiler's vector access misaligned."""
+    target = target if isinstance(target, Target) else get_target(target)
+    if padding is not None:
+        check_bitwidth(bitwidth)
+        if reg_ll.get_out_dims() != smem_ll.get_out_dims():
+            raise ShapeError("the register and shared layouts cover different tensor shapes")
+        trip = local_round_trip(reg_ll, smem_ll, bitwidth, target, padding=padding)
+        lanes = reg_ll.get_in_dim_size(LANE) if reg_ll.has_in_dim(LANE) else 1
+        return PaddedBankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), lanes, trip.warps,
+                                padding, trip)
+    report = analyze_bank(reg_ll, smem_ll, bitwidth, target)
+    try:
+        return replace(report, gpu=local_round_trip(reg_ll, smem_ll, bitwidth, target))
+    except UnsupportedError as e:
+        return replace(report, gpu_note=str(e))
+
+
+# ----------------------------------------------------------------------------------------- from attributes
+
+
+def shared_layout_of(attr, shape, max_elements: int = MAX_ELEMENTS) -> tuple[LinearLayout, Padding | None]:
+    """A shared layout attribute over `shape` as the model takes it: (its linear layout, None), or for
+    `#ttg.padded_shared` (its linear component, its padding)."""
+    from ..attributes.encodings import PaddedSharedEncoding
+    from ..conversions import analysable_layout, to_linear_layout
+    from ..conversions.padded_shared import padding_of
+    if isinstance(attr, PaddedSharedEncoding):
+        ll = to_linear_layout(attr, list(shape))
+        check_size(ll.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+        return ll, padding_of(attr)
+    return analysable_layout(attr, shape, max_elements), None
+
+
+def local_access_of(reg_ll: LinearLayout, shared_attr, bitwidth: int, op: str,
+                    target: str | Target | None = None) -> Direction:
+    """One row of a kernel: a local_alloc / local_store (op="write") or local_load (op="read") of `reg_ll`
+    through the buffer's shared layout attribute (any shared kind, `#ttg.padded_shared` included), over the
+    tensor shape of `reg_ll`.  Raises MisalignedAccess for a padding the compiled kernel would fault on."""
+    shape = [size for _, size in reg_ll.get_out_dims()]
+    smem, padding = shared_layout_of(shared_attr, shape)
+    return local_access(reg_ll, smem, bitwidth, op, target, padding)
+
+
 __all__ = ["Direction", "RoundTrip", "MisalignedAccess", "MACHINES", "local_access", "local_round_trip",
-           "convert_access", "instruction_name"]
+           "convert_access", "instruction_name", "shared_layout_of", "local_access_of", "analyze_shared_access"]

@@ -350,6 +350,7 @@ class Suggestion:
     baseline_text: str
     baseline: Score
     notes: tuple[str, ...] = ()
+    gpu: GpuComparison | None = None          # the same layouts and the best padding on the GPU (`on_the_gpu`)
 
 
 def shared_linear_text(offsets: list[int], shape: list[int], alignment: int = 16) -> str:
@@ -533,3 +534,165 @@ def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: i
 
 
 suggest = analyze_swizzle          # the old name: scripts/make_bank_reference.py imports it
+
+
+# ----------------------------------------------------------------------------------------- on the GPU, padding
+
+
+@frozen
+class GpuCost:
+    """What a shared layout costs on the GPU (analysis/shared_access.py) for `write` then `read`, per CTA."""
+    label: str
+    layout: str                     # the attribute text
+    write: object                   # shared_access.Direction
+    read: object
+    padding: object = None          # conversions.padded_shared.Padding for a #ttg.padded_shared
+
+    @property
+    def priced(self) -> bool:
+        """Both directions have a wavefront figure (not gfx950's ds_read_b64_tr, which has no measured rule)."""
+        return self.write.wavefronts_total is not None and self.read.wavefronts_total is not None
+
+    @property
+    def wavefronts_total(self) -> int | None:
+        return self.write.wavefronts_total + self.read.wavefronts_total if self.priced else None
+
+    @property
+    def ideal_wavefronts_total(self) -> int | None:
+        return self.write.ideal_wavefronts_total + self.read.ideal_wavefronts_total if self.priced else None
+
+    @property
+    def instructions_per_cta(self) -> int:
+        return self.write.instructions_per_cta + self.read.instructions_per_cta
+
+    @property
+    def key(self):
+        """Smaller is better, `Score.key` in the GPU's units: fewest wavefronts beyond the ideal (bank
+        conflicts), then fewest wavefronts, then fewest instructions (None when not `priced`)."""
+        if not self.priced:
+            return None
+        return (self.wavefronts_total - self.ideal_wavefronts_total, self.wavefronts_total,
+                self.instructions_per_cta)
+
+
+@frozen
+class GpuComparison:
+    """The unswizzled layout, the suggestion and the best `#ttg.padded_shared` priced on the GPU; `padded`:
+    how many paddings were priced (faulting ones are never candidates)."""
+    unswizzled: GpuCost
+    suggested: GpuCost
+    padding: GpuCost | None
+    padded: int
+    note: str | None = None
+
+
+def gpu_cost(label: str, layout: str, write_ll: LinearLayout, read_ll: LinearLayout, smem_ll: LinearLayout,
+             bitwidth: int, target: Target, padding=None, caches: tuple[dict, dict] | None = None) -> GpuCost:
+    """`label`'s layout (`smem_ll`, with `padding` for a padded one) written with `write_ll`, read with `read_ll`
+    (`caches`: shared_access.local_access's, one per side, kept between paddings of one `smem_ll`).
+    Raises shared_access.MisalignedAccess for a padding the compiled kernel would fault on."""
+    from .shared_access import local_access
+    caches = caches or ({}, {})
+    write = local_access(write_ll, smem_ll, bitwidth, WRITE, target, padding, caches[0])
+    read = local_access(read_ll, smem_ll, bitwidth, READ, target, padding, caches[1])
+    return GpuCost(label, layout, write, read, padding)
+
+
+def contiguous_run(ll: LinearLayout, dim: int) -> int:
+    """Elements one thread holds next to each other along tensor dim `dim`: its first register bases are 1, 2,
+    4, ... along `dim`.
+
+    >>> from linlayout_cli.engine import LinearLayout
+    >>> contiguous_run(LinearLayout({"register": [[0, 1], [0, 2], [1, 0]]}, [("dim0", 2), ("dim1", 4)]), 1)
+    4
+    """
+    run = 1
+    for b in ll.get_in_dim_bases("register") if ll.has_in_dim("register") else ():
+        if b[dim] != run or any(c for d, c in enumerate(b) if d != dim):
+            break
+        run *= 2
+    return run
+
+
+def padding_candidates(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target):
+    """(Padding, linear component, attribute) of every `#ttg.padded_shared` the search prices: row-major in the
+    write's and the read's hardware order, one interval (the row length, or a side's contiguous run along the
+    row), a padding of 1, 2, 4, ... elements up to one row of banks (more only repeats a smaller one)."""
+    from ..attributes.encodings import PaddedSharedEncoding
+    from ..conversions.padded_shared import Padding
+    shape = [size for _, size in write_ll.get_out_dims()]
+    total = 1
+    for n in shape:
+        total *= n
+    max_pad = max(1, target.num_banks * target.bank_bytes * 8 // bitwidth // 2)
+    seen = set()
+    for order in _unique([tuple(hardware_order(write_ll)), tuple(hardware_order(read_ll))]):
+        offsets = swizzled_offsets(shape, 1, 1, 1, list(order))
+        smem = LinearLayout({"offset": [tuple(unflatten(x, shape)) for x in offsets], "block": []},
+                            write_ll.get_out_dims())
+        runs = [shape[order[0]], contiguous_run(write_ll, order[0]), contiguous_run(read_ll, order[0])]
+        for interval in sorted({r for r in runs if 2 <= r < total}, reverse=True):
+            pad = 1
+            while pad <= max_pad:
+                attr = PaddedSharedEncoding((interval,), (pad,), tuple(tuple(unflatten(x, shape)) for x in offsets),
+                                            ())
+                if str(attr) not in seen:
+                    seen.add(str(attr))
+                    yield Padding((interval,), (pad,)), smem, attr
+                pad *= 2
+
+
+def best_padding(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target
+                 ) -> tuple[GpuCost | None, int]:
+    """(the cheapest `padding_candidates` on the GPU by `GpuCost.key`, ties to the smaller padding; how many were
+    priced).  A padding that leaves the compiler's vector access misaligned is never a candidate: the kernel
+    would fault."""
+    from ..errors import TTLayoutError
+    best, priced = None, 0
+    caches: dict = {}
+    for padding, smem, attr in padding_candidates(write_ll, read_ll, bitwidth, target):
+        try:
+            cost = gpu_cost(f"padding [{padding.intervals[0]}:+{padding.paddings[0]}]", str(attr), write_ll, read_ll,
+                            smem, bitwidth, target, padding, caches.setdefault(id(smem), ({}, {})))
+        except TTLayoutError:           # MisalignedAccess among them
+            continue
+        if not cost.priced:
+            continue
+        priced += 1
+        if best is None or (cost.key, padding.paddings[0]) < (best.key, best.padding.paddings[0]):
+            best = cost
+    return best, priced
+
+
+def compare_on_gpu(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target | str | None,
+                   s: Suggestion, padding: bool = True) -> GpuComparison | None:
+    """The unswizzled layout and the suggestion on the GPU, and (`padding`) the best padding beside them; None
+    where the shared-access model cannot price the pair (a register layout with another lane count)."""
+    from ..errors import UnsupportedError
+    target = target if isinstance(target, Target) else get_target(target)
+    outs = write_ll.get_out_dims()
+    shape = [size for _, size in outs]
+
+    def layout(offsets):
+        return LinearLayout({"offset": [tuple(unflatten(x, shape)) for x in offsets], "block": []}, outs)
+    order = hardware_order(write_ll)
+    try:
+        plain = gpu_cost("unswizzled", s.baseline_text, write_ll, read_ll,
+                         layout(swizzled_offsets(shape, 1, 1, 1, order)), bitwidth, target)
+        sugg = gpu_cost("suggested", s.attr_text, write_ll, read_ll, layout(s.offsets), bitwidth, target)
+    except UnsupportedError:
+        return None
+    if not padding:
+        return GpuComparison(plain, sugg, None, 0)
+    pad, priced = best_padding(write_ll, read_ll, bitwidth, target)
+    note = None
+    if pad is not None and sugg.priced and pad.key < sugg.key:
+        note = (f"on the GPU the best padding beats the suggested swizzle ({pad.wavefronts_total} against "
+                f"{sugg.wavefronts_total} wavefronts per CTA, {pad.instructions_per_cta} against "
+                f"{sugg.instructions_per_cta} instructions); use it for a buffer you allocate (ttg.local_alloc, "
+                "Gluon's PaddedSharedLayout, AMD's backend): a convert_layout's scratch is always Triton's own "
+                "swizzled layout")
+    elif pad is not None and sugg.priced:
+        note = ("padding is usable only for a buffer you allocate (ttg.local_alloc, Gluon's PaddedSharedLayout, "
+                "AMD's backend); the suggested swizzle costs no more on the GPU")
+    return GpuComparison(plain, sugg, pad, priced, note)

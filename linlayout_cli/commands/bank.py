@@ -1,5 +1,6 @@
 """`ttlayout bank`: the shared-memory bank conflicts of storing a register layout to a shared layout and loading
-it back, as Triton 3.9 counts them, with the report that explains the count."""
+it back, as Triton 3.9 counts them, with the report that explains the count and what the GPU does with the
+instructions Triton emits (analysis/shared_access.py)."""
 from __future__ import annotations
 
 from . import layouts
@@ -10,7 +11,8 @@ from .output import write_report
 
 ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg",
               "Register (distributed) layout attribute, or #alias of -i."),
-         Role("shared", "shared", ("-s", "--shared"), "shared", "shared", "Shared layout attribute, or #alias of -i."))
+         Role("shared", "shared", ("-s", "--shared"), "shared", "shared",
+              "Shared layout attribute (#ttg.padded_shared included), or #alias of -i.", padded=True))
 
 OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True), TARGET, JSON,
            format_option("svg: a picture of the worst wavefront (banks across, the conflicting banks and lanes in red)"),
@@ -22,20 +24,41 @@ def run(obj, target, as_json, fmt, output, **given):
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
     explains it: vector width, ideal vs actual wavefronts per instruction, and which lanes of the worst
-    wavefront hit which bank at which 32-bit words.
+    wavefront hit which bank at which 32-bit words.  Beside it, what the GPU does: the instruction Triton emits in
+    each direction (st.shared.v4.b32, stmatrix..., ds_write_b128), how many per warp and per CTA, and the
+    wavefronts they take.  #ttg.padded_shared is priced on the GPU only; a padding that leaves the compiled vector
+    access misaligned (it would fault) is an error.
 
     \b
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    from ..analysis.bank import analyze_bank
     from ..reports import bank as report
     p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
-    result = analyze_bank(*p.layouts, p.bits, select(target, p.targets, bank=True))
+    tgt = select(target, p.targets, bank=True)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
+    if p.paddings[1] is not None:
+        _padded(obj, p, tgt, texts, as_json, fmt, output)
+        return
+    from ..analysis.shared_access import analyze_shared_access
+    result = analyze_shared_access(*p.layouts, p.bits, tgt)
 
     def svg(write):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
     write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts), fmt,
                  as_json, {"svg": svg})
+
+
+def _padded(obj, p, tgt, texts, as_json, fmt, output):
+    """A `#ttg.padded_shared` layout: the GPU's figures (Triton's model does not price padding); a padding that
+    leaves the compiled vector access misaligned is the one error line."""
+    from ..analysis.shared_access import analyze_shared_access
+    from ..errors import UnsupportedError
+    from ..reports import bank as report
+    if fmt == "svg" and not as_json:
+        raise UnsupportedError("the bank picture (--format svg) is drawn for unpadded shared layouts only; "
+                               "#ttg.padded_shared is reported as text or JSON")
+    result = analyze_shared_access(*p.layouts, p.bits, tgt, p.paddings[1])
+    write_report(obj, output, lambda: report.padded_blocks(result, *texts),
+                 lambda: report.padded_json_text(result, *texts), fmt, as_json)

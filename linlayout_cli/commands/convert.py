@@ -46,17 +46,21 @@ def run(obj, target, as_json, fmt, output, **given):
 
 
 def _scratch_banks(result, lls, bits, target):
-    """Bank reports of the scratch layout for the plain ld/st.shared round trip (None for the other paths and where
-    the bank model does not cover the target)."""
-    if result.path != "shared_memory" or not result.shared_layout or target.bank_gap:
+    """Bank reports of the scratch layout for each direction the GPU runs as the plain ld/st.shared (ds_read /
+    ds_write) that Triton's model describes: their worst wavefront explains a conflict (None for the other paths,
+    for ldmatrix / stmatrix and where the bank model does not cover the target)."""
+    trip = result.shared_access
+    if result.path != "shared_memory" or not result.shared_layout or target.bank_gap or trip is None:
         return None
     from .. import inputs
     from ..analysis.bank import analyze_bank
+    from ..analysis.targets import READ, WRITE
     smem = inputs.linear_layout(inputs.attribute(result.shared_layout), [s for _, s in lls[0].get_out_dims()])
     out = []
-    for ll, instr in ((lls[0], result.store_instruction), (lls[1], result.load_instruction)):
+    for ll, d, op in ((lls[0], trip.write, WRITE), (lls[1], trip.read, READ)):
         try:
-            out.append(analyze_bank(ll, smem, bits, target) if instr and instr.endswith("shared") else None)
+            rep = analyze_bank(ll, smem, bits, target) if d.kind == "ld/st.shared" else None
         except TTLayoutError:
-            out.append(None)
+            rep = None
+        out.append(rep if rep is not None and rep.accesses[op].instruction == d.instruction else None)
     return out

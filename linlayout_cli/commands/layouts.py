@@ -28,7 +28,8 @@ class Role:
     'shared' or None (any layout); `decls`: its options, the first one named in messages, `legacy` spellings
     accepted but not shown; `param`: its parameter of `run`; `word`: its word in `--alias-names reg,shared` and in
     'missing -r REG_ATTR'; `default`: the `param` of the role it falls back to; `wrong_kind`: what to say when it
-    is given a layout of the other kind."""
+    is given a layout of the other kind; `padded`: it takes `#ttg.padded_shared` too (its linear component, with
+    the padding in `Picked.paddings`)."""
     name: str
     kind: str | None
     decls: tuple
@@ -38,6 +39,7 @@ class Role:
     legacy: tuple = ()
     default: str | None = None
     wrong_kind: str = ""
+    padded: bool = False
 
     @property
     def flag(self) -> str:
@@ -50,12 +52,14 @@ class Role:
 @frozen
 class Picked:
     """What `pick` resolved: one attribute and one linear layout per role, the tensor, the element bit width
-    (None for commands without --bitwidth) and the targets the `-i` file's modules name."""
+    (None for commands without --bitwidth) and the targets the `-i` file's modules name; `paddings`: per role,
+    the padding of a `#ttg.padded_shared` (None for every other layout)."""
     attrs: tuple
     layouts: tuple
     tensor: inputs.Tensor
     bits: int | None
     targets: tuple[str, ...]
+    paddings: tuple = ()
 
 
 def options(roles, example: str, bits: bool = False) -> tuple:
@@ -96,8 +100,23 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
     bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
-    lls = tuple(inputs.linear_layout(a, t.shape, given["max_elements"]) for a in attrs)
-    return Picked(tuple(attrs), lls, t, bits, dump.targets if dump else ())
+    pairs = [_linear(a, r, t.shape, given["max_elements"]) for a, r in zip(attrs, roles)]
+    return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
+                  tuple(p for _, p in pairs))
+
+
+def _linear(attr, role: Role, shape, max_elements: int):
+    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding;
+    every other layout its linear layout and None."""
+    from ..attributes.encodings import PaddedSharedEncoding
+    if role.padded and isinstance(attr, PaddedSharedEncoding):
+        from ..analysis.shared_access import shared_layout_of
+        from ..errors import TooManyElements
+        try:
+            return shared_layout_of(attr, shape, max_elements)
+        except TooManyElements as e:
+            raise inputs.too_many(e) from None
+    return inputs.linear_layout(attr, shape, max_elements), None
 
 
 def warp_lanes(target: str | None, dump_targets=()) -> int:

@@ -26,14 +26,18 @@ def run(obj, no_search, use, target, as_json, output, **given):
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
     Prints a ready-to-paste #ttg.swizzled_shared<...> when one is as good, else #ttg.shared_linear<...>, with
-    the conflicts of the unswizzled layout and of the suggestion.
+    the conflicts of the unswizzled layout and of the suggestion; then both, and the best #ttg.padded_shared (an
+    alternative for buffers a kernel allocates, never one the compiled access would fault on), priced on the GPU:
+    the instructions Triton emits and their wavefronts per CTA.
 
     \b
     ttlayout swizzle -r '#ttg.blocked<{...}>' -d '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
     p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
-    s = _suggestion(*p.layouts, p.bits, select(target, p.targets, bank=True), use, no_search)
+    tgt = select(target, p.targets, bank=True)
+    s = _suggestion(*p.layouts, p.bits, tgt, use, no_search)
+    s = _on_the_gpu(s, *p.layouts, p.bits, tgt, padding=use is None and not no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
 
@@ -53,3 +57,11 @@ def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool):
         f"TMA copies and wgmma operands cannot use this layout (they need #ttg.nvmma_shared); the best one for them "
         f"is {alt[0]} with {alt[1].conflicts} conflict(s) ({alt[1].write_wavefronts + alt[1].read_wavefronts} "
         f"wavefronts per warp): ttlayout swizzle --for tma",))
+
+
+def _on_the_gpu(s, w_ll, r_ll, bits: int, tgt, padding: bool):
+    """The suggestion with its GPU comparison: the unswizzled layout, the suggestion and (`padding`: the plain
+    search) the best #ttg.padded_shared, priced by the shared-access model."""
+    from ..analysis.swizzle import compare_on_gpu
+    from ..records import replace
+    return replace(s, gpu=compare_on_gpu(w_ll, r_ll, bits, tgt, s, padding))

@@ -10,7 +10,7 @@ from .common import plural, shape_text
 
 def _access(name: str | None, bits: int | None, bitwidth: int, conflicts) -> str:
     elems = (bits or bitwidth) // bitwidth
-    kind = f" ({name})" if name and "matrix" in name else ""
+    kind = f" ({name})" if name and ("matrix" in name or name.startswith("ds_")) else ""
     if conflicts is None:
         return f"v{elems}{kind}"
     return f"v{elems}{kind} with {plural(conflicts, 'conflict')}"
@@ -27,9 +27,40 @@ def verdict(r: ConvertReport) -> str:
     if r.path == "cross_cta":
         return "cross-CTA (needs distributed shared memory)"
     c = r.bank_conflicts or {}
+    store, load = _shown_names(r)
     return (f"shared memory: {r.scratch_bytes} bytes scratch, {plural(max(1, r.reps), 'round')}, "
-            f"store {_access(r.store_instruction, r.store_vector_bits, r.bitwidth, c.get('store'))}, "
-            f"load {_access(r.load_instruction, r.load_vector_bits, r.bitwidth, c.get('load'))}")
+            f"store {_access(store, r.store_vector_bits, r.bitwidth, c.get('store'))}, "
+            f"load {_access(load, r.load_vector_bits, r.bitwidth, c.get('load'))}")
+
+
+def _amd(r: ConvertReport) -> bool:
+    return r.target.startswith("gfx")
+
+
+def _shown_names(r: ConvertReport) -> tuple[str | None, str | None]:
+    """The instructions a verdict names: NVIDIA's generic ones (stmatrix, ldmatrix.trans), AMD's exact ones
+    (ds_write_b128, ds_read_u16) from the shared-access model."""
+    if _amd(r) and r.shared_access is not None:
+        return r.shared_access.write.instruction, r.shared_access.read.instruction
+    return r.store_instruction, r.load_instruction
+
+
+def _barrier_name(name: str | None) -> str | None:
+    """RDNA4 splits one barrier into two instructions."""
+    return "s_barrier_signal + s_barrier_wait" if name == "s_barrier_signal" else name
+
+
+def _per_thread(r: ConvertReport) -> str:
+    """'0 shuffles, 8 shared stores, 8 shared loads, 1 barrier (block-level)'; AMD names its instructions."""
+    p, t = r.per_thread, r.shared_access
+    if _amd(r) and t is not None:
+        bar = f" ({_barrier_name(t.barrier_instruction)})" if p["barriers"] and t.barrier_instruction else ""
+        return (f"{plural(p['shuffles'], 'shuffle')}, {plural(p['shared_stores'], 'shared store')} "
+                f"({t.write.instruction}), {plural(p['shared_loads'], 'shared load')} ({t.read.instruction}), "
+                f"{plural(p['barriers'], 'barrier')}{bar}")
+    return (f"{plural(p['shuffles'], 'shuffle')}, {plural(p['shared_stores'], 'shared store')}, "
+            f"{plural(p['shared_loads'], 'shared load')}, {plural(p['barriers'], 'barrier')}"
+            + (f" ({r.barrier}-level)" if r.barrier and p["barriers"] else ""))
 
 
 def _color(r: ConvertReport) -> str:
@@ -37,35 +68,52 @@ def _color(r: ConvertReport) -> str:
 
 
 def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None, banks=None) -> list:
-    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank), or None."""
+    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank) where the GPU runs
+    the plain access they describe, or None."""
     elem = f" ({element})" if element else ""
-    p = r.per_thread
     rows = [("target", r.target),
             ("tensor", f"{shape_text(shape)}, {r.bitwidth}-bit elements{elem}"),
             ("source", src_text), ("destination", dst_text)]
     rows += [("why" if i == 0 else "", m) for i, m in enumerate(r.moves or ("nothing moves",))]
-    rows.append(("per thread", f"{plural(p['shuffles'], 'shuffle')}, {plural(p['shared_stores'], 'shared store')}, "
-                               f"{plural(p['shared_loads'], 'shared load')}, {plural(p['barriers'], 'barrier')}"
-                               + (f" ({r.barrier}-level)" if r.barrier and p["barriers"] else "")))
+    rows.append(("per thread", _per_thread(r)))
     if r.shuffle_method:
         rows.append(("shuffles", f"{r.shuffle_method} method"))
     if r.shared_layout:
         rows.append(("scratch", r.shared_layout))
-        rows.append(("", f"{r.scratch_bytes} bytes, {plural(max(1, r.reps), 'round')} "
-                         f"(store {r.store_instruction}, load {r.load_instruction})"))
+        rows += _scratch_rows(r)
     out = [Line((("convert: ", "bold"), (verdict(r), f"bold {_color(r)}"))), Fields(tuple(rows))]
-    if banks:
-        from ..analysis.targets import READ, WRITE
-        from .bank import _access_blocks
-        for label, report, op in (("store", banks[0], WRITE), ("load", banks[1], READ)):
-            if report is None:
-                continue
-            a = report.accesses[op]
-            out.append(line(f"{label} ({a.instruction}) on the scratch layout: {plural(a.conflicts, 'conflict')}",
-                            "bold"))
-            out += _access_blocks(a, "  ")
+    out += _worst_wavefronts(banks)
     for n in r.notes:
         out.append(line(f"note: {n}"))
+    return out
+
+
+def _scratch_rows(r: ConvertReport) -> list[tuple[str, str]]:
+    """The scratch round trip on the GPU (analysis/shared_access.py): the instructions Triton emits, per warp and
+    per CTA over every round, their wavefronts, and Triton's own conflict count beside them."""
+    t = r.shared_access
+    if t is None:
+        return [("", f"{r.scratch_bytes} bytes, {plural(max(1, r.reps), 'round')} "
+                     f"(store {r.store_instruction}, load {r.load_instruction})")]
+    from .bank import direction_rows
+    bars = f"{plural(t.barriers, 'barrier')}" + (f" ({_barrier_name(t.barrier_instruction)})" if t.barriers else "")
+    return ([("", f"{r.scratch_bytes} bytes, {plural(max(1, r.reps), 'round')} "
+                  f"(store {t.write.instruction}, load {t.read.instruction}), {bars}")]
+            + direction_rows("store", t.write) + direction_rows("load", t.read))
+
+
+def _worst_wavefronts(banks) -> list:
+    """The worst wavefront of a conflicted plain access, from the `bank` report of the scratch layout."""
+    if not banks:
+        return []
+    from ..analysis.targets import READ, WRITE
+    from .bank import worst_blocks
+    out = []
+    for label, report, op in (("store", banks[0], WRITE), ("load", banks[1], READ)):
+        if report is None or report.accesses[op].worst is None or report.accesses[op].worst.distinct_words <= 1:
+            continue
+        out.append(line(f"{label} ({report.accesses[op].instruction}) on the scratch layout:", "bold"))
+        out += worst_blocks(report.accesses[op], "  ")
     return out
 
 
@@ -76,7 +124,19 @@ def as_dict(r: ConvertReport) -> dict:
             "bank_conflicts": r.bank_conflicts, "uses_stmatrix": r.uses_stmatrix, "uses_ldmatrix": r.uses_ldmatrix,
             "rounds": r.reps, "barrier": r.barrier, "shuffle_method": r.shuffle_method,
             "shared_layout": r.shared_layout, "moves": list(r.moves), "target": r.target, "element_bits": r.bitwidth,
-            "minimal_conversion": str(r.minimal_conversion).strip("\n"), "notes": list(r.notes)}
+            "minimal_conversion": str(r.minimal_conversion).strip("\n"), "notes": list(r.notes),
+            "shared_access": _shared_access_json(r)}
+
+
+def _shared_access_json(r: ConvertReport) -> dict | None:
+    """`shared_access`: the scratch round trip's write and read as the shared-access model prices them (the
+    `bank --json` fields), with its rounds and barriers; null off the shared-memory path."""
+    t = r.shared_access
+    if t is None:
+        return None
+    from .bank import direction_json
+    return {"write": direction_json(t.write), "read": direction_json(t.read), "rounds": t.rounds,
+            "barriers": t.barriers, "barrier_instruction": t.barrier_instruction}
 
 
 def json_text(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None) -> str:

@@ -1,7 +1,7 @@
 """The `swizzle` report: the layout to paste and how it compares with the unswizzled one; blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.swizzle import Score, Suggestion
+from ..analysis.swizzle import GpuComparison, GpuCost, Score, Suggestion
 from .blocks import BLANK, Fields, Table, line
 from .common import shape_text
 
@@ -38,7 +38,26 @@ def json_text(s: Suggestion, write_text: str, read_text: str, element: str | Non
                               "segment": list(s.result.segment), "reps": list(s.result.reps)},
         "notes": list(s.notes),
     }
+    if s.gpu is not None:
+        obj["on_the_gpu"] = _gpu_json(s.gpu)
     return json.dumps(obj, indent=2) + "\n"
+
+
+def _gpu_json(g: GpuComparison) -> dict:
+    """`on_the_gpu`: each layout's write and read as `bank --json` gives them, with the CTA's totals."""
+    from .bank import direction_json
+
+    def cost(c: GpuCost | None):
+        if c is None:
+            return None
+        out = {"layout": c.layout, "write": direction_json(c.write), "read": direction_json(c.read),
+               "wavefronts_total": c.wavefronts_total, "ideal_wavefronts_total": c.ideal_wavefronts_total,
+               "instructions_per_cta": c.instructions_per_cta}
+        if c.padding is not None:
+            out["padding"] = [[i, p] for i, p in zip(c.padding.intervals, c.padding.paddings)]
+        return out
+    return {"unswizzled": cost(g.unswizzled), "suggested": cost(g.suggested), "best_padding": cost(g.padding),
+            "paddings_priced": g.padded, "note": g.note}
 
 
 def _score_row(name: str, s: Score, bw: int) -> tuple[str, ...]:
@@ -59,4 +78,27 @@ def blocks(s: Suggestion, write_text: str, read_text: str, element: str | None) 
               BLANK, line(f"unswizzled = {s.baseline_text}"), line(f"found by   {s.source}")]
     if s.kind != "shared_linear" and not s.exact:
         blocks.append(line(f"exact generic-swizzling layout: {s.shared_linear_text}"))
-    return blocks + [line(f"note: {n}") for n in s.notes]
+    return blocks + [line(f"note: {n}") for n in s.notes] + _gpu_blocks(s.gpu)
+
+
+def _gpu_cell(d) -> str:
+    waves = "wavefronts not modelled" if d.wavefronts_total is None else f"{d.wavefronts_total} wavefronts"
+    return f"{d.instructions_per_cta} x {d.instruction}, {waves}"
+
+
+def _gpu_blocks(g: GpuComparison | None) -> list:
+    """The same layouts on the GPU (the instructions Triton emits and their wavefronts, per CTA), with the best
+    padding as an alternative row."""
+    if g is None:
+        return []
+    rows = [(c.label, _gpu_cell(c.write), _gpu_cell(c.read), str(c.wavefronts_total) if c.priced else "-",
+             str(c.ideal_wavefronts_total) if c.priced else "-")
+            for c in (g.unswizzled, g.suggested, g.padding) if c is not None]
+    out = [BLANK, Table(("on the GPU, per CTA", "write", "read", "wavefronts", "ideal"), tuple(rows))]
+    if g.padding is not None:
+        out += [BLANK, line(f"best padding = {g.padding.layout}")]
+    elif g.padded or g.note:
+        out += [BLANK]
+    if g.note:
+        out.append(line(f"note: {g.note}"))
+    return out

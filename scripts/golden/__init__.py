@@ -7,16 +7,19 @@ Usage (from the repository root; both spellings are the same program)::
     python3 -m scripts.golden --suite core         # one suite (repeatable: --suite core --suite files)
     python3 -m scripts.golden --list               # case counts per suite/section/kind (convert: per target)
     python3 -m scripts.golden.convert --only mma   # part of the convert suite (see ``convert.py``)
+    python3 -m scripts.golden --suite shared_access   # the shared-access suite (about half an hour on two cores)
+    python3 -m scripts.golden.shared_access --only padded   # one of its sections (see ``shared_access.py``)
 
 It runs with any Python 3.10+ and shells out to the oracle interpreter
 (``/opt/oracle/venv/bin/python scripts/triton_oracle.py --serve``; override with ``ORACLE_PYTHON``),
-which has Triton 3.9.0 installed; the ``convert`` suite also compiles kernels there
-(``ORACLE_PYTHON -m scripts.golden.kernel``).  Triton is never a dependency of ttlayout; only this package and
+which has Triton 3.9.0 installed; the ``convert`` and ``shared_access`` suites also compile kernels there
+(``ORACLE_PYTHON -m scripts.golden.kernel``, ``ORACLE_PYTHON -m scripts.golden.shared_access --compile``).  Triton is never a dependency of ttlayout; only this package and
 the oracle (``scripts/triton_oracle.py``, the package ``scripts/oracle/``) use it.  ``--list`` runs no Triton,
 except for ``convert``, whose derived sections are drawn from Triton's linear layouts (nothing is compiled).
 
 Modules: ``text`` (attribute text builders), ``pieces`` (random parameters), ``suite`` (sections),
-``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` / ``convert`` (one per suite),
+``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` / ``convert`` / ``shared_access``
+(one per suite),
 ``oracle`` (the worker pool), ``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the
 core and mma cases), ``kernel`` (the convert suite's one-op kernels and their assembly counts).
 
@@ -82,6 +85,10 @@ Suites (generated in this order):
 * ``convert`` - (source, destination, tensor, warps, target) pairs whose one-op ``ttg.convert_layout`` kernel Triton
   compiles for sm80 / sm90 / sm100 / gfx942 / gfx950 / gfx1200: scratch bytes and the data-moving instructions of
   the assembly, against baselines without the convert (module ``convert``, format in its docstring).
+* ``shared_access`` - one-CTA kernels (``local_alloc`` + ``local_load``, ``convert_layout``) compiled for sm80 / sm90
+  / sm100 / gfx942 / gfx950: the PTX / AMDGCN forms and counts of every shared-memory access and barrier, and the
+  paddings whose compiled vector access is misaligned (module ``shared_access``, format in its docstring; its
+  sections number their cases like every suite but ``convert``).
 
 Deliberate differences (a case's ``"ttlayout"`` field; Triton's own result is still recorded):
 

@@ -1,7 +1,9 @@
 """Command line of the golden generator: ``python3 -m scripts.golden [--suite S] [--list] [-j N]``.
 
-Every suite but ``convert`` is a ``Suite`` of cases run through the oracle pool by ``write.write_suite``; ``convert``
-compiles kernels instead (``convert.write``), and its listing needs the pool for Triton's linear layouts."""
+Every suite but ``convert`` and ``shared_access`` is a ``Suite`` of cases run through the oracle pool by
+``write.write_suite``; ``convert`` compiles kernels instead (``convert.write``), and its listing needs the pool for
+Triton's linear layouts; ``shared_access`` compiles one kernel per case in its own subprocess
+(``shared_access.generate``: about half an hour on two cores) and needs no pool."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +13,7 @@ import time
 from collections import Counter
 
 from . import __doc__ as DOC
-from . import bank, convert, core, errors, files, gluon, memory, mma
+from . import bank, convert, core, errors, files, gluon, memory, mma, shared_access
 from .oracle import OraclePool
 from .suite import Suite
 from .write import summarize, write_suite
@@ -19,7 +21,7 @@ from .write import summarize, write_suite
 GENERATORS = {"core": core.generate, "files": files.generate, "errors": errors.generate, "mma": mma.generate,
               "bank": bank.generate, "gluon": gluon.generate,
               "memory": memory.generate}
-SUITE_ORDER = list(GENERATORS) + ["convert"]
+SUITE_ORDER = list(GENERATORS) + ["convert", "shared_access"]
 
 
 def build_suite(name):
@@ -44,7 +46,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     suites = a.suite or SUITE_ORDER
     built = [build_suite(n) for n in SUITE_ORDER if n in suites and n in GENERATORS]
-    needs_pool = not a.list or "convert" in suites
+    needs_pool = (built and not a.list) or "convert" in suites
     pool = OraclePool(a.jobs) if needs_pool else None
     try:
         if a.list:
@@ -52,6 +54,8 @@ def main(argv=None):
                 print("\n".join(listing(s)))
             if "convert" in suites:
                 print("\n".join(convert.listing(pool)))
+            if "shared_access" in suites:
+                print("\n".join(shared_access.listing()))
             return 0
         for s in built:
             t0 = time.monotonic()
@@ -61,6 +65,8 @@ def main(argv=None):
         if "convert" in suites:
             t0 = time.monotonic()
             print("\n".join(convert.write(pool, a.jobs) + ["        %.0f s" % (time.monotonic() - t0)]), flush=True)
+        if "shared_access" in suites:
+            shared_access.generate(a.jobs, None)
     finally:
         if pool:
             pool.close()

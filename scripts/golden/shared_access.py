@@ -46,7 +46,8 @@ import sys
 import tempfile
 import time
 
-from .. import make_convert_golden as mcg
+from . import convert as cvt
+from . import kernel as kern
 from .oracle import ORACLE_PYTHON, ROOT
 from .suite import Suite
 from .text import blocked, dot_op, nvidia_mma, nvmma_shared, shared_linear, slice_, swizzled
@@ -60,10 +61,10 @@ WARP_SIZE = {"sm80": 32, "sm90": 32, "sm100": 32, "gfx942": 64, "gfx950": 64, "g
 
 
 def kernel_text(case: dict) -> str:
-    backend, arch, ws = mcg.TARGETS[case["target"]]
+    backend, arch, ws = kern.TARGETS[case["target"]]
     target = f"cuda:{arch}" if backend == "cuda" else f"hip:{arch}"
     shape, elem = case["shape"], case["elem"]
-    ten = mcg._tensor
+    ten = kern._tensor
     lines = [f"#w = {case['write']}", f"#r = {case['read']}"]
     if case["kind"] == "local":
         lines += [f"#s = {case['shared']}", "#smem = #ttg.shared_memory"]
@@ -71,7 +72,7 @@ def kernel_text(case: dict) -> str:
               f'"ttg.threads-per-warp" = {ws} : i32, ttg.target = "{target}"}} {{',
               f"  tt.func public @k(%in: !tt.ptr<{elem}> {{tt.divisibility = 16 : i32}}, "
               f"%out: !tt.ptr<{elem}> {{tt.divisibility = 16 : i32}}) attributes {{noinline = false}} {{"]
-    src = mcg._pointer_block(lines, "a", "#w", shape, "%in", elem)
+    src = kern._pointer_block(lines, "a", "#w", shape, "%in", elem)
     lines.append(f"    %v = tt.load {src} : {ten(shape, '!tt.ptr<' + elem + '>', '#w')}")
     if case["kind"] == "local":
         md = f"!ttg.memdesc<{'x'.join(map(str, shape))}x{elem}, #s, #smem>"
@@ -79,7 +80,7 @@ def kernel_text(case: dict) -> str:
         lines.append(f"    %x = ttg.local_load %m : {md} -> {ten(shape, elem, '#r')}")
     else:
         lines.append(f"    %x = ttg.convert_layout %v : {ten(shape, elem, '#w')} -> {ten(shape, elem, '#r')}")
-    dst = mcg._pointer_block(lines, "b", "#r", shape, "%out", elem)
+    dst = kern._pointer_block(lines, "b", "#r", shape, "%out", elem)
     lines.append(f"    tt.store {dst}, %x : {ten(shape, '!tt.ptr<' + elem + '>', '#r')}")
     lines += ["    tt.return", "  }", "}", ""]
     return "\n".join(lines)
@@ -94,16 +95,16 @@ def compile_one(case: dict) -> dict:
     """Compile one kernel in this process (the oracle interpreter) and classify its shared-memory instructions."""
     import triton
     from triton.backends.compiler import GPUTarget
-    backend, arch, ws = mcg.TARGETS[case["target"]]
+    backend, arch, ws = kern.TARGETS[case["target"]]
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "k.ttgir")
         with open(path, "w") as f:
             f.write(kernel_text(case))
         k = triton.compile(path, target=GPUTarget(backend, arch, ws))
     asm = k.asm["ptx"] if backend == "cuda" else k.asm["amdgcn"]
-    hist = mcg.count_ptx(asm) if backend == "cuda" else mcg.count_amdgcn(asm)
+    hist = kern.count_ptx(asm) if backend == "cuda" else kern.count_amdgcn(asm)
     out = {"shared_bytes": int(k.metadata.shared), "write_ops": {}, "read_ops": {}, "barriers": {},
-           "backward_branches": mcg.backward_branches(asm)}
+           "backward_branches": kern.backward_branches(asm)}
     for mnem, n in sorted(hist.items()):
         for key, prefixes in (("write_ops", WRITE_OPS), ("read_ops", READ_OPS), ("barriers", BARRIERS)):
             if mnem.startswith(prefixes) and "::cluster" not in mnem:
@@ -197,7 +198,7 @@ def rand_swizzled(rng, rank) -> str:
 def rand_shared_linear(rng, shape) -> str:
     """A bijective offset -> tensor map: unit bases in random order, some XORed with an earlier basis."""
     rank = len(shape)
-    units = [mcg_unit(rank, d, j) for d in range(rank) for j in range(shape[d].bit_length() - 1)]
+    units = [unit_vector(rank, d, j) for d in range(rank) for j in range(shape[d].bit_length() - 1)]
     rng.shuffle(units)
     out = [list(u) for u in units]
     for i in range(1, len(out)):
@@ -207,7 +208,7 @@ def rand_shared_linear(rng, shape) -> str:
     return shared_linear(out, None, 16)
 
 
-def mcg_unit(rank, d, j):
+def unit_vector(rank, d, j):
     v = [0] * rank
     v[d] = 1 << j
     return v
@@ -222,8 +223,8 @@ def rand_nvmma(rng, shape, bits) -> str:
 
 
 def rand_linear_layout(rng, shape, warps, ws) -> str:
-    """mcg.rand_linear (bijective or lane/warp-broadcast), sometimes with a broadcast register too."""
-    text = mcg.rand_linear(rng, shape, warps, ws)
+    """cvt.rand_linear (bijective or lane/warp-broadcast), sometimes with a broadcast register too."""
+    text = cvt.rand_linear(rng, shape, warps, ws)
     if rng.random() < 0.3:
         m = re.match(r"#ttg\.linear<\{register = \[(.*?)\], lane", text)
         zero = "[" + ", ".join("0" for _ in shape) + "]"
@@ -234,11 +235,11 @@ def rand_linear_layout(rng, shape, warps, ws) -> str:
 
 
 def rand_blocked(rng, rank, warps, ws) -> str:
-    return mcg.blocked(rng, rank, warps, ws)
+    return cvt.rand_blocked(rng, rank, warps, ws)
 
 
 def shape_for(rng, rank, lo=6, hi=12):
-    return mcg.rand_shape(rng, rank, lo, hi)
+    return cvt.rand_shape(rng, rank, lo, hi)
 
 
 # ----------------------------------------------------------------------------------------- sections
@@ -304,7 +305,7 @@ def section_mma(s, n=36):
             mma = nvidia_mma(3, 0, wpc, [16, nn, 16])
             shape = [16 * wpc[0] * rng.choice([1, 2]), nn * wpc[1] * rng.choice([1, 2])]
         else:
-            wpc = [1 << b for b in mcg._split_bits(rng, warps.bit_length() - 1, 2)]
+            wpc = [1 << b for b in cvt._split_bits(rng, warps.bit_length() - 1, 2)]
             mma = nvidia_mma(2, 0, wpc, [16, 8])
             shape = [16 * wpc[0] * rng.choice([1, 2, 4]), 8 * wpc[1] * rng.choice([2, 4, 8])]
         shared = rand_nvmma(rng, shape, bits) if bits <= 32 and rng.random() < 0.5 else rand_swizzled(rng, 2)
@@ -330,7 +331,7 @@ def section_dot(s, n=30):
             shape = [16 * wpc[0], rng.choice([32, 64, 128])]
             k_width = 32 // bits
         else:
-            wpc = [1 << b for b in mcg._split_bits(rng, warps.bit_length() - 1, 2)]
+            wpc = [1 << b for b in cvt._split_bits(rng, warps.bit_length() - 1, 2)]
             parent = nvidia_mma(2, 0, wpc, [16, 8])
             op = rng.randrange(2)
             shape = [rng.choice([32, 64, 128]), rng.choice([32, 64, 128])]
@@ -442,7 +443,7 @@ def section_targets(s, n=24):
         rng = sec.rng
         for i in range(16):
             warps = rng.choice([4, 8])
-            mfma = mcg.amd_mfma(rng, version, warps)
+            mfma = cvt.rand_amd_mfma(rng, version, warps)
             shape = [1 << rng.randint(5, 7), 1 << rng.randint(5, 7)]
             bits = rng.choice([8, 16, 16, 32])
             if i % 2 == 0:
@@ -573,6 +574,15 @@ def generate(jobs: int, only: str | None) -> int:
     print(f"shared_access {len(records)} cases ({refused} refused by Triton), {time.monotonic() - t0:.0f} s",
           file=sys.stderr)
     return 0
+
+
+def listing() -> list[str]:
+    """Case counts per kind and per section (``python -m scripts.golden --list``), in the other suites' format."""
+    from collections import Counter
+    s = build_suite()
+    kinds = Counter(c["kind"] for c in s.cases)
+    return ["%-7s %4d cases: %s" % ("shared_access", len(s.cases), dict(sorted(kinds.items()))),
+            "        sections: " + ", ".join("%s=%d" % (n, sec.count) for n, sec in s.sections.items())]
 
 
 def main(argv=None) -> int:
