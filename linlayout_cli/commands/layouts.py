@@ -49,12 +49,15 @@ class Role:
 @frozen
 class Picked:
     """What `pick` resolved: one attribute and one linear layout per role, the tensor, the element bit width
-    (None for commands without --bitwidth) and the targets the `-i` file's modules name."""
+    (None for commands without --bitwidth), the targets the `-i` file's modules name, its aliases (None
+    without -i) and whether each role was given (False: it took its default)."""
     attrs: tuple
     layouts: tuple
     tensor: inputs.Tensor
     bits: int | None
     targets: tuple[str, ...]
+    table: object = None
+    given: tuple = ()
 
 
 def options(roles, example: str, bits: bool = False) -> tuple:
@@ -89,11 +92,12 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
         else:
             picked = _by_kind(table, attrs, roles)
         attrs = [a if a is not None else p for a, p in zip(attrs, picked)]
+    filled = tuple(a is not None for a in attrs)
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
     bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
     lls = tuple(inputs.linear_layout(a, t.shape, given["max_elements"]) for a in attrs)
-    return Picked(tuple(attrs), lls, t, bits, dump.targets if dump else ())
+    return Picked(tuple(attrs), lls, t, bits, dump.targets if dump else (), table, filled)
 
 
 def element_bits(t, bitwidth: int | None) -> int:
