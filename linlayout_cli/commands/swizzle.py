@@ -17,7 +17,9 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True),
            Opt(("--no-search",), "no_search", "flag", help="Skip the search; print Triton 3.9's generic swizzling "
                "result (its convert_layout scratch layout) as it is."),
            Opt(("--for",), "use", type=("tma", "wgmma"),
-               help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared."),
+               help="Only layouts TMA copies or wgmma operands can use: the best #ttg.nvmma_shared. Without -d the "
+               "TMA engine (a TMA store) or wgmma's operand fetch reads the tile, not threads: only the write is "
+               "priced."),
            TARGET, JSON, OUTPUT)
 
 
@@ -25,15 +27,18 @@ def run(obj, no_search, use, target, as_json, output, **given):
     """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
-    Prints a ready-to-paste #ttg.swizzled_shared<...> when one is as good, else #ttg.shared_linear<...>, with
-    the conflicts of the unswizzled layout and of the suggestion.
+    Prints a ready-to-paste #ttg.swizzled_shared<...> when one is as good, else #ttg.shared_linear<...>, and the
+    same layout as Gluon code, with the conflicts of the unswizzled layout and of the suggestion. With --for tma
+    or wgmma and no -d, the TMA engine or wgmma's operand fetch reads the tile back, not threads.
 
     \b
     ttlayout swizzle -r '#ttg.blocked<{...}>' -d '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
     p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>")
-    s = _suggestion(*p.layouts, p.bits, select(target, p.targets, bank=True), use, no_search)
+    engine_reads = use is not None and not p.given[1]
+    s = _suggestion(p.layouts[0], None if engine_reads else p.layouts[1], p.bits,
+                    select(target, p.targets, bank=True), use, no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
 
