@@ -548,6 +548,19 @@ def test_swizzle_for_tma_without_read_prices_only_the_register_write(reg, shape,
     assert code == 0 and "read    wgmma's operand fetch" in text and "n/a (WGMMA reads)" in text
 
 
+def test_the_plain_search_s_tma_note_prices_as_for_tma_does():
+    """Without -d, the note naming the best nvmma_shared gives the numbers `--for tma` prints (the TMA engine
+    reads, so only the write counts)."""
+    t = "tensor<128x128xf16>"
+    code, out, err = run(["swizzle", "-r", ROW8.replace("[4, 1]", "[2, 2]"), "-t", t])
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if line.startswith("note: TMA copies"))
+    code, js, _ = run(["swizzle", "-r", ROW8.replace("[4, 1]", "[2, 2]"), "-t", t, "--for", "tma", "--json"])
+    obj = json.loads(js)
+    assert f"is {obj['suggestion']} with {obj['conflicts']} conflict(s) " \
+        f"({obj['suggested']['write']['wavefronts_per_warp']} wavefronts per warp)" in note
+
+
 def test_no_search_is_triton_s_scratch_layout():
     """Triton 3.9's generic swizzling, as `swizzle --no-search` prints it, is the scratch layout of the convert
     model on every golden convert case Triton lowers with plain ld/st.shared (the model's instruction counts,

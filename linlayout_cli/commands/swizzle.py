@@ -36,22 +36,23 @@ def run(obj, no_search, use, target, as_json, output, **given):
     """
     from ..reports import swizzle as report
     p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>")
-    engine_reads = use is not None and not p.given[1]
-    s = _suggestion(p.layouts[0], None if engine_reads else p.layouts[1], p.bits,
-                    select(target, p.targets, bank=True), use, no_search)
+    s = _suggestion(*p.layouts, p.bits, select(target, p.targets, bank=True), use, no_search, p.given[1])
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
 
 
-def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool):
-    """The suggestion: the best #ttg.nvmma_shared with --for; else the search's (or, with --no-search, Triton's
-    own) layout, with a note on the best one TMA and wgmma could use where that one is not an nvmma_shared."""
+def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool, read_given: bool):
+    """The suggestion: the best #ttg.nvmma_shared with --for (where -d gave no reader, the TMA engine or wgmma
+    reads it, so only the write is priced); else the search's (or, with --no-search, Triton's own) layout, with a
+    note on the best one TMA and wgmma could use where that one is not an nvmma_shared (priced as --for prices
+    it)."""
     from ..analysis.swizzle import analyze_swizzle, best_nvmma
     from ..records import replace
+    engine_r = r_ll if read_given else None
     if use is not None:
-        return analyze_swizzle(w_ll, r_ll, bits, tgt, use=use)
+        return analyze_swizzle(w_ll, engine_r, bits, tgt, use=use)
     s = analyze_swizzle(w_ll, r_ll, bits, tgt, search=not no_search)
-    alt = best_nvmma(w_ll, r_ll, bits, tgt) if tgt.vendor == "nvidia" and s.kind != "nvmma_shared" else None
+    alt = best_nvmma(w_ll, engine_r, bits, tgt) if tgt.vendor == "nvidia" and s.kind != "nvmma_shared" else None
     if alt is None:
         return s
     return replace(s, notes=s.notes + (
