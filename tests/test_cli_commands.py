@@ -33,6 +33,7 @@ CASES = {
     "audit": ["audit", str(KERNELS / "matmul.sm90.ttgir")],
     "bank": ["bank", "-r", B, "-s", SW, "-t", T],
     "swizzle": ["swizzle", "-r", B, "-d", C, "-t", T],
+    "diff": ["diff", B, C, "-t", T],
 }
 
 
@@ -117,7 +118,7 @@ def test_one_target_option_and_one_target_list():
     covers exactly the registry's targets."""
     from linlayout_cli.analysis.convert import LOWERINGS
     with_target = [name for name in COMMANDS if any("--target" in o.decls for o in options(name))]
-    assert set(with_target) == {"convert", "bank", "swizzle", "audit"}
+    assert set(with_target) == {"convert", "bank", "swizzle", "audit", "diff"}
     for name in with_target:
         assert TARGET in options(name), name
     assert list(LOWERINGS) == list(KNOWN)

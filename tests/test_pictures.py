@@ -356,3 +356,94 @@ def test_layout_object_shows_itself():
     assert 'id="ttl-data"' in lay.html()
     shared = layout(SWIZZLED, "tensor<8x16xf32>")
     assert shared.element_bits == 32 and 'class="b0"' in shared.svg()
+
+
+# ----------------------------------------------------------------------------------------- convert pictures
+
+ROWS = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+COLS = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def placed_texts(root):
+    """(x, y, text) of every <text>, in document order, with the translations of the groups around it."""
+    out = []
+
+    def walk(node, dx, dy):
+        m = re.match(r"translate\(([-\d.]+),([-\d.]+)\)", node.get("transform", ""))
+        if m:
+            dx, dy = dx + float(m.group(1)), dy + float(m.group(2))
+        if node.tag == SVG_NS + "text":
+            x = dx + float(node.get("x", 0))
+            out.append((x, dy + float(node.get("y", 0)), "".join(node.itertext()), x + float(node.get("textLength", 0))))
+        for child in node:
+            walk(child, dx, dy)
+    walk(root, 0.0, 0.0)
+    return out
+
+
+@pytest.mark.parametrize("src,dst,ttype,limit", [
+    (ROWS, COLS, "tensor<16x16xf32>", 200_000),
+    (ROWS, COLS, "tensor<64x64xf32>", 250_000),
+    (ROWS, COLS, "tensor<128x128xf32>", 250_000),
+    (ROWS, COLS, "tensor<8x1024xf32>", 250_000),
+    (MMA_V3, ROWS, "tensor<128x256xf16>", 250_000),
+    (ROWS, COLS, "tensor<4096x4096xf16>", 400_000),
+], ids=lambda x: x if isinstance(x, str) and x.startswith("tensor") else None)
+def test_convert_svg_fits_a_screen_and_leads_with_what_moves(src, dst, ttype, limit, tmp_path):
+    """Issue 24: at 128x128 the picture was 14,192 x 6,754 px and 1.7 MB with "what moves" third and its legend
+    at the end. Now it is at most 1,920 px wide (tiles where one cell per element does not fit), well-formed,
+    small, and what moves comes first after the verdict with its legend beside the grid."""
+    out = tmp_path / "c.svg"
+    code, _, err = run(["convert", "-r", src, "-d", dst, "-t", ttype, "--format", "svg", "-o", str(out)])
+    assert code == 0, err
+    assert out.stat().st_size < limit
+    root = ET.parse(out).getroot()
+    assert int(root.get("width")) <= 1920
+    texts = placed_texts(root)
+    heads = [t for _, _, t, _ in texts if t.startswith(("convert: ", "What moves", "dst ", "nothing moves"))
+             or "tensor view: source" in t]
+    assert heads[0].startswith("convert: ") and heads[1].startswith("What moves") and "source" in heads[-1]
+    legend = next((x, y) for x, y, t, _ in texts if t.startswith("stays in its thread ("))
+    first_move = next(y for _, y, t, _ in texts if t.startswith(("dst ", "nothing moves")))
+    rows = [(y, end) for x, y, t, end in texts if ">" in t and end > x]        # the rows of the what-moves grid
+    assert rows and legend[1] < first_move
+    assert legend[0] > max(end for _, end in rows) and legend[1] < min(y for y, _ in rows) + 20   # beside its top
+
+
+def test_convert_moves_tiles_take_the_farthest_move_and_the_warps():
+    """Hand-checked for ROWS -> COLS at 128x128 (4x4 tiles, 32 across): ROWS puts rows 4w..4w+3 of each 16-row
+    block in warp w, COLS columns 4w..4w+3; inside a warp's tile both change lanes for some element. Per element
+    (first holders): the same thread when row and column agree in bits 0-4 (16384 / 32 = 512), the same warp when
+    they agree in bits 2-3 (16384 / 4 = 4096, so 3584 change lanes), the other 12288 change warps."""
+    from linlayout_cli.render.convert_svg import moves_cells
+    cells, counts, what = moves_cells(linear(ROWS, "tensor<128x128xf32>"), linear(COLS, "tensor<128x128xf32>"), 32)
+    assert (cells.rows, cells.cols, what) == (32, 32, "elements") and "4x4 tile" in cells.note
+    assert counts == [512, 3584, 12288, 0]
+    assert (cells.lines[0], int(cells.fills[0, 0])) == (("W0>", "W0"), 1)
+    assert (cells.lines[32], int(cells.fills[32, 0])) == (("W1>", "W0"), 2)      # rows 4-7, columns 0-3
+    assert (cells.lines[1], int(cells.fills[1, 0])) == (("W0>", "W1"), 2)        # rows 0-3, columns 4-7
+
+
+def test_bank_svg_says_how_many_words_it_left_out(tmp_path):
+    """Hand-checked: 16x32 f32 rows of 128 bytes, read down a column by 16 lanes: bank 0 serves 16 words; the
+    picture lists 4 and says 12 more."""
+    col = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>"
+    plain = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
+    out = tmp_path / "b.svg"
+    code, _, err = run(["bank", "-r", col, "-s", plain, "-t", "tensor<16x32xf32>", "--format", "svg", "-o", str(out)])
+    assert code == 0, err
+    texts = [t for _, _, t, _ in placed_texts(ET.parse(out).getroot())]
+    words = [t for t in texts if t.startswith("word ") and "(0x" in t]
+    assert [w.split(" (")[0] for w in words] == ["word 0", "word 32", "word 64", "word 96"]
+    assert "... and 12 more words (ttlayout bank lists them all)" in texts
+    code, report, _ = run(["bank", "-r", col, "-s", plain, "-t", "tensor<16x32xf32>"])
+    assert len(re.findall(r"^  \d+ +0x[0-9a-f]{4} ", report, re.M)) == 16              # the text lists all 16
+
+
+def test_info_lists_that_stop_say_how_many_they_left_out():
+    """Hand-checked: a 64-row shared tensor has 64 row starts; info lists 16 and says 48 more."""
+    code, out, err = run(["info", "-l", "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
+                          "elementBitWidth = 16}>", "-t", "tensor<64x64xf16>"])
+    assert code == 0, err
+    assert "row starts/32 banks 0 4 8 12 16 20 24 28 0 4 8 12 16 20 24 28 ... and 48 more  (first element" in out

@@ -522,6 +522,45 @@ def test_swizzle_for_tma_picks_an_nvmma_layout_and_the_plain_search_says_when_tm
     assert code == 1 and "no #ttg.nvmma_shared layout fits" in err
 
 
+@pytest.mark.parametrize("reg,shape,bw", [(ROW4, [64, 64], 16), (COL8, [64, 64], 16), (MMA3, [128, 128], 16),
+                                          (ROW8, [64, 128], 8)])
+def test_swizzle_for_tma_without_read_prices_only_the_register_write(reg, shape, bw):
+    """Issue 24: with --for tma and no -d, the register layout writes and the TMA engine (a TMA store) reads the
+    tile in the layout's own order, so no thread read is priced: the suggestion is the nvmma_shared with the
+    fewest store conflicts (the bank model's, Triton's count on sm90), and with -d threads read as before."""
+    t = "tensor<" + "x".join(map(str, shape)) + ("xf16>" if bw == 16 else "xi8>")
+    code, out, err = run(["swizzle", "-r", reg, "-t", t, "--for", "tma", "--json"])
+    assert code == 0, err
+    obj = json.loads(out)
+    assert obj["reader"] == "tma" and obj["read_layout"] is None and obj["suggested"]["read"] is None
+    w = ll(reg, shape)
+    stores = {str(attr): conflicts_of_layouts(w, to_linear_layout(attr, shape), bw, "sm90", WRITE)
+              for attr, _ in sw.nvmma_candidates(shape, bw)}
+    assert obj["suggested"]["write"]["conflicts"] == stores[obj["suggestion"]] == min(stores.values())
+    assert obj["conflicts"] == stores[obj["suggestion"]]
+    code, text, _ = run(["swizzle", "-r", reg, "-t", t, "--for", "tma"])
+    assert "read    the TMA engine (a TMA store): it reads the tile in the nvmma_shared layout's own order" in text
+    assert text.count("n/a (TMA reads)") == 2
+    code, out, _ = run(["swizzle", "-r", reg, "-d", reg, "-t", t, "--for", "tma", "--json"])
+    threads = json.loads(out)
+    assert threads["reader"] == "threads" and threads["read_layout"] == reg and threads["suggested"]["read"]
+    code, text, _ = run(["swizzle", "-r", reg, "-t", t, "--for", "wgmma"])
+    assert code == 0 and "read    wgmma's operand fetch" in text and "n/a (WGMMA reads)" in text
+
+
+def test_the_plain_search_s_tma_note_prices_as_for_tma_does():
+    """Without -d, the note naming the best nvmma_shared gives the numbers `--for tma` prints (the TMA engine
+    reads, so only the write counts)."""
+    t = "tensor<128x128xf16>"
+    code, out, err = run(["swizzle", "-r", ROW8.replace("[4, 1]", "[2, 2]"), "-t", t])
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if line.startswith("note: TMA copies"))
+    code, js, _ = run(["swizzle", "-r", ROW8.replace("[4, 1]", "[2, 2]"), "-t", t, "--for", "tma", "--json"])
+    obj = json.loads(js)
+    assert f"is {obj['suggestion']} with {obj['conflicts']} conflict(s) " \
+        f"({obj['suggested']['write']['wavefronts_per_warp']} wavefronts per warp)" in note
+
+
 def test_no_search_is_triton_s_scratch_layout():
     """Triton 3.9's generic swizzling, as `swizzle --no-search` prints it, is the scratch layout of the convert
     model on every golden convert case Triton lowers with plain ld/st.shared (the model's instruction counts,

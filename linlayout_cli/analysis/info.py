@@ -98,12 +98,13 @@ def vector_width(ll: LinearLayout, element_bits: int) -> int:
     return max(1, min(128 // element_bits, contig_per_thread(ll)[layout_order(ll)[0]]))
 
 
-def spread(ll: LinearLayout) -> tuple[Spread, ...]:
-    """For every tensor dim, the runs of hardware bases that step it, by increasing stride."""
+def spread(ll: LinearLayout, dims: tuple[str, ...] = HARDWARE) -> tuple[Spread, ...]:
+    """For every tensor dim, the runs of bases of the input dims `dims` (hardware: register, lane, warp, block;
+    a shared layout's: offset, block) that step it, by increasing stride."""
     out = []
     for j, (_name, size) in enumerate(ll.get_out_dims()):
         steps, mixed = [], []
-        for hw in (d for d in HARDWARE if ll.has_in_dim(d)):
+        for hw in (d for d in dims if ll.has_in_dim(d)):
             for i, b in enumerate(ll.get_in_dim_bases(hw)):
                 if not b[j]:
                     continue

@@ -260,10 +260,15 @@ class Score:
                 self.write_instructions + self.read_instructions)
 
 
-def score(offsets: list[int], src: Threads, dst: Threads, bitwidth: int, target: Target) -> Score:
+def score(offsets: list[int], src: Threads, dst: Threads | None, bitwidth: int, target: Target) -> Score:
+    """How the layout serves both sides; `dst` None: no thread reads it back (a TMA copy or wgmma's operand
+    fetch reads the tile in the layout's own order), so the read side counts nothing."""
     wv, wc, wp = evaluate_side(offsets, src, bitwidth, target, WRITE)
+    wi = max(1, src.n_regs // wv)
+    if dst is None:
+        return Score(wv, 0, wc, 0, wi, 0, wi * wp * (1 + wc), 0)
     rv, rc, rp = evaluate_side(offsets, dst, bitwidth, target, READ)
-    wi, ri = max(1, src.n_regs // wv), max(1, dst.n_regs // rv)
+    ri = max(1, dst.n_regs // rv)
     return Score(wv, rv, wc, rc, wi, ri, wi * wp * (1 + wc), ri * rp * (1 + rc))
 
 
@@ -351,6 +356,7 @@ class Suggestion:
     baseline: Score
     notes: tuple[str, ...] = ()
     gpu: GpuComparison | None = None          # the same layouts and the best padding on the GPU (`on_the_gpu`)
+    reader: str = "threads"                  # what reads the tile back: "threads" (the read layout), "tma", "wgmma"
 
 
 def shared_linear_text(offsets: list[int], shape: list[int], alignment: int = 16) -> str:
@@ -395,7 +401,7 @@ def _variants(write_ll, read_ll, src: Threads, dst: Threads, bitwidth: int, targ
     return out
 
 
-def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwidth: int,
                     target: Target | str | None = None, search: bool = True, use: str | None = None) -> Suggestion:
     """The shared layout to use for writing with `write_ll` and reading with `read_ll`.
 
@@ -404,7 +410,8 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     shape.  The best by `Score.key` wins; ties go to Triton 3.9's result, and a swizzled_shared that is
     bit-identical to the winner (or, failing that, just as good) is what gets printed; a swizzled_shared strictly
     better than every generic result is printed instead.  Without `search`, Triton 3.9's result as it is.
-    With `use` ('tma' or 'wgmma'): the best `#ttg.nvmma_shared`, the only layouts those can use."""
+    With `use` ('tma' or 'wgmma'): the best `#ttg.nvmma_shared`, the only layouts those can use; then
+    `read_ll` None means the TMA engine (a TMA store) or wgmma's operand fetch reads the tile, not threads."""
     target = target if isinstance(target, Target) else get_target(target)
     if use is not None:
         return _nvmma_suggestion(write_ll, read_ll, bitwidth, target, use)
@@ -494,12 +501,13 @@ def nvmma_candidates(shape: list[int], bitwidth: int):
             yield attr, ll.flat_in_dim("offset")
 
 
-def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
+def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwidth: int,
                target: Target | str | None = None):
-    """(attribute, Score) of the best `#ttg.nvmma_shared` (the layouts TMA and wgmma can use) for this pair, or
-    None when no nvmma_shared fits the shape. Ties go to the wider swizzle, then to the untransposed layout."""
+    """(attribute, Score, offsets) of the best `#ttg.nvmma_shared` (the layouts TMA and wgmma can use) for this
+    pair (`read_ll` None: no thread reads it back), or None when no nvmma_shared fits the shape. Ties go to the
+    wider swizzle, then to the untransposed layout."""
     target = target if isinstance(target, Target) else get_target(target)
-    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    src, dst = Threads.of(write_ll), (Threads.of(read_ll) if read_ll is not None else None)
     shape = [size for _, size in write_ll.get_out_dims()]
     scored = []
     for attr, offsets in nvmma_candidates(shape, bitwidth):
@@ -513,24 +521,26 @@ def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
     return best[1], best[0], best[2]
 
 
-def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target,
+def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwidth: int, target: Target,
                       use: str) -> Suggestion:
-    """The best `#ttg.nvmma_shared` for the pair, as a Suggestion (for `swizzle --for tma|wgmma`)."""
+    """The best `#ttg.nvmma_shared` for the pair, as a Suggestion (for `swizzle --for tma|wgmma`). `read_ll`
+    None: `use` reads the tile (a TMA store or wgmma's operand fetch, no thread layout), so only the write
+    side is priced."""
     found = best_nvmma(write_ll, read_ll, bitwidth, target)
     if found is None:
         raise UnsupportedError(f"no #ttg.nvmma_shared layout fits this tensor with {bitwidth}-bit elements (TMA and "
                                "wgmma need a rank >= 2 tile of at least 8 rows of 16 bytes)")
     attr, sc, offsets = found
     shape = [size for _, size in write_ll.get_out_dims()]
-    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    src, dst = Threads.of(write_ll), (Threads.of(read_ll) if read_ll is not None else None)
     order = hardware_order(write_ll)
     baseline = score(swizzled_offsets(shape, 1, 1, 1, order), src, dst, bitwidth, target)
-    full = optimal_swizzle(write_ll, read_ll, bitwidth, target)
+    full = optimal_swizzle(write_ll, read_ll if read_ll is not None else write_ll, bitwidth, target)
     note = (f"restricted to #ttg.nvmma_shared, the layouts {use.upper()} can use; the unrestricted search "
             "may find fewer conflicts (ttlayout swizzle without --for)")
     return Suggestion(target, bitwidth, tuple(shape), full, tuple(offsets), str(attr), "nvmma_shared", True,
                       f"nvmma_shared search for {use}", shared_linear_text(offsets, shape), sc,
-                      swizzled_text(1, 1, 1, order), baseline, (note,))
+                      swizzled_text(1, 1, 1, order), baseline, (note,), "threads" if read_ll is not None else use)
 
 
 suggest = analyze_swizzle          # the old name: scripts/make_bank_reference.py imports it

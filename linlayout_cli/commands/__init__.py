@@ -31,6 +31,7 @@ COMMANDS = {
     "info": Command("info", "One layout at one shape: who holds what, spread, copies, vectors, bases, Gluon."),
     "lookup": Command("lookup", "Who holds element (i, j), what thread T holds, what sits at shared offset N."),
     "convert": Command("convert", "What a ttg.convert_layout costs, as Triton 3.9's compiler lowers it."),
+    "diff": Command("diff", "Two layouts compared: equal or not, which bits differ, what converting costs."),
     "audit": Command("audit", "Every layout decision of a TTGIR dump with its cost and its Python line."),
     "bank": Command("bank", "Shared-memory bank conflicts of a register layout and a shared layout."),
     "swizzle": Command("swizzle", "The shared layout to write one register layout with and read another."),

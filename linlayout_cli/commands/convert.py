@@ -36,13 +36,29 @@ def run(obj, target, as_json, fmt, output, **given):
     tgt = select(target, p.targets)
     result = analyze_convert(*p.layouts, p.bits, tgt.name)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
+    gluon = _gluon(result, p, (given["src"], given["dst"]))
 
     def svg(write):
         from ..render.convert_svg import render_convert_svg
         render_convert_svg(*p.layouts, *texts, report.verdict(result), result.moves, p.bits, write)
     write_report(obj, output, lambda: report.blocks(result, *texts, p.tensor.shape, p.tensor.element,
-                                                    _scratch_banks(result, p.layouts, p.bits, tgt)),
-                 lambda: report.json_text(result, *texts, p.tensor.shape, p.tensor.element), fmt, as_json, {"svg": svg})
+                                                    _scratch_banks(result, p.layouts, p.bits, tgt), gluon[1]),
+                 lambda: report.json_text(result, *texts, p.tensor.shape, p.tensor.element, gluon[0]), fmt, as_json,
+                 {"svg": svg})
+
+
+def _gluon(result, p, given_texts):
+    """(every Gluon constructor, those the text report shows): the source's, the destination's and the scratch
+    layout's; the text leaves out an endpoint given as a Gluon constructor (its reader has it already)."""
+    from ..parsing import looks_like_gluon
+    from ..reports.gluon import of_layout, of_text
+    every = {"source": of_layout(p.attrs[0], p.layouts[0]), "destination": of_layout(p.attrs[1], p.layouts[1]),
+             "scratch": of_text(result.shared_layout) if result.shared_layout else None}
+    shown = dict(every)
+    for role, text in zip(("source", "destination"), given_texts):
+        if text is not None and looks_like_gluon(text):
+            shown[role] = None
+    return every, shown
 
 
 def _scratch_banks(result, lls, bits, target):

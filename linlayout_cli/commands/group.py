@@ -19,7 +19,44 @@ Notation (the views Triton prints):
   Warp1: (0,8)  hardware view: per block, warp and register, the element each lane holds
   ( 0: 8)       shared tensor view: the element stored at that position's offset (coordinates joined by ':')
   Offset: 5 -> (1,0)
-                shared hardware view: the element stored at offset 5"""
+                shared hardware view: the element stored at offset 5
+
+Notation of the reports (info, lookup, convert, bank, swizzle, diff):
+  dim0 128      lane 4 · warp 4 · register 8
+                how the index bits of dim0 (128 = 7 bits) come from the hardware, from low to high:
+                bits 0-1 from 2 lane bits (lane 4 = 2^2 values), bits 2-3 from warp bits, bits 4-6
+                from register bits; shared layouts say offset (offset 64: 6 offset bits); (not
+                spread): no bit steps it
+  ...; mixed with another dim: lane 4
+                the input whose index is 4 (lane 4 = lane bit 2) moves this dim and another one at
+                once (a swizzle): its basis has two non-zero coordinates
+  lane = [[0, 2], [1, 0]]
+                bases: input bit i of lane (lane 1, 2, 4, ...) steps the element by the i-th basis;
+                an index holds the XOR of the bases of its set bits (Triton's LinearLayout); [0, 0]:
+                a copy
+  lane l holds what lane l ^ 4 holds
+                replication: lanes differing in bit 2 hold the same elements
+  v4, st.shared.v4.b32
+                a vector of 4 elements (or 32-bit words) per lane per shared-memory instruction
+  conflicts     bank conflicts in Triton's unit, 2^k - 1 extra wavefronts per wavefront; wavefronts:
+                the passes one instruction takes (ttlayout help bank-model)
+  dst lane bit 2 <- src warp bit 0
+                convert: what destination lane bit 2 selects, source warp bit 0 selected (dst^-1 o
+                src): elements move between warps, so through shared memory
+  4 x 32-bit, 0 conflict(s)
+                swizzle: the vector each lane writes (or reads) and its conflicts; n/a (TMA reads):
+                the TMA engine or wgmma reads the tile, no thread layout
+  ttgl.BlockedLayout(...)
+                the same layout as Gluon code (info, swizzle, convert), checked with Triton's Gluon
+  A, B / A / B  diff: a row the same in both layouts / A's / B's
+  register 4: (0, 32) -> (32, 0)
+                diff: register 4 (register bit 2) steps element (0, 32) in A and (32, 0) in B;
+                (no such bit): that layout has fewer bits of that input
+  offset 64: (1, 0) in A, (1, 8) in B
+                diff of shared layouts: offset 64 holds element (1, 0) in A and (1, 8) in B
+  ... and 12 more
+                a list that stops says how many it left out (--json lists them all unless the line
+                says otherwise)"""
 
 CUTE_NOTATION = """\
 CuTe notation ('ttlayout help cute'): info's cute line, --format cute, and CuTe text in -l/-r/-d/-s with -t:
@@ -108,7 +145,7 @@ def click_command(name: str):
     for opt in reversed(module.OPTIONS):
         f = click_option(opt)(f)
     for arg in reversed(getattr(module, "ARGUMENTS", ())):
-        f = click.argument(arg.name, metavar=arg.metavar)(f)
+        f = click.argument(arg.name, metavar=arg.metavar, required=arg.required)(f)
     if name == PRINT:
         f = click.version_option(__version__, "--version", prog_name="ttlayout")(f)
     _BUILT[name] = click.command(name, cls=_Command, context_settings=CONTEXT, help=inspect_doc(module.run))(f)

@@ -52,14 +52,17 @@ class Role:
 @frozen
 class Picked:
     """What `pick` resolved: one attribute and one linear layout per role, the tensor, the element bit width
-    (None for commands without --bitwidth) and the targets the `-i` file's modules name; `paddings`: per role,
-    the padding of a `#ttg.padded_shared` (None for every other layout)."""
+    (None for commands without --bitwidth), the targets the `-i` file's modules name, its aliases (None
+    without -i), whether each role was given (False: it took its default) and, per role, the padding of a
+    `#ttg.padded_shared` (None for every other layout)."""
     attrs: tuple
     layouts: tuple
     tensor: inputs.Tensor
     bits: int | None
     targets: tuple[str, ...]
     paddings: tuple = ()
+    table: object = None
+    given: tuple = ()
 
 
 def options(roles, example: str, bits: bool = False) -> tuple:
@@ -97,12 +100,13 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
         else:
             picked = _by_kind(table, attrs, roles)
         attrs = [a if a is not None else p for a, p in zip(attrs, picked)]
+    filled = tuple(a is not None for a in attrs)
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
     bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
     pairs = [_linear(a, r, t.shape, given["max_elements"]) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
-                  tuple(p for _, p in pairs))
+                  paddings=tuple(p for _, p in pairs), table=table, given=filled)
 
 
 def _linear(attr, role: Role, shape, max_elements: int):

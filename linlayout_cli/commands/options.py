@@ -35,9 +35,10 @@ class Opt:
 
 @frozen
 class Arg:
-    """A required positional argument."""
+    """A positional argument (`required`: it must be given; else it is None when left out)."""
     name: str
     metavar: str
+    required: bool = True
 
 
 # ----------------------------------------------------------------------------------------- options many commands share
@@ -87,7 +88,7 @@ def quick(argv: list[str], options, arguments=()) -> dict | None:
     (None, None, None)
     """
     by_decl = {d: opt for opt in options for d in opt.decls}
-    params = {opt.name: opt.empty() for opt in options}
+    params = {opt.name: opt.empty() for opt in options} | {arg.name: None for arg in arguments}
     given: set = set()
     positional = list(arguments)
     words = iter(argv)
@@ -113,4 +114,4 @@ def quick(argv: list[str], options, arguments=()) -> dict | None:
                 return None
             params[opt.name] = params[opt.name] + (value,) if opt.kind == "multi" else value
         given.add(opt.name)
-    return None if positional else params
+    return None if any(arg.required for arg in positional) else params

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from ..analysis.bank import BankReport, worst_wavefront_lanes
 from ..analysis.targets import READ, WRITE
-from ..reports.common import coord, lane_ranges, plural
+from ..reports.common import coord, lane_ranges, more_count, plural
 from . import palette
 from .svg import Panel, document, esc, stack, text_lines
 
 CELL_W, CELL_H, LEFT, HEAD = 44, 30, 92, 18
 LANE_W = 30
+MAX_WORDS = 4                   # words of the worst bank listed below the grid (the text report lists them all)
+MAX_ELEMENTS = 3                # elements listed per word
 
 
 def _lane_class(lane: int, lanes: int, styles: dict) -> str:
@@ -99,7 +101,7 @@ def access_panel(report: BankReport, op: str) -> Panel:
         y = strip_y + (i // per_row) * 34
         parts.append(f'<rect class="{_lane_class(acc.lane, lanes_per_warp, styles)}" x="{x:.4g}" y="{y}" '
                      f'width="{LANE_W * 1.4 - 2:.4g}" height="30"/>')
-        bank_text = ",".join(str(w % banks) for w in acc.words[:2]) + ("+" if len(acc.words) > 2 else "")
+        bank_text = ",".join(str(w % banks) for w in acc.words[:2]) + more_count(len(acc.words), 2, "+{}")
         parts.append(f'<text x="{x + LANE_W * 0.7:.4g}" y="{y + 12}" text-anchor="middle">L{acc.lane}</text>'
                      f'<text class="ax" x="{x + LANE_W * 0.7:.4g}" y="{y + 25}" text-anchor="middle">'
                      f'b{bank_text}</text>')
@@ -108,9 +110,12 @@ def access_panel(report: BankReport, op: str) -> Panel:
     strip_h = ((len(accesses) + per_row - 1) // per_row) * 34
     grid = Panel(LEFT + banks * CELL_W, strip_y + strip_h, "".join(parts), tuple(styles.items()))
     elems = []
-    for w in worst.words[:4]:
+    for w in worst.words[:MAX_WORDS]:
         elems.append(f"word {w.word} (0x{w.byte_address:04x}): lanes {lane_ranges(w.lanes)}, elements "
-                     + ", ".join(coord(e) for e in w.elements[:3]) + (", ..." if len(w.elements) > 3 else ""))
+                     + ", ".join(coord(e) for e in w.elements[:MAX_ELEMENTS])
+                     + more_count(len(w.elements), MAX_ELEMENTS, ", ... and {} more"))
+    if len(worst.words) > MAX_WORDS:
+        elems.append(f"... and {plural(len(worst.words) - MAX_WORDS, 'more word')} (ttlayout bank lists them all)")
     if worst.distinct_words > 1:
         elems.insert(0, f"bank {worst.bank}'s words:")
     return stack([title, grid] + ([text_lines(elems)] if worst.distinct_words > 1 else []), gap=6)

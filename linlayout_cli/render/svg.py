@@ -32,6 +32,7 @@ from .small import hardware_dims, out_sizes, shared_dims
 DETAIL_LIMIT = 1 << 16          # cells drawn one per element up to this many
 TILE_TARGET = 1 << 12           # at most this many tiles above it (64 x 64)
 MAX_ASPECT = 16
+MIN_CELL_W = 22                 # px: the narrowest cell
 MAX_LINES = 4                   # holder lines per cell (a cell with more holders says "+N")
 MAX_STRIPES = 8                 # holder colour stripes per cell
 WRAP_1D = 64                    # a rank-1 tensor longer than this is drawn in rows of this many elements
@@ -156,10 +157,24 @@ def tensor_grid(sizes) -> tuple[int, int]:
     return rows, sizes[-1]
 
 
-def tile_shape(rows: int, cols: int, cost=None) -> tuple[int, int]:
+def tile_shape(rows: int, cols: int, cost=None, max_cols: int | None = None) -> tuple[int, int]:
     """Elements per drawn cell (rows, cols): (1, 1) up to DETAIL_LIMIT cells; else power-of-two tiles leaving at
     most TILE_TARGET cells, the grid no more than MAX_ASPECT times taller than wide or wider than tall, and among
-    those the shape of least `cost(tr, tc)` (e.g. warps per tile), then the squarest grid."""
+    those the shape of least `cost(tr, tc)` (e.g. warps per tile), then the squarest grid. `max_cols` (a power of
+    two): at most that many cells across, the tiles as tall as wide where the rows allow (a picture that must fit
+    a screen).
+
+    >>> tile_shape(128, 128), tile_shape(128, 128, max_cols=32), tile_shape(2, 1024, max_cols=32)
+    ((1, 1), (4, 4), (2, 32))
+    """
+    base = _tile_shape(rows, cols, cost)
+    if max_cols is None or cols // base[1] <= max_cols:
+        return base
+    tc = cols // max_cols
+    return min(rows, max(base[0], tc)), tc
+
+
+def _tile_shape(rows: int, cols: int, cost=None) -> tuple[int, int]:
     if rows * cols <= DETAIL_LIMIT:
         return 1, 1
     area = max(1, rows * cols // TILE_TARGET)
@@ -252,13 +267,14 @@ def _holder_lines(names: list[str], held: list, copies: int) -> list:
     return out
 
 
-def distributed_tensor_cells(layout) -> Cells:
+def distributed_tensor_cells(layout, max_cols: int | None = None) -> Cells:
+    """`max_cols`: at most that many cells across (see tile_shape)."""
     layout, R, T, W, B = hardware_dims(layout)
     sizes = out_sizes(layout)
     row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
     holders = Holders([int(c) for c in row_major.flat_bases()])
     rows, cols = tensor_grid(sizes)
-    tr, tc = tile_shape(rows, cols, lambda tr, tc: len(_tile_warp_span(holders, cols, tr, tc, R * T)))
+    tr, tc = tile_shape(rows, cols, lambda tr, tc: len(_tile_warp_span(holders, cols, tr, tc, R * T)), max_cols)
     row_labels, col_labels, groups = _tensor_axes(sizes, rows, cols, tr, tc)
     if (tr, tc) != (1, 1):
         return _distributed_tiles(holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups)
@@ -298,6 +314,16 @@ def _tile_warp_span(holders: "Holders", cols: int, tr: int, tc: int, per_warp: i
     return sorted({int(s) for s in span_array(reduced_echelon(spread))})
 
 
+def warp_label(groups, W: int, B: int) -> str:
+    """'W0-3' for the sorted warp groups (block * W + warp) [0, 1, 2, 3]; 'B0:W0,2 B1:W1' across CTAs."""
+    if B > 1:
+        by_block: dict = {}
+        for g in groups:
+            by_block.setdefault(g // W, []).append(g % W)
+        return " ".join(f"B{b}:W{_ranges(ws)}" for b, ws in by_block.items())
+    return "W" + _ranges(groups)
+
+
 def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_labels, col_labels, groups):
     """Tiles labelled with the warps holding their elements (one solve per tile, see _tile_warp_span)."""
     shift = log2(R * T)
@@ -307,14 +333,7 @@ def _distributed_tiles(holders: Holders, rows, cols, tr, tc, R, T, W, B, row_lab
     ids = np.full((len(x0), min(len(span), MAX_STRIPES)), -1, dtype=np.int64)
     for i, (g0, held) in enumerate(zip((x0 >> shift).tolist(), ok.tolist())):
         found = sorted({g0 ^ s for s in span})
-        if B > 1:
-            by_block: dict = {}
-            for g in found:
-                by_block.setdefault(g // W, []).append(g % W)
-            label = " ".join(f"B{b}:W{_ranges(ws)}" for b, ws in by_block.items())
-        else:
-            label = "W" + _ranges(found)
-        lines.append((label,) if held else ("-",))
+        lines.append((warp_label(found, W, B),) if held else ("-",))
         if held:
             ids[i, :len(found[:MAX_STRIPES])] = [g * T + T // 2 for g in found[:MAX_STRIPES]]
     note = (f"Drawn at tile granularity: each cell is a {tr}x{tc} tile of elements "
@@ -413,7 +432,16 @@ def _cell_size(cells: Cells) -> tuple[int, int, int]:
     chars = max((len(s) for ls in cells.lines for s in ls), default=1) + 1
     chars = max(chars, max((len(s) for s in cells.col_labels), default=1) * 9 // 10)
     lines = max((len(ls) for ls in cells.lines), default=1)
-    return max(22, int(chars * CHAR_W + 0.5)), lines * LINE_H + 5, chars
+    return max(MIN_CELL_W, int(chars * CHAR_W + 0.5)), lines * LINE_H + 5, chars
+
+
+def _label_width(cells: Cells) -> int:
+    return int(max((len(s) for s in cells.row_labels), default=1) * 5.6) + 8
+
+
+def grid_width(cells: Cells) -> int:
+    """The width of `grid_panel(cells)`, without drawing it."""
+    return _label_width(cells) + cells.cols * _cell_size(cells)[0]
 
 
 def grid_panel(cells: Cells) -> Panel:
@@ -423,7 +451,7 @@ def grid_panel(cells: Cells) -> Panel:
     textLength to the row's width, so every label sits in its cell whatever the monospace font's width, and a
     128x256 grid costs a few bytes per cell."""
     cw, ch, chars = _cell_size(cells)
-    label_w = int(max((len(s) for s in cells.row_labels), default=1) * 5.6) + 8
+    label_w = _label_width(cells)
     head_h = 16
     ys, y = [], head_h
     group_at = dict(cells.groups)
@@ -528,8 +556,10 @@ def bank_legend(element_bits: int, hardware: bool, copies: int) -> Panel:
     return stack([text_lines(notes), Panel(16 * 52, 34, "".join(parts)), text_lines(after)], gap=4)
 
 
-def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, title=None) -> Panel:
-    """Title, note, grid and legend of one layout's view."""
+def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, title=None,
+                 max_cols: int | None = None) -> Panel:
+    """Title, note, grid and legend of one layout's view; `max_cols`: at most that many cells across in a
+    distributed tensor view (tiles otherwise)."""
     shared = layout.has_in_dim("offset")
     sizes = out_sizes(layout)
     if shared:
@@ -537,7 +567,7 @@ def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, titl
         legend = bank_legend(element_bits, use_hw_view,
                              1 << (layout.get_total_in_dim_size_log2() - layout.get_matrix_rank()))
     else:
-        cells = (distributed_hardware_cells if use_hw_view else distributed_tensor_cells)(layout)
+        cells = distributed_hardware_cells(layout) if use_hw_view else distributed_tensor_cells(layout, max_cols)
         _, R, T, W, B = hardware_dims(layout)
         copies = 1 << (layout.get_total_in_dim_size_log2() - layout.get_matrix_rank())
         legend = distributed_legend(T, W, B, copies, use_hw_view)

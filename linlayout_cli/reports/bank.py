@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..analysis.bank import Access, BankReport, PaddedBankReport
 from ..analysis.targets import READ, WRITE
 from .blocks import Fields, Line, Table, line
-from .common import coord, lane_ranges, plural, shape_text
+from .common import coord, lane_ranges, more_count, plural, shape_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -184,7 +184,7 @@ def worst_blocks(a: Access, indent: str) -> list:
         head += f" ({w.banks_at_max} banks do)"
     rows = []
     for x in w.words:
-        elems = ", ".join(coord(e) for e in x.elements[:4]) + (", ..." if len(x.elements) > 4 else "")
+        elems = ", ".join(coord(e) for e in x.elements[:4]) + more_count(len(x.elements), 4, ", ... and {} more")
         rows.append((str(x.word), f"0x{x.byte_address:04x}", lane_ranges(x.lanes), elems))
     return [line(head, "bold", indent), Table(("word", "byte addr", "lanes", "elements"), tuple(rows), indent + "  ")]
 

@@ -25,3 +25,12 @@ def shape_text(shape) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def more_count(total: int, shown: int, form: str = " ... and {} more") -> str:
+    """What a list that stops at `shown` of `total` items adds to say how many it left out ("" if none).
+
+    >>> more_count(8, 4), more_count(3, 4), more_count(5, 2, "+{}")
+    (' ... and 4 more', '', '+3')
+    """
+    return form.format(total - shown) if total > shown else ""

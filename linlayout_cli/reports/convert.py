@@ -67,19 +67,27 @@ def _color(r: ConvertReport) -> str:
     return {"noop": "green", "registers": "green", "warp_shuffle": "yellow"}.get(r.path, "red")
 
 
-def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None, banks=None) -> list:
-    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank) where the GPU runs
-    the plain access they describe, or None."""
+def _gluon(gluon, role: str) -> list[tuple[str, str]]:
+    """The Gluon constructor of one layout (`gluon`: role -> text) as a row under the layout's own."""
+    text = (gluon or {}).get(role)
+    return [("", text)] if text else []
+
+
+def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None, banks=None,
+           gluon=None) -> list:
+    """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank), or None;
+    `gluon`: the Gluon constructors to show under the layouts ("source", "destination", "scratch")."""
     elem = f" ({element})" if element else ""
     rows = [("target", r.target),
             ("tensor", f"{shape_text(shape)}, {r.bitwidth}-bit elements{elem}"),
-            ("source", src_text), ("destination", dst_text)]
+            ("source", src_text), *_gluon(gluon, "source"), ("destination", dst_text), *_gluon(gluon, "destination")]
     rows += [("why" if i == 0 else "", m) for i, m in enumerate(r.moves or ("nothing moves",))]
     rows.append(("per thread", _per_thread(r)))
     if r.shuffle_method:
         rows.append(("shuffles", f"{r.shuffle_method} method"))
     if r.shared_layout:
         rows.append(("scratch", r.shared_layout))
+        rows += _gluon(gluon, "scratch")
         rows += _scratch_rows(r)
     out = [Line((("convert: ", "bold"), (verdict(r), f"bold {_color(r)}"))), Fields(tuple(rows))]
     out += _worst_wavefronts(banks)
@@ -139,10 +147,11 @@ def _shared_access_json(r: ConvertReport) -> dict | None:
             "barriers": t.barriers, "barrier_instruction": t.barrier_instruction}
 
 
-def json_text(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None) -> str:
+def json_text(r: ConvertReport, src_text: str, dst_text: str, shape, element: str | None, gluon=None) -> str:
+    """`gluon`: the Gluon constructors of the source, the destination and the scratch layout."""
     import json
     return json.dumps(dict(as_dict(r), source=src_text, destination=dst_text, shape=list(shape),
-                           element_type=element), indent=2) + "\n"
+                           element_type=element, gluon=gluon), indent=2) + "\n"
 
 
 __all__ = ["verdict", "blocks", "json_text", "as_dict", "BLANK"]

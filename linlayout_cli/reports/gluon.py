@@ -116,3 +116,26 @@ def linear_text(bases: dict, shape=None, alignment: int | None = None) -> str | 
     return _call("DistributedLinearLayout", [(f"{name}_bases", int_lists(b))
                                              for name, b in zip(("reg", "lane", "warp", "block"), lists)]
                  + [("shape", int_list(sizes))])
+
+
+def of_text(attr_text: str) -> str | None:
+    """The Gluon constructor of an attribute given as its MLIR text (a suggested or scratch layout).
+
+    >>> of_text("#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 16, order = [1, 0]}>")
+    'ttgl.SwizzledSharedLayout(vec=2, per_phase=1, max_phase=16, order=[1, 0])'
+    """
+    from ..parsing import parse_attribute
+    return class_text(parse_attribute(attr_text))
+
+
+def of_layout(attr, ll) -> str | None:
+    """The Gluon constructor of a layout: its own class's, else the linear one from its linear layout `ll` at
+    the tensor shape; None where Gluon builds neither."""
+    own = class_text(attr)
+    if own is not None:
+        return own
+    bases = {d: [list(b) for b in ll.get_in_dim_bases(d)] for d in ll.in_dims}
+    if "offset" in bases:
+        from ..analysis.info import alignment_of
+        return linear_text(bases, alignment=alignment_of(attr))
+    return linear_text(bases, [size for _, size in ll.get_out_dims()])

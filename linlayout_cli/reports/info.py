@@ -4,13 +4,13 @@ JSON."""
 from __future__ import annotations
 
 from ..analysis.cute import cute_input, reads_back_as_shared
-from ..analysis.info import HARDWARE, LayoutInfo, alignment_of, bases_of
+from ..analysis.info import HARDWARE, LayoutInfo, Spread, alignment_of, bases_of
 from ..analysis.lookup import Held, Holder, bank_of
 from ..attributes import encodings as enc
 from ..records import frozen
 from . import gluon
 from .blocks import BLANK, Fields, Table, line
-from .common import coord, plural
+from .common import coord, more_count, plural
 
 MAX_LISTED = 16                    # row starts, holders and elements shown in text; JSON has them all
 
@@ -84,6 +84,24 @@ def _replication(info: LayoutInfo) -> list[tuple[str, str]]:
     return rows
 
 
+def spread_label(s: Spread) -> str:
+    """'dim0 128': the label of one tensor dim's spread row."""
+    return f"dim{s.dim} {s.size}"
+
+
+def spread_text(s: Spread) -> str:
+    """How one tensor dim is spread, bits from low to high: 'lane 8 · register 2 · warp 4' (8 = three lane bits
+    step the dim by 1, 2, 4; then one register bit by 8; ...), with the bases that also move another dim."""
+    cover = " · ".join(f"{f.hardware} {f.size}" for f in s.factors) or "(not spread)"
+    if s.mixed:
+        cover += f"; mixed with another dim: {', '.join(s.mixed)}"
+    return cover
+
+
+def spread_json(s: Spread) -> dict:
+    return {"dim": s.dim, "size": s.size, "factors": [[f.hardware, f.size] for f in s.factors], "mixed": list(s.mixed)}
+
+
 def _distributed_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     d = info.distributed
     threads = d.threads_per_warp * d.warps
@@ -91,10 +109,7 @@ def _distributed_rows(info: LayoutInfo) -> list[tuple[str, str]]:
                         + (f" per CTA, {d.ctas} CTAs" if d.ctas > 1 else "")),
             ("registers", f"{d.elements_per_thread} elements per thread")]
     for s in d.spread:
-        cover = " · ".join(f"{f.hardware} {f.size}" for f in s.factors) or "(not spread)"
-        if s.mixed:
-            cover += f"; mixed with another dim: {', '.join(s.mixed)}"
-        rows.append((f"dim{s.dim} {s.size}", cover))
+        rows.append((spread_label(s), spread_text(s)))
     rows += _replication(info)
     contig = ", ".join(map(str, d.contig_per_thread))
     rows.append(("contiguity", f"[{contig}] elements per thread along each dim; dim{d.order[0]} is fastest "
@@ -113,11 +128,11 @@ def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
             ("swizzle", s.swizzle)]
     if s.mixed:
         rows.append(("mixed bits", ", ".join(f"offset {1 << i} -> {coord(s.offset_bases[i])}" for i in s.mixed[:8])
-                     + (", ..." if len(s.mixed) > 8 else "")))
+                     + more_count(len(s.mixed), 8, ", ... and {} more")))
     if s.row_dim is not None:
         for banks in (32, 64):
             starts = s.row_banks[banks]
-            shown = " ".join(map(str, starts[:MAX_LISTED])) + (" ..." if len(starts) > MAX_LISTED else "")
+            shown = " ".join(map(str, starts[:MAX_LISTED])) + more_count(info.shape[s.row_dim], MAX_LISTED)
             rows.append((f"row starts/{banks}", f"banks {shown}  (first element of dim{s.row_dim} index 0, 1, ...)"))
     rows.append(("mapping", ("injective" if s.injective else "not injective") + ", "
                  + ("surjective" if s.surjective else "not surjective")))
@@ -149,8 +164,7 @@ def _distributed_json(info: LayoutInfo) -> dict:
     d = info.distributed
     return {
         "threads_per_warp": d.threads_per_warp, "warps": d.warps, "ctas": d.ctas,
-        "spread": [{"dim": s.dim, "size": s.size, "factors": [[f.hardware, f.size] for f in s.factors],
-                    "mixed": list(s.mixed)} for s in d.spread],
+        "spread": [spread_json(s) for s in d.spread],
         "order": list(d.order), "contig_per_thread": list(d.contig_per_thread),
         "vector_bits": d.vector_bits, "injective": d.injective, "surjective": d.surjective,
     }

@@ -6,20 +6,28 @@ from .blocks import BLANK, Fields, Table, line
 from .common import shape_text
 
 
-def _score_json(s: Score) -> dict:
+def _score_json(s: Score, threads_read: bool = True) -> dict:
+    """`threads_read` False: the TMA engine or wgmma reads the tile, so "read" is null."""
     return {
         "conflicts": s.conflicts,
         "write": {"vector_width": s.write_vec, "conflicts": s.write_conflicts,
                   "instructions_per_warp": s.write_instructions, "wavefronts_per_warp": s.write_wavefronts},
         "read": {"vector_width": s.read_vec, "conflicts": s.read_conflicts,
-                 "instructions_per_warp": s.read_instructions, "wavefronts_per_warp": s.read_wavefronts},
+                 "instructions_per_warp": s.read_instructions, "wavefronts_per_warp": s.read_wavefronts}
+        if threads_read else None,
     }
+
+
+READERS = {"tma": "the TMA engine (a TMA store)", "wgmma": "wgmma's operand fetch"}
 
 
 def json_text(s: Suggestion, write_text: str, read_text: str, element: str | None) -> str:
     import json
+
+    from .gluon import of_text
     obj = {
         "suggestion": s.attr_text,
+        "gluon": of_text(s.attr_text),
         "kind": s.kind,
         "exact": s.exact,
         "source": s.source,
@@ -31,9 +39,10 @@ def json_text(s: Suggestion, write_text: str, read_text: str, element: str | Non
         "element_type": element,
         "shape": list(s.shape),
         "write_layout": write_text,
-        "read_layout": read_text,
-        "suggested": _score_json(s.score),
-        "unswizzled": dict(layout=s.baseline_text, **_score_json(s.baseline)),
+        "read_layout": read_text if s.reader == "threads" else None,
+        "reader": s.reader,
+        "suggested": _score_json(s.score, s.reader == "threads"),
+        "unswizzled": dict(layout=s.baseline_text, **_score_json(s.baseline, s.reader == "threads")),
         "generic_swizzling": {"vector": list(s.result.vector), "bank": list(s.result.bank),
                               "segment": list(s.result.segment), "reps": list(s.result.reps)},
         "notes": list(s.notes),
@@ -60,21 +69,32 @@ def _gpu_json(g: GpuComparison) -> dict:
             "paddings_priced": g.padded, "note": g.note}
 
 
-def _score_row(name: str, s: Score, bw: int) -> tuple[str, ...]:
-    return (name, f"{s.write_vec} x {bw}-bit, {s.write_conflicts} conflict(s)",
-            f"{s.read_vec} x {bw}-bit, {s.read_conflicts} conflict(s)", str(s.conflicts),
+def _score_row(name: str, s: Score, bw: int, reader: str = "threads") -> tuple[str, ...]:
+    read = (f"{s.read_vec} x {bw}-bit, {s.read_conflicts} conflict(s)" if reader == "threads" else
+            f"n/a ({reader.upper()} reads)")
+    return (name, f"{s.write_vec} x {bw}-bit, {s.write_conflicts} conflict(s)", read, str(s.conflicts),
             str(s.write_wavefronts + s.read_wavefronts))
+
+
+def _reader_text(s: Suggestion, read_text: str) -> str:
+    """What reads the tile back: the read layout, or the engine that reads it in the layout's own order."""
+    if s.reader == "threads":
+        return read_text
+    return (f"{READERS[s.reader]}: it reads the tile in the nvmma_shared layout's own order, no thread layout, so "
+            "no read conflicts are counted (give -d READ_ATTR when threads read it back)")
 
 
 def blocks(s: Suggestion, write_text: str, read_text: str, element: str | None) -> list:
     """The `swizzle` report: the layout to paste, then how it compares with the unswizzled one."""
     bw = s.bitwidth
     elem = f" ({element})" if element else ""
-    blocks = [line(s.attr_text, "bold green"), BLANK,
+    from .gluon import of_text
+    gluon = of_text(s.attr_text)
+    blocks = [line(s.attr_text, "bold green"), *([line(gluon, "green")] if gluon else []), BLANK,
               line(f"target {s.target.name}, tensor {shape_text(s.shape)}, {bw}-bit elements{elem}"),
-              Fields((("write", write_text), ("read", read_text)), label_width=8), BLANK,
+              Fields((("write", write_text), ("read", _reader_text(s, read_text))), label_width=8), BLANK,
               Table(("", "write (vector, conflicts)", "read (vector, conflicts)", "total conflicts", "wavefronts/warp"),
-                    (_score_row("unswizzled", s.baseline, bw), _score_row("suggested", s.score, bw))),
+                    (_score_row("unswizzled", s.baseline, bw, s.reader), _score_row("suggested", s.score, bw, s.reader))),
               BLANK, line(f"unswizzled = {s.baseline_text}"), line(f"found by   {s.source}")]
     if s.kind != "shared_linear" and not s.exact:
         blocks.append(line(f"exact generic-swizzling layout: {s.shared_linear_text}"))
