@@ -540,7 +540,8 @@ def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout | None, bitw
             "may find fewer conflicts (ttlayout swizzle without --for)")
     return Suggestion(target, bitwidth, tuple(shape), full, tuple(offsets), str(attr), "nvmma_shared", True,
                       f"nvmma_shared search for {use}", shared_linear_text(offsets, shape), sc,
-                      swizzled_text(1, 1, 1, order), baseline, (note,), "threads" if read_ll is not None else use)
+                      swizzled_text(1, 1, 1, order), baseline, (note,),
+                      reader="threads" if read_ll is not None else use)
 
 
 suggest = analyze_swizzle          # the old name: scripts/make_bank_reference.py imports it
