@@ -36,12 +36,12 @@ def pow2_divisor(n: int) -> int:
 
 
 def _attr_int(attrs: str, key: str) -> int | None:
-    m = re.search(rf"\b{re.escape(key)}\s*=\s*(-?\d+)", attrs)
+    m = re.search(rf"\b{re.escape(key)}\s*=\s*(-?\d{{1,18}})(?!\d)", attrs)
     return int(m.group(1)) if m else None
 
 
 def _constant(text: str) -> int | None:
-    m = re.search(r"arith\.constant\s+(?:dense<)?(-?\d+)(?![.\de])", text)
+    m = re.search(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})(?![.\de\d])", text)
     return int(m.group(1)) if m else None
 
 
