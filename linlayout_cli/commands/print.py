@@ -8,7 +8,7 @@ import re
 import sys
 
 from .. import inputs
-from ..errors import TTLayoutError, abbreviate
+from ..errors import TTLayoutError, abbreviate, escaped
 from ..records import frozen
 from .options import Opt
 from .options import quick as quick_params
@@ -140,7 +140,7 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, 
                 render_json(linear, use_hw_view, header, write)
                 continue
             head = f"#{job.name} = " if job.name is not None else ""
-            tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+            tail = f" at {escaped(job.type_text)} (line {job.line})" if job.per_shape else ""
             write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
             if shown.tmem_load:
                 write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
