@@ -90,12 +90,13 @@ class AliasTable(Mapping):
     """name -> AliasDef of a file's definitions, in file order. A `#loc` line read by the fast path is held as
     the offset of its definition (an int, which costs the garbage collector nothing) and becomes an AliasDef
     when it is looked up: a dump's 80,000 locations are rarely asked for."""
-    __slots__ = ("_text", "_entries", "attributes")
+    __slots__ = ("_text", "_entries", "attributes", "op_spans")
 
     def __init__(self, text: str):
         self._text = text
         self._entries: dict[str, AliasDef | int] = {}
         self.attributes = _Attributes(self)
+        self.op_spans: list[tuple[int, int]] = []      # [start, end) of each top-level operation (`module {...}`)
 
     def __getitem__(self, name: str) -> AliasDef:
         entry = self._entries[name]
@@ -214,7 +215,8 @@ def scan_definitions(text: str, fast: bool = True, broken: dict | None = None) -
         elif c == "!" and _TYPE_ALIAS.match(text, i):
             i = _skip_type_alias(text, i)
         else:
-            i = _skip_op(text, i)
+            start, i = i, _skip_op(text, i)
+            table.op_spans.append((start, i))
     return table
 
 

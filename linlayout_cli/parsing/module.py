@@ -38,22 +38,56 @@ class Loc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@dataclass
 class Op:
-    """One operation as printed: its header and the text that follows its regions."""
-    name: str
-    results: tuple[str, ...]
-    operands: tuple[str, ...]
-    operand_types: tuple[str, ...]
-    result_types: tuple[str, ...]
-    attrs: str                      # the op's attribute dictionary text ({...} or <{...}>), '' if none
-    loc_text: str                   # what stands inside its trailing loc(...), '' if none
-    line: int                       # 1-based line of the file where the op starts
-    depth: int                      # regions around it (0 = directly in the function)
-    loops: int                      # scf.for / scf.while around it
-    text: str = ""                  # the whole op as printed, regions left out
-    region: int = 0                 # which region holds it (each region of the file has its own number)
-    loc: Loc | None = None
+    """One operation as printed: its header and the text that follows its regions. Its types and its source
+    location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
+    at the location of the ops it reports."""
+    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "text", "region",
+                 "_types", "_types_spans", "_operand_types", "_result_types", "_loc", "_locations")
+
+    def __init__(self, name: str, results: tuple, operands: tuple, types: str, types_spans, attrs: str,
+                 loc_text: str, line: int, depth: int, loops: int, text: str = "", region: int = 0,
+                 locations=None):
+        self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
+        self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
+        self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
+        self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
+        self._types, self._types_spans = types, types_spans
+        self._operand_types = self._result_types = None
+        self._loc, self._locations = None, locations
+
+    def _read_types(self) -> None:
+        types, spans = self._types, self._types_spans
+        arrow = _find_top(types, "->", 0, spans)
+        if arrow < 0:
+            self._operand_types, self._result_types = tuple(_types(types, spans)), ()
+        else:
+            self._operand_types = tuple(_types(types[:arrow], _clip(spans, 0, arrow)))
+            self._result_types = tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types))))
+        self._types = self._types_spans = None
+
+    @property
+    def operand_types(self) -> tuple[str, ...]:
+        if self._operand_types is None:
+            self._read_types()
+        return self._operand_types
+
+    @property
+    def result_types(self) -> tuple[str, ...]:
+        if self._result_types is None:
+            self._read_types()
+        return self._result_types
+
+    @property
+    def loc(self) -> Loc | None:
+        """The op's source position (None when it names none)."""
+        if self._locations is not None:
+            self._loc, self._locations = self._locations.resolve(self.loc_text), None
+        return self._loc
+
+    @loc.setter
+    def loc(self, value) -> None:
+        self._loc, self._locations = value, None
 
 
 @dataclass
@@ -173,11 +207,21 @@ def _balance(text: str) -> tuple[int, int]:
             text.count("{") - text.count("}"))
 
 
+_SIMPLE_LOC = re.compile(r"loc\((#[\w$.\-]+)\)$")
+
+
 def _strip_loc(text: str) -> tuple[str, str]:
     """(text without its trailing `loc(...)`, what stands inside it)."""
     text = text.rstrip()
     if not text.endswith(")"):
         return text, ""
+    k = text.rfind("loc(#")
+    if k > 0 and text[k - 1] == " " and _SIMPLE_LOC.match(text, k) and text.count('"') % 2 == 0:
+        # the common `... loc(#loc12)`: at depth 0 when the brackets before it balance
+        head = text[:k]
+        if '"' not in head and head.count("(") == head.count(")") and head.count("{") == head.count("}") \
+                and head.count("[") == head.count("]"):
+            return head.rstrip(), text[k + 4:-1]
     spans = _top_spans(text)
     i = _find_top(text, "loc(", 0, spans)
     while i >= 0:
@@ -187,63 +231,92 @@ def _strip_loc(text: str) -> tuple[str, str]:
     return text, ""
 
 
-def _types(text: str) -> list[str]:
-    """A type list: 'a, b', '(a, b)' or a dot's 'a * b' -> ['a', 'b'] ('()' -> [])."""
-    text = text.strip()
-    if text.startswith("(") and skip_balanced(text, 0) == len(text):
-        text = text[1:-1]
-    return [u for t in _depth_split(text, ",") for u in _depth_split(t, "*") if u]
+def _types(text: str, spans=None) -> list[str]:
+    """A type list: 'a, b', '(a, b)' or a dot's 'a * b' -> ['a', 'b'] ('()' -> []); `spans`: text's depth-0
+    parts, when known."""
+    stripped = text.strip()
+    if stripped.startswith("(") and skip_balanced(stripped, 0) == len(stripped):
+        text, spans = stripped[1:-1], None
+    elif "*" not in text and "," not in text:
+        return [stripped] if stripped else []
+    out = []
+    for t in _depth_split(text, ",", spans):
+        out += [u for u in (_depth_split(t, "*") if "*" in t else [t]) if u]
+    return out
 
 
 # ----------------------------------------------------------------------------------------- ops
 
 
-def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
-    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op."""
+def _clip(spans, a: int, b: int) -> list[tuple[int, int]]:
+    """The depth-0 spans of text[a:b] (a and b at depth 0), from those of the whole text."""
+    return [(max(x, a) - a, min(y, b) - a) for x, y in spans if y > a and x < b]
+
+
+def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0, locations=None) -> Op | None:
+    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op. The text's
+    depth-0 parts are found once and shared by every search below."""
     body, loc_text = _strip_loc(text.strip())
     results: tuple[str, ...] = ()
     m = _RESULTS.match(body)
+    start = 0
     if m:
         results = tuple(r.strip() for r in m.group(1).split(","))
-        body = body[m.end():]
-    m = _NAME.match(body)
+        start = m.end()
+    m = _NAME.match(body, start)
     if not m:
         return None
     name = m.group(1) or m.group(2)
     rest = body[m.end():]
-    colon = _find_top(rest, " : ")
-    head, types = (rest, "") if colon < 0 else (rest[:colon], rest[colon + 3:])
+    spans = _top_spans(rest)
+    colon = _find_top(rest, " : ", 0, spans)
+    if colon < 0:
+        head, head_spans, types, type_spans = rest, spans, "", []
+    else:
+        head, head_spans = rest[:colon], _clip(spans, 0, colon)
+        types, type_spans = rest[colon + 3:], _clip(spans, colon + 3, len(rest))
     attrs = ""
     for opener in ("<{", "{"):
-        at = _find_top(head, opener)
+        at = _find_top(head, opener, 0, head_spans)
         if at >= 0:
             end = skip_balanced(head, at)
             attrs = head[at:end if end > 0 else len(head)]
             head = head[:at] + head[end:] if end > 0 else head[:at]
             break
     operands = tuple(_SSA.findall(head))
-    arrow = _find_top(types, "->")
-    operand_types = _types(types if arrow < 0 else types[:arrow])
-    result_types = _types(types[arrow + 2:]) if arrow >= 0 else []
-    return Op(name, results, operands, tuple(operand_types), tuple(result_types), attrs, loc_text, line, depth, loops,
-              text, region)
+    return Op(name, results, operands, types, type_spans, attrs, loc_text, line, depth, loops, text, region, locations)
 
 
-def _statements(lines: list[str], first: int) -> list[dict]:
+def _lines(text: str):
+    """The lines of `text`, one at a time (a dump's 80,000 `#loc` lines are never all held at once)."""
+    pos, n = 0, len(text)
+    while pos <= n:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            nl = n
+        yield text[pos:nl]
+        pos = nl + 1
+
+
+def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[dict], int]:
     """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
-    text that follows each of its regions appended (see the module docstring)."""
+    text that follows each of its regions appended (see the module docstring), and how many regions are numbered
+    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over."""
     out: list[dict] = []
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
-    count = 0
+    count = regions_before              # regions numbered so far (in the file's earlier operations)
     last: dict | None = None            # the op completed last (its regions may open on the next line)
+    lines = _lines(text)
     i = 0
-    while i < len(lines):
-        raw = lines[i].strip()
+    for line_text in lines:
+        raw = line_text.strip()
         number = first + i
         i += 1
         if not raw or raw.startswith("//") or raw.startswith("^"):
             continue
+        if raw.startswith("#") and raw.count("(") + raw.count("[") <= raw.count(")") + raw.count("]"):
+            continue                                 # a one-line alias definition (a dump's #loc lines)
         if raw.startswith("}"):
             rest = raw.lstrip("})").strip()
             if not stack:
@@ -265,10 +338,13 @@ def _statements(lines: list[str], first: int) -> list[dict]:
             continue
         text = raw
         paren, brace = _balance(text)
-        if paren > 0 and not text.endswith("{") and i < len(lines):
+        if paren > 0 and not text.endswith("{"):
             parts = [text]                   # an op continued on the next lines, counted line by line
-            while paren > 0 and not parts[-1].endswith("{") and i < len(lines):
-                more = lines[i].strip()
+            while paren > 0 and not parts[-1].endswith("{"):
+                more = next(lines, None)
+                if more is None:
+                    break
+                more = more.strip()
                 i += 1
                 parts.append(more)
                 p, b = _balance(more)
@@ -278,7 +354,8 @@ def _statements(lines: list[str], first: int) -> list[dict]:
         if opens:
             text = text[:-1].rstrip()
             text = text[:-1].rstrip() if text.endswith("(") else text
-        m = _NAME.match(_RESULTS.sub("", text, count=1))
+        r = _RESULTS.match(text)
+        m = _NAME.match(text, r.end() if r else 0)
         stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
                 "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
                 "name": (m.group(1) or m.group(2)) if m else ""}
@@ -289,7 +366,7 @@ def _statements(lines: list[str], first: int) -> list[dict]:
             regions.append(count)
         else:
             last = stmt
-    return out
+    return out, count
 
 
 # ----------------------------------------------------------------------------------------- locations
@@ -484,14 +561,17 @@ def read_module(text: str, first_line: int = 1) -> Module:
         raise _shifted(e, first_line) from None
     module = Module(first_line, _module_attributes(text), aliases)
     locations = Locations(aliases)
-    lines = text.split("\n")
-    for stmt in _statements(lines, first_line):
-        if stmt["text"].lstrip().startswith("#"):
-            continue                                 # an alias definition
-        op = parse_op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
-        if op is not None:
-            op.loc = locations.resolve(op.loc_text)
-            module.ops.append(op)
+    line, pos, regions = first_line, 0, 0
+    for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
+        line += text.count("\n", pos, start)
+        pos = start
+        statements, regions = _statements(text[start:end], line, regions)
+        for stmt in statements:
+            if stmt["text"].lstrip().startswith("#"):
+                continue                             # an alias definition
+            op = parse_op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"], locations)
+            if op is not None:
+                module.ops.append(op)
     return module
 
 
