@@ -16,6 +16,7 @@ from .errors import TTLayoutError, abbreviate, printable
 MAX_MESSAGE = 300
 ERROR_PREFIX = "ttlayout: error: "
 INTERNAL_ERROR = "internal error"
+OUT_OF_MEMORY = ERROR_PREFIX + "out of memory (try a smaller tensor or --max-elements)\n"
 COMPLETE_VAR = "_TTLAYOUT_COMPLETE"          # click's shell completion: _TTLAYOUT_COMPLETE=bash_source ttlayout
 # every signal whose default action ends the process and that a program may catch (SIGINT is Python's
 # KeyboardInterrupt, SIGPIPE a BrokenPipeError; SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP are faults
@@ -319,7 +320,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         stderr.write(one_line("input nested too deeply") + "\n")
         return 1
     except MemoryError:
-        stderr.write(one_line("out of memory (try a smaller tensor or --max-elements)") + "\n")
+        stderr.write(OUT_OF_MEMORY)
         return 1
     except BrokenPipeError:
         raise                                    # main() ends quietly
@@ -443,6 +444,10 @@ def main() -> None:
         # `ttlayout ... | head`: the reader left; end quietly.
         _discard_stdout()
         code = 0
+    except MemoryError:
+        # out of memory while reporting another failure: a constant line, nothing more to allocate
+        stderr.write(OUT_OF_MEMORY)
+        code = 1
     sys.exit(code)
 
 

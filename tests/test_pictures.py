@@ -356,3 +356,19 @@ def test_layout_object_shows_itself():
     assert 'id="ttl-data"' in lay.html()
     shared = layout(SWIZZLED, "tensor<8x16xf32>")
     assert shared.element_bits == 32 and 'class="b0"' in shared.svg()
+
+
+COLOUR_SAMPLE = PRINTED[::5] + [c for c in PRINTED if "Block" in expected_stdout(c)][:10]
+
+
+@pytest.mark.parametrize("case", COLOUR_SAMPLE, ids=case_id)
+def test_fast_colour_is_the_per_cell_colour(case, monkeypatch):
+    """Big views are painted by numpy (render/color_fast.py): byte for byte what the per-cell painters give, on
+    every kind of view (distributed and shared, tensor and hardware, several CTAs)."""
+    import linlayout_cli.render as render
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    args = case["args"] + ["--color", "always"]
+    per_cell = run(args)
+    monkeypatch.setattr(render, "SMALL_LIMIT", 0)          # every view through the big-view paths
+    fast = run(args)
+    assert per_cell[0] == fast[0] == 0 and per_cell[1] == fast[1]

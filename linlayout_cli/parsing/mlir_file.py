@@ -17,7 +17,7 @@ from ..attributes.encodings import OtherAttribute
 from ..attributes.values import AttrError
 from ..errors import ParseError, TTLayoutError
 from .attribute import parse_attr_at, parse_value
-from .lexical import skip_string, skip_ws
+from .lexical import skip_strings, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, check_limits, line_col
 
 
@@ -351,7 +351,7 @@ def scan_value_end(s: str, i: int) -> int:
             else:
                 i = last_sig = i + 1
         else:
-            end = skip_string(s, i) if c == '"' else _PLAIN_RUN.match(s, i).end()
+            end = skip_strings(s, i) if c == '"' else _PLAIN_RUN.match(s, i).end()
             stripped = len(s[i:end].rstrip())
             if stripped:
                 last_sig = i + stripped
@@ -384,7 +384,7 @@ def _skip_op(s: str, i: int) -> int:
                 return i
             i += 1
         elif c == '"':
-            i = _string_end(s, i, skip_string(s, i))
+            i = _string_end(s, i, skip_strings(s, i))
         elif c == "/":
             if s.startswith("//", i):
                 nl = s.find("\n", i)
@@ -437,7 +437,7 @@ def _skip_brackets(s: str, i: int) -> int:
             if not stack:
                 return at
         elif c == '"':
-            pos = _string_end(s, m.start(1), skip_string(s, m.start(1)))
+            pos = _string_end(s, m.start(1), skip_strings(s, m.start(1)))
     c, start, count = stack[-1]
     raise _error(s, start + count - 1, f"'{c}' is never closed (unexpected end of file)")
 
@@ -466,7 +466,7 @@ def normalise_ws(s: str) -> str:
             i = n if nl < 0 else nl
             continue
         out.append(_COMMENT_OR_SPACE.sub(_space_or_nothing, s[start:m.start()]))
-        i = start = skip_string(s, m.start())
+        i = start = skip_strings(s, m.start())
         out.append(s[m.start():i])
     out.append(_COMMENT_OR_SPACE.sub(_space_or_nothing, s[start:]))
     return "".join(out).strip()

@@ -1,5 +1,5 @@
 """Terminal colour for big views, at the speed of the plain text: the same escape codes as `color`'s painters,
-placed by numpy. A chunk of whole lines is read as bytes; the cells are found by their delimiters (a holder starts
+placed by numpy (`styles` is `color.Styles`: colour -> escape-code pair). A chunk of whole lines is read as bytes; the cells are found by their delimiters (a holder starts
 at 'T' or 'B' and ends after its register's digits, a coordinate cell runs from '(' to ')'), each gets a colour
 id, and the codes are spliced in with one gather (`splice`). No Python code runs per cell; `color` keeps the
 per-cell painters for small views, where importing numpy would cost more than it saves. Byte-identical to them
@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import palette
-from .color import Styles
 
 _T, _B, _COLON, _PIPE, _OPEN, _CLOSE, _NL = (ord(c) for c in "TB:|()\n")
 
@@ -78,7 +77,7 @@ class DistributedTensor:
     """Holders `[B<b>:]T<t>:<r>` coloured by warp group and lane; in a replicated layout every holder and every
     '|' between holders is underlined (the '|' in grey), as `color.distributed_tensor` paints them."""
 
-    def __init__(self, R: int, T: int, W: int, B: int, replicated: bool, styles: Styles):
+    def __init__(self, R: int, T: int, W: int, B: int, replicated: bool, styles):
         self.T, self.W = T, W
         pairs = [styles(palette.thread_hsl(g, lane, T), replicated) for g in range(B * W) for lane in range(T)]
         self.pipe = len(pairs)
@@ -121,7 +120,7 @@ def _cells(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class DistributedHardware:
     """Runs of lines of one warp: cell k of a line is lane k, coloured by the warp group's hue (headers pass)."""
 
-    def __init__(self, T: int, W: int, B: int, replicated: bool, styles: Styles):
+    def __init__(self, T: int, W: int, B: int, replicated: bool, styles):
         self.T, self.W, self.group, self.block = T, W, 0, 0
         self.codes = Codes([styles(palette.thread_hsl(g, lane, T), replicated) for g in range(B * W)
                             for lane in range(T)])
@@ -138,7 +137,7 @@ class DistributedHardware:
 class SharedCells:
     """Shared views: each cell coloured by the bank of the offset given for it."""
 
-    def __init__(self, element_bits: int, replicated: bool, styles: Styles):
+    def __init__(self, element_bits: int, replicated: bool, styles):
         self.bits = element_bits
         self.codes = Codes([styles(palette.bank_hsl(b), replicated) for b in range(32)])
 
