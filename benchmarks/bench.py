@@ -1,6 +1,6 @@
 """ttlayout's performance goals, measured side by side with Triton 3.9 in one run.
 
-    python benchmarks/bench.py [--oracle-python PY] [--repeat N] [--quick]
+    python benchmarks/bench.py [--oracle-python PY] [--repeat N] [--quick] [--dumps]
 
 Run it with the python of a venv where ttlayout is installed (`pip install .`) from a checkout (the `-i` goal
 builds its dump with scripts/make_big_dump.py, the audit goal reads tests/data/kernels). --oracle-python (or
@@ -12,7 +12,8 @@ peak RSS of that process alone (wait4). Triton's route to the same text is a Pyt
 Triton's bindings, builds the layout from the same attribute text and writes `gluon_ir.get_layout_view` (the
 getLayoutStr that triton-tensor-layout prints); Triton's route to a conversion's cost is compiling the one-op
 kernel for sm90 (a fresh cache each run). A render time is the time at 1024x1024 minus the time at 16x16, for
-each tool. --quick skips the 4096x4096 measures.
+each tool. --quick skips the 4096x4096 measures. The last table times the `-i` reader and `audit` on generated dumps
+of 1 to 50 MB with their peak RSS (--dumps runs that table alone).
 """
 from __future__ import annotations
 
@@ -326,14 +327,49 @@ def scaling(run: Runner, quick: bool) -> None:
         row(name, *cells, f"{per:.3f}")
 
 
+DUMP_SIZES_MB = (1, 2, 5, 10, 20, 50)
+
+
+def dump_scaling(run: Runner, sizes_mb=DUMP_SIZES_MB) -> None:
+    """The `-i` reader and `audit` on dumps of 1 to 50 MB (scripts/make_big_dump.py: copies of the flash-attention
+    kernel in one module, one #loc line per 50 bytes), whole processes: median time, throughput and peak RSS,
+    and the peak against the input. Goals (issue 23): at least 10 MB/s, peak memory at most 10x the input, a 50 MB
+    dump audited in at most 5 s and 500 MB."""
+    print("\n### Dumps: whole process, median (s) / MB/s / peak RSS (MB) / peak over input\n")
+    row("dump", "-i reader (one alias at one shape)", "audit")
+    row("---", "---:", "---:")
+    for mb in sizes_mb:
+        size = mb * 1_000_000
+        dump = os.path.join(run.scratch, f"dump{mb}.ttgir")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_big_dump.py"), dump, "--bytes",
+                        str(size), "--locs", str(size // 50)], check=True, stdout=subprocess.DEVNULL)
+        real = os.path.getsize(dump) / 1e6
+        with open(dump, encoding="utf-8") as f:
+            alias = re.search(r"^#([\w$-]+) = #ttg\.", f.read(), re.M).group(1)
+        repeat = max(1, min(run.repeat, 3 if mb >= 20 else run.repeat))
+        cells = []
+        for args in (["-i", dump, "-t", "tensor<64x64xf16>", "--alias-names", alias], ["audit", dump]):
+            seconds, peak = run.ours(*args, repeat=repeat)
+            cells.append(f"{seconds:.2f} s / {real / seconds:.1f} MB/s / {peak:.0f} MB / {peak / real:.1f}x")
+        row(f"{real:.1f} MB", *cells)
+        os.unlink(dump)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle-python", default=os.environ.get("TTLAYOUT_ORACLE_PYTHON"),
                     help="python of a venv with triton==3.9.0, to measure Triton side by side")
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--quick", action="store_true", help="skip the 4096x4096 measures")
+    ap.add_argument("--dumps", action="store_true", help="only the dump table (the -i reader and audit, 1-50 MB)")
     opts = ap.parse_args()
     run = Runner(opts.repeat, opts.oracle_python)
+    if opts.dumps:
+        try:
+            dump_scaling(run)
+        finally:
+            shutil.rmtree(run.scratch, ignore_errors=True)
+        return
     try:
         import platform
         print(f"machine: {platform.machine()}, {os.cpu_count()} cores, python {sys.version.split()[0]}; "
@@ -348,6 +384,7 @@ def main() -> None:
         goals.print()
         in_process_render(run)
         scaling(run, opts.quick)
+        dump_scaling(run, DUMP_SIZES_MB if not opts.quick else (1, 5, 10))
     finally:
         shutil.rmtree(run.scratch, ignore_errors=True)
 

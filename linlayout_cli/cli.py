@@ -1,6 +1,7 @@
-"""The `ttlayout` process: dispatch to a command of `commands/`, the output sink (stdout or an atomic `-o` file),
-signal handling and error formatting. Every failure is one stderr line and a non-zero exit; an `-o` file appears
-only once everything was written, whatever ends the run (an error, Ctrl-C, SIGTERM, SIGHUP)."""
+"""The `ttlayout` process: dispatch to a command of `commands/`, the output sink (stdout or an `-o` file), signal
+handling and error formatting. Every failure is one stderr line and a non-zero exit; an `-o` file appears only once
+everything was written, whatever ends the run (an error, Ctrl-C, any catchable fatal signal; on Linux even SIGKILL,
+the temporary file having no name until the end)."""
 from __future__ import annotations
 
 import errno
@@ -15,12 +16,20 @@ from .errors import TTLayoutError, abbreviate, printable
 MAX_MESSAGE = 300
 ERROR_PREFIX = "ttlayout: error: "
 INTERNAL_ERROR = "internal error"
+OUT_OF_MEMORY = ERROR_PREFIX + "out of memory (try a smaller tensor or --max-elements)\n"
 COMPLETE_VAR = "_TTLAYOUT_COMPLETE"          # click's shell completion: _TTLAYOUT_COMPLETE=bash_source ttlayout
-STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+# every signal whose default action ends the process and that a program may catch (SIGINT is Python's
+# KeyboardInterrupt, SIGPIPE a BrokenPipeError; SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT and SIGTRAP are faults
+# of the interpreter itself, not requests to stop)
+_STOP_NAMES = ("SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXCPU", "SIGXFSZ", "SIGVTALRM",
+               "SIGPROF", "SIGIO", "SIGPWR", "SIGSTKFLT", "SIGSYS")
+STOP_SIGNALS = tuple(sorted({getattr(signal, n) for n in _STOP_NAMES if hasattr(signal, n)}
+                            | (set(range(signal.SIGRTMIN, signal.SIGRTMAX + 1)) if hasattr(signal, "SIGRTMIN")
+                               else set())))
 
 
 class Stopped(BaseException):
-    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C (temporary files removed), then exit 128 + signal."""
+    """A fatal signal arrived: unwind like Ctrl-C (temporary files removed), then exit 128 + signal."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
@@ -40,13 +49,46 @@ def one_line(message: str, suffix: str = "") -> str:
 # ----------------------------------------------------------------------------------------- the output sink
 
 
-class _StreamSink:
-    """Context manager yielding write(bytes): the given stdout writer, or an atomic file (temp file + rename).
+def descriptor_of(path: str) -> int | None:
+    """The open file descriptor a path names, or None: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N`,
+    `/proc/self/fd/N`, `/proc/<our pid>/fd/N`, and a symlink chain leading to one of them (`>(cmd)` gives
+    `/dev/fd/63`). Such a target is written through the descriptor itself: reopening it by name would truncate a
+    file the shell opened for appending (`-o /dev/stdout >> log`) and fails for a pipe."""
+    names = {"/dev/stdout": 1, "/dev/stderr": 2, "/dev/stdin": 0}
+    fd_dirs = {"/dev/fd", "/proc/self/fd", f"/proc/{os.getpid()}/fd"}
+    for _ in range(40):                                  # the kernel's own limit on a symlink chain
+        norm = os.path.normpath(path)
+        if norm in names:
+            return names[norm]
+        head, tail = os.path.split(norm)
+        if tail.isdigit() and (head in fd_dirs or os.path.realpath(head) in fd_dirs):
+            return int(tail)
+        try:
+            link = os.readlink(norm)
+        except OSError:
+            return None
+        path = link if os.path.isabs(link) else os.path.join(os.path.dirname(norm), link)
+    return None
 
-    A regular (or new) -o file is written to a temporary file next to it and renamed over it only after
-    everything was written, so an error or a signal leaves the old file (or none) and no temporary file. A
-    symlink is followed (its target is replaced); a target that is not a regular file (/dev/null, a FIFO,
-    /dev/stdout) is written directly, since it cannot be replaced by a rename. `-o -` is standard output."""
+
+def _read_identities() -> set:
+    """(st_dev, st_ino) of every file this run has read (`inputs.read_text` records them)."""
+    inputs = sys.modules.get(__package__ + ".inputs")
+    return inputs.read_identities() if inputs is not None else set()
+
+
+class _StreamSink:
+    """Context manager yielding write(bytes): the given stdout writer, or an `-o` target.
+
+    A regular (or new) file is written to a temporary file in its directory and renamed over it only once
+    everything was written, so an error or a signal leaves the old file (or none). On Linux the temporary file is
+    made with O_TMPFILE: it has no name until it is linked just before the rename, so even SIGKILL leaves nothing;
+    elsewhere it is a `.ttlayout-*` file removed on every catchable way out. A symlink is followed (its target is
+    replaced). Permissions are those of a shell `>`: a file this user may not write is refused (root may),
+    a replaced file keeps its mode. A file the command reads (its -i input, under any name: a hard link, a
+    symlink) is refused, since writing it would destroy the input. A target that is not a regular file (a device,
+    a FIFO, /dev/stdout, /dev/fd/N, a process substitution) is written in place, through the descriptor when the
+    path names one, so its append mode and position are kept. `-o -` is standard output."""
 
     def __init__(self, write):
         self.write = write
@@ -55,15 +97,20 @@ class _StreamSink:
         self.path = path
         return self
 
-    def _fail(self, e: OSError):
-        raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: {e.strerror or e}")
+    def _fail(self, e: OSError | str):
+        why = e if isinstance(e, str) else (e.strerror or str(e))
+        raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: {why}")
 
     def __enter__(self):
-        self.file = self.tmp = None
+        self.file = self.tmp = self.target = None
+        self.anonymous = False
         if not self.path or self.path == "-":
             return self.write
         if "\x00" in self.path:
-            raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: the name contains a NUL character")
+            self._fail("the name contains a NUL character")
+        fd = descriptor_of(self.path)
+        if fd is not None:
+            return self._open_descriptor(fd)
         target = os.path.realpath(self.path)
         try:
             st = os.stat(target)
@@ -75,8 +122,11 @@ class _StreamSink:
             if st is not None and stat.S_ISDIR(st.st_mode):
                 raise IsADirectoryError(errno.EISDIR, "it is a directory")
             if st is not None and not stat.S_ISREG(st.st_mode):
-                self.file = open(target, "wb")          # device, FIFO, ...: no rename possible
-                return self._write
+                self.file = open(os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0)), "wb")
+                return self._write                      # device, FIFO: no rename possible
+            if st is not None:
+                self._refuse_input(st)
+                os.close(os.open(target, os.O_WRONLY))  # may this user write it (as `>` would ask)?
         except OSError as e:
             self._fail(e)
         self.target = target
@@ -91,17 +141,38 @@ class _StreamSink:
             raise
         return self._write
 
+    def _refuse_input(self, st) -> None:
+        if (st.st_dev, st.st_ino) in _read_identities():
+            self._fail("it is a file this command reads (its input); writing it would destroy the input, so "
+                       "write the output elsewhere")
+
+    def _open_descriptor(self, fd: int):
+        """Write to an inherited descriptor in place (its mode, append or not, and its position kept)."""
+        try:
+            os.fstat(fd)
+            if fd == 1 and sys.stdout is not None:
+                sys.stdout.flush()
+            self.file = open(os.dup(fd), "wb")
+        except (OSError, ValueError) as e:
+            self._fail(e if isinstance(e, OSError) else str(e))
+        return self._write
+
     def _open_temporary(self, target: str, st) -> None:
-        import tempfile
-        fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=os.path.dirname(target))
+        directory = os.path.dirname(target)
         if st is not None:
             mode = stat.S_IMODE(st.st_mode)           # replacing a file keeps its permissions
         else:
             umask = os.umask(0)
             os.umask(umask)
-            mode = 0o666 & ~umask                     # mkstemp's 0600 would make new -o files private
-        os.fchmod(fd, mode)
+            mode = 0o666 & ~umask                     # a temporary file's 0600 would make new -o files private
+        fd = _anonymous_file(directory)
+        if fd is not None:
+            self.anonymous = True
+        else:
+            import tempfile
+            fd, self.tmp = tempfile.mkstemp(prefix=".ttlayout-", dir=directory)
         self.file = os.fdopen(fd, "wb")
+        os.fchmod(fd, mode)
 
     def _discard(self) -> None:
         if self.file is not None:
@@ -115,6 +186,8 @@ class _StreamSink:
     def _write(self, data: bytes) -> None:
         try:
             self.file.write(data)
+        except BrokenPipeError:                       # `-o /dev/stdout | head`: the reader left; end quietly
+            raise
         except OSError as e:                          # disk full, quota, I/O error
             self._fail(e)
 
@@ -126,33 +199,85 @@ class _StreamSink:
         return False
 
     def _finish(self, ok: bool) -> None:
+        """Close (in place) or publish (temporary file) the output; on failure leave no trace but the error."""
+        if not ok or self.target is None:
+            self._close(ok)
+            if self.tmp is not None:
+                self._remove_tmp()
+            return
+        try:
+            self.file.flush()
+            st = os.stat(self.target) if os.path.exists(self.target) else None
+            if st is not None:
+                self._refuse_input(st)                # an input read after the output was opened
+            if self.anonymous:
+                self._link_anonymous()
+            self.file.close()
+            os.replace(self.tmp, self.target)
+            self.tmp = None
+        except (OSError, TTLayoutError) as e:
+            self._close(False)
+            if self.tmp is not None:
+                self._remove_tmp()
+            if isinstance(e, TTLayoutError):
+                raise
+            self._fail(e)
+
+    def _link_anonymous(self) -> None:
+        """Give the O_TMPFILE file a name next to the target, just before the rename."""
+        import random
+        directory = os.path.dirname(self.target)
+        # linkat(AT_FDCWD, "/proc/self/fd/N", dirfd, name, AT_SYMLINK_FOLLOW): Python calls plain link(), which
+        # does not follow the /proc magic link, unless a directory descriptor is given
+        dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            for _ in range(100):
+                name = f".ttlayout-{random.getrandbits(48):012x}"
+                try:
+                    os.link(f"/proc/self/fd/{self.file.fileno()}", name, dst_dir_fd=dir_fd, follow_symlinks=True)
+                except FileExistsError:
+                    continue
+                self.tmp = os.path.join(directory, name)
+                return
+        finally:
+            os.close(dir_fd)
+        raise OSError(errno.EEXIST, "no free temporary name")
+
+    def _close(self, ok: bool) -> None:
         try:
             self.file.close()
+        except BrokenPipeError:
+            if ok:
+                raise
         except OSError as e:
             if ok:
-                self._remove_tmp()
                 self._fail(e)
-        if self.tmp is None:
-            return
-        if ok:
-            try:
-                os.replace(self.tmp, self.target)
-                return
-            except OSError as e:
-                self._remove_tmp()
-                self._fail(e)
-        self._remove_tmp()
 
     def _remove_tmp(self):
         try:
             os.unlink(self.tmp)
         except OSError:
             pass
+        self.tmp = None
+
+
+def _anonymous_file(directory: str) -> int | None:
+    """A nameless file in `directory` (Linux O_TMPFILE, linked by /proc/self/fd at the end), or None where the
+    system or the file system has none; a permission error is raised (the directory is not writable)."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        return os.open(directory, flag | os.O_WRONLY, 0o600)
+    except OSError as e:
+        if e.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOTSUP):
+            return None
+        raise
 
 
 class _signals_held:
-    """Defers Ctrl-C, SIGTERM and SIGHUP while a temporary file is created, renamed or removed, so no signal can
-    strand one; a signal that arrived meanwhile is delivered on exit."""
+    """Defers Ctrl-C and the fatal signals while a temporary file is created, linked, renamed or removed, so no
+    signal can strand one; a signal that arrived meanwhile is delivered on exit."""
 
     def __enter__(self):
         self.saved = None
@@ -173,6 +298,9 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     command line runs without click (`commands.quick`); everything else goes through the click group."""
     obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
            "error_line": one_line}
+    inputs = sys.modules.get(__package__ + ".inputs")
+    if inputs is not None:
+        inputs.forget_reads()                    # an earlier in-process run's inputs are not this run's
     try:
         from .commands import quick
         plain = quick(argv)
@@ -192,7 +320,10 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         stderr.write(one_line("input nested too deeply") + "\n")
         return 1
     except MemoryError:
-        stderr.write(one_line("out of memory (try a smaller tensor" + _max_elements_hint(argv) + ")") + "\n")
+        try:
+            stderr.write(one_line("out of memory (try a smaller tensor" + _max_elements_hint(argv) + ")") + "\n")
+        except MemoryError:                    # nothing more to allocate: a constant line
+            stderr.write(OUT_OF_MEMORY)
         return 1
     except BrokenPipeError:
         raise                                    # main() ends quietly
@@ -307,9 +438,19 @@ def complete(instruction: str, write, stderr) -> int:
     return code
 
 
-def main() -> None:
+def catch_stop_signals() -> None:
+    """Every fatal signal that is not ignored ends the run like Ctrl-C: the -o temporary file is removed, then
+    exit 128 + signal. A signal the parent made us ignore (nohup's SIGHUP, a background job's) stays ignored."""
     for signum in STOP_SIGNALS:
-        signal.signal(signum, _raise_stopped)
+        try:
+            if signal.getsignal(signum) == signal.SIG_DFL:
+                signal.signal(signum, _raise_stopped)
+        except (OSError, ValueError):               # a signal this system reserves
+            pass
+
+
+def main() -> None:
+    catch_stop_signals()
     write, flush = _stdout_writer()
     stderr = sys.stderr if sys.stderr is not None else open(os.devnull, "w")
     try:
@@ -333,6 +474,10 @@ def main() -> None:
         # `ttlayout ... | head`: the reader left; end quietly.
         _discard_stdout()
         code = 0
+    except MemoryError:
+        # out of memory while reporting another failure: a constant line, nothing more to allocate
+        stderr.write(OUT_OF_MEMORY)
+        code = 1
     sys.exit(code)
 
 

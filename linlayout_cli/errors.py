@@ -51,14 +51,25 @@ def check_size(count: int, what: str, max_elements: int = MAX_ELEMENTS) -> None:
         raise TooManyElements(f"{what} has {shown} elements, more than the limit of {limit}", limit)
 
 
+def escaped(text: str) -> str:
+    """`text` with every character that is not printable shown as its Python escape: C0 and C1 controls (ESC,
+    CSI U+009B, BEL, newlines), bidirectional overrides (U+202E) and other format characters, lone surrogates.
+    What a terminal shows is then exactly the text; printable text comes back unchanged.
+
+    >>> print(escaped("f.py" + chr(0x1b) + "]0;x" + chr(7) + chr(0x202e) + chr(0x9b)))
+    f.py\\x1b]0;x\\x07\\u202e\\x9b
+    """
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def printable(text: str) -> str:
     """Whitespace runs (newlines included) become one space; other unprintable characters (NUL, ESC, lone
     surrogates from non-UTF-8 argv bytes) are shown escaped, so an echoed input can neither break the one-line
     rule nor drive the terminal."""
-    text = " ".join(str(text).split())
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return escaped(" ".join(str(text).split()))
 
 
 def abbreviate(text: str, limit: int = 80) -> str:

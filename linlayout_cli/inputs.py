@@ -60,15 +60,53 @@ def once(values, option: str):
 # ----------------------------------------------------------------------------------------- reading
 
 
-def modules(text: str) -> list:
-    """Every module of a TTGIR dump (`// -----` separates them): its aliases, ops and their types."""
-    from .parsing.module import read_modules
-    return read_modules(text)
+def modules(text: str):
+    """The modules of a TTGIR dump (`// -----` separates them), each read when asked for: its aliases, ops and
+    their types."""
+    from .parsing.module import iter_modules
+    return iter_modules(text)
+
+
+def several_modules(text: str) -> bool:
+    """Whether a dump holds more than one module (a `// -----` line)."""
+    from .parsing.module import SEPARATOR
+    return SEPARATOR.search(text) is not None
+
+
+_READ: set = set()                    # (st_dev, st_ino) of the regular files read: an -o sink refuses them
+
+
+def read_identities() -> set:
+    """(st_dev, st_ino) of every regular file `read_text` has read in this process (stdin included)."""
+    return _READ
+
+
+def forget_reads() -> None:
+    _READ.clear()
+
+
+def _remember(stream) -> None:
+    """Record the file behind a stream that was read (regular files only: a pipe or a terminal cannot be lost)."""
+    import io
+    import os
+    import stat
+    try:
+        st = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _READ.add((st.st_dev, st.st_ino))
+
+
+def limit_text(limit: int) -> str:
+    """'64 MiB' for the file limit (bytes)."""
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else f"{limit} bytes"
 
 
 def read_text(path: str, stdin) -> str:
-    """The `-i` file (or stdin for '-') as text; at most the parser's file limit + 1 bytes are read, so
-    `-i /dev/zero` ends with an error instead of filling the memory."""
+    """The `-i` file (or stdin for '-') as text; at most the parser's file limit (MAX_FILE_CHARS bytes, 64 MiB)
+    + 1 bytes are read, so `-i /dev/zero` ends with an error instead of filling the memory. Every reader of the
+    package reads through here, so the one limit holds everywhere."""
     from .parsing import MAX_FILE_CHARS
     limit = MAX_FILE_CHARS
     shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
@@ -79,9 +117,10 @@ def read_text(path: str, stdin) -> str:
             data = stdin.read(limit + 1)
         except OSError as e:
             raise TTLayoutError(f"cannot read standard input: {e.strerror or e}") from None
+        _remember(stdin)
         if isinstance(data, str):
             if len(data) > limit:
-                raise TTLayoutError(f"standard input is too large (the limit is {limit} characters)")
+                raise TTLayoutError(f"standard input is too large (the limit is {limit_text(limit)})")
             return data
     else:
         if "\x00" in path:
@@ -89,12 +128,13 @@ def read_text(path: str, stdin) -> str:
         try:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
+                _remember(f)
         except IsADirectoryError:
             raise TTLayoutError(f"cannot read {shown}: it is a directory") from None
         except OSError as e:
             raise TTLayoutError(f"cannot read {shown}: {e.strerror or e}") from None
     if len(data) > limit:
-        raise TTLayoutError(f"{shown} is too large (the limit is {limit} bytes)")
+        raise TTLayoutError(f"{shown} is too large (the limit is {limit_text(limit)})")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -273,6 +313,14 @@ def _attribute_text(text: str, table, flag: str):
         return parse_pasted_attribute(text, table.attributes if table is not None else None)
     except (ParseError, VerifyError) as e:
         raise located(e, text, flag) from None
+
+
+def looks_like_gluon(text) -> bool:
+    """Whether an option's value is a Gluon constructor (`ttgl.BlockedLayout(...)`) rather than an attribute."""
+    if not isinstance(text, str) or text.lstrip().startswith("#"):
+        return False
+    from .parsing import looks_like_gluon as gluon_text
+    return gluon_text(text)
 
 
 # ----------------------------------------------------------------------------------------- CuTe text

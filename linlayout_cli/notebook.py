@@ -30,9 +30,17 @@ class Layout:
         return self.linear.has_in_dim("offset")
 
     def text(self, hardware: bool = False) -> str:
-        """Triton's text view (without its 'Print layout attribute' header)."""
-        from .render import layout_str
-        return layout_str(self.linear, hardware)
+        """Triton's text view (without its 'Print layout attribute' header), in memory: about 13 bytes per element
+        (use `write` to stream a big one to a file)."""
+        from .render import render_layout
+        out = bytearray()
+        render_layout(self.linear, hardware, out.extend)
+        return out.decode()
+
+    def write(self, file, hardware: bool = False) -> None:
+        """Stream the text view into a binary file object (bounded memory, like the command line)."""
+        from .render import render_layout
+        render_layout(self.linear, hardware, file.write)
 
     def svg(self, hardware: bool = False) -> str:
         """The SVG picture (drawn at tile granularity for big tensors)."""
@@ -54,13 +62,16 @@ class Layout:
         return self.svg()
 
 
-def layout(attr: str, tensor_type: str, lanes: int = inputs.DEFAULT_LANES) -> Layout:
+def layout(attr: str, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
+           max_elements: int = inputs.DEFAULT_MAX_ELEMENTS) -> Layout:
     """`attr` (a layout attribute's text, a Gluon constructor or CuTe text) at `tensor_type` (e.g.
     'tensor<64x64xf16>', which gives CuTe text its shape); `lanes`: the lanes per warp a CuTe thread mode splits
-    into (64 for AMD CDNA). The title is the attribute, the one CuTe text became included."""
-    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type).shape, lanes=lanes)
-    tensor = inputs.tensor(tensor_type)
-    linear = inputs.linear_layout(parsed, tensor.shape)
+    into (64 for AMD CDNA). The title is the attribute, the one CuTe text became included. Like the command line's
+    --max-elements, `max_elements` refuses bigger tensors and hardware index spaces (ShapeError) before anything
+    is allocated (default 2^26; hard limit 2^31)."""
+    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type, max_elements).shape, lanes=lanes)
+    tensor = inputs.tensor(tensor_type, max_elements)
+    linear = inputs.linear_layout(parsed, tensor.shape, max_elements)
     bits = tensor.element_bits if linear.has_in_dim("offset") else 16
     return Layout(str(parsed), linear, bits)
 

@@ -199,3 +199,20 @@ def test_4096_square_page_is_small_and_interactive(browser, tmp_path):
     page.page.click("#fit")
     page.shot(tmp_path / "big-selected.png")
     assert page.errors == []
+
+
+def test_hostile_titles_cannot_break_the_page(browser, tmp_path):
+    """Layout titles holding '<!--<script>', '</script>', markup and control characters (from a dump's element
+    types): the page still loads its script and shows the title as text. Before, '<!--<script>' in the data
+    swallowed the rest of the page (only '</' was escaped)."""
+    from test_hostile_output import HOSTILE, dump
+    for k, hostile in enumerate(HOSTILE):
+        out = tmp_path / f"hostile{k}.html"
+        code, _, err = run(["-i", "-", "--format", "html", "-o", str(out)], stdin=dump(hostile))
+        assert code == 0, err
+        page = Page(browser, out)
+        state = page.js("() => [document.scripts.length, document.getElementById('title').textContent, "
+                        "!!document.getElementById('legend'), document.title]")
+        assert page.errors == [] and state[0] == 2 and state[2], (hostile, page.errors, state)
+        assert "x.y<" in state[1]                      # the title as text (its '<' and '>' literal)
+        page.page.close()

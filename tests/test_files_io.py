@@ -4,10 +4,12 @@ in place, symlinks followed, permissions kept), Ctrl-C and closed pipes through 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -253,9 +255,99 @@ def test_output_to_a_fifo_is_written_in_place(tmp_path):
     assert leftovers(tmp_path) == []
 
 
-def test_input_and_output_the_same_file(tmp_path, mlir):
-    assert run(["-i", str(mlir), "-o", str(mlir)] + T16)[0] == 0
-    assert mlir.read_text() == expected_output()
+def test_output_to_the_input_file_is_refused(tmp_path, mlir):
+    """-o naming the -i file, under its own name or another (./, a symlink, a hard link), would destroy the input:
+    one error line, the input untouched, no temporary file."""
+    (tmp_path / "hard.mlir").hardlink_to(mlir)
+    (tmp_path / "link.mlir").symlink_to(mlir)
+    for out in (mlir, tmp_path / "." / "in.mlir", tmp_path / "hard.mlir", tmp_path / "link.mlir"):
+        message = clean_error(["-i", str(mlir), "-o", str(out)] + T16)
+        assert message.startswith(f"cannot write output file {out}: it is a file this command reads"), message
+        assert mlir.read_text() == FILE_TEXT and leftovers(tmp_path) == []
+    # stdin redirected from the file is that file too
+    with open(mlir, "rb") as f:
+        proc = ttlayout("-i", "-", *T16, "-o", str(mlir), stdin=f)
+    assert proc.returncode == 1 and b"it is a file this command reads" in proc.stderr
+    assert mlir.read_text() == FILE_TEXT
+    # another file is fine, and so is the same file as -i of one run and -o of the next
+    assert run(["-i", str(mlir), "-o", str(tmp_path / "out.txt")] + T16)[0] == 0
+    assert run(["-l", BLOCKED, "-o", str(mlir)] + T16)[0] == 0 and mlir.read_text() == run(["-l", BLOCKED] + T16)[1]
+
+
+def test_output_through_a_descriptor_keeps_its_append_mode(tmp_path):
+    """`-o /dev/stdout >> log` appends (reopening /dev/stdout by name would truncate the log); /dev/fd/N and
+    /proc/self/fd/N are the same descriptors."""
+    log = tmp_path / "log.txt"
+    log.write_text("old log\n")
+    plain = run(["-l", BLOCKED] + T16)[1]
+    for name in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+        with open(log, "ab") as f:
+            proc = ttlayout("-l", BLOCKED, *T16, "-o", name, stdout=f, stderr=subprocess.PIPE)
+        assert proc.returncode == 0 and proc.stderr == b""
+    assert log.read_text() == "old log\n" + plain * 3
+    assert leftovers(tmp_path) == []
+
+
+def test_output_to_a_pipe_through_its_descriptor():
+    """`-o /dev/stdout | cat`, `-o /dev/fd/1` and a process substitution `-o >(cat)` write into the pipe."""
+    plain = run(["-l", BLOCKED] + T16)[1].encode()
+    for name in ("/dev/stdout", "/dev/fd/1"):
+        proc = ttlayout("-l", BLOCKED, *T16, "-o", name)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, plain, b"")
+    bash = shutil.which("bash")
+    if bash:
+        cmd = (f"{sys.executable} -m linlayout_cli -l '{BLOCKED}' -t 'tensor<16x16xf16>' -o >(cat > sub.txt); "
+               "wait; sleep 0.2; cat sub.txt")
+        proc = subprocess.run([bash, "-c", cmd], capture_output=True, timeout=60, cwd=ROOT / "tests" / "data",
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        (ROOT / "tests" / "data" / "sub.txt").unlink(missing_ok=True)
+        assert proc.returncode == 0 and proc.stdout == plain, proc.stderr
+
+
+def test_output_to_a_closed_descriptor_is_one_error():
+    proc = ttlayout("-l", BLOCKED, *T16, "-o", "/dev/fd/9")
+    assert proc.returncode == 1 and proc.stdout == b""
+    assert proc.stderr == b"ttlayout: error: cannot write output file /dev/fd/9: Bad file descriptor\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["-l", BLOCKED, *T16], ["-l", BLOCKED, *T16, "--format", "svg"],
+                                  ["convert", "-s", BLOCKED, "-d", BLOCKED.replace("[4, 1]", "[1, 4]"), *T16]],
+                         ids=["print", "svg", "convert"])
+def test_output_to_a_full_device_is_one_error(argv):
+    """Data that only reaches the device when the file is closed (the text of `convert`) fails there: still one
+    line (it was `internal error (TypeError ...)`)."""
+    assert clean_error(argv + ["-o", "/dev/full"]) == "cannot write output file /dev/full: No space left on device"
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
+def test_read_only_output_file_is_refused_as_a_shell_would(tmp_path):
+    """`>` on a 0444 file fails for a user and succeeds for root: so does -o (root's replacement keeps the mode).
+    Run as root, the test takes the user's side by dropping its effective ids to nobody's for that one run."""
+    shared = Path(tempfile.mkdtemp(prefix="ttlayout-ro-"))
+    try:
+        shared.chmod(0o777)
+        ro = shared / "ro.txt"
+        ro.write_text("old")
+        ro.chmod(0o444)
+        argv = ["-l", BLOCKED, "-o", str(ro)] + T16
+        run(["-l", BLOCKED, "-o", str(shared / "warm.txt")] + T16)      # every module the run needs is loaded
+        if IS_ROOT:
+            os.setegid(65534)
+            os.seteuid(65534)
+        try:
+            code, out, err = run(argv)
+        finally:
+            if IS_ROOT:
+                os.seteuid(0)
+                os.setegid(0)
+        assert (code, out) == (1, "") and err == f"ttlayout: error: cannot write output file {ro}: Permission denied\n"
+        assert ro.read_text() == "old" and leftovers(shared) == []
+        if IS_ROOT:
+            assert run(argv)[0] == 0
+            assert ro.read_text() == run(["-l", BLOCKED] + T16)[1] and stat.S_IMODE(ro.stat().st_mode) == 0o444
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,8 +356,9 @@ def test_input_and_output_the_same_file(tmp_path, mlir):
 
 def ttlayout(*argv, cwd=ROOT, **kwargs):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "linlayout_cli", *argv], capture_output=True, timeout=60,
-                          cwd=cwd, env=env, **kwargs)
+    if "stdout" not in kwargs and "stderr" not in kwargs:
+        kwargs["capture_output"] = True
+    return subprocess.run([sys.executable, "-m", "linlayout_cli", *argv], timeout=60, cwd=cwd, env=env, **kwargs)
 
 
 def test_stdin_bytes():
@@ -321,9 +414,23 @@ def test_closed_pipe_ends_quietly():
     assert head.startswith(b"Print layout attribute: ") and err == b""
 
 
-def _interrupt(argv, ready, cwd=ROOT, signum=signal.SIGINT):
-    proc = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=cwd)
+def default_signals():
+    """For a child: every signal at its default disposition, whatever this process inherited (a test suite started
+    as a background job ignores SIGINT and SIGQUIT, under nohup SIGHUP)."""
+    for signum in range(1, signal.NSIG):
+        if signum in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            signal.signal(signum, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+
+
+def _interrupt(argv, ready, cwd=ROOT, signum=signal.SIGINT, code=None):
+    """Start ttlayout (or `code`, a -c script) with default signal dispositions, wait for `ready`, send `signum`."""
+    command = [sys.executable, "-m", "linlayout_cli", *argv] if code is None else [sys.executable, "-c", code, *argv]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                            preexec_fn=default_signals, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     got = ready(proc)
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
@@ -336,20 +443,80 @@ def test_ctrl_c_while_printing_to_stdout():
     assert out.startswith(b"Print layout attribute: ") and len(out) < 200_000_000
 
 
-@pytest.mark.parametrize("signum,code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)],
-                         ids=["SIGINT", "SIGTERM", "SIGHUP"])
-def test_signal_while_writing_an_output_file(tmp_path, signum, code):
-    """Ctrl-C, SIGTERM and SIGHUP all end quietly: the old file stays, the temporary file is gone."""
+def test_ctrl_c_test_holds_when_the_suite_ignores_sigint():
+    """The suite started in the background (`pytest &`, nohup) inherits SIGINT ignored; the child's dispositions
+    are set by the test itself, so Ctrl-C still reaches it."""
+    saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code, out, err = _interrupt(BIG, lambda p: p.stdout.read(100_000))
+    finally:
+        signal.signal(signal.SIGINT, saved)
+    assert code == 130 and err == b"", err[-2000:]
+
+
+def _temporary_file_open(proc, directory: Path) -> bool:
+    """Whether the child holds its temporary output file: a `.ttlayout-*` name, or (O_TMPFILE) a nameless file in
+    `directory`, which /proc shows as `<directory>/#<inode> (deleted)`."""
+    if leftovers(directory):
+        return True
+    try:
+        links = [os.readlink(f"/proc/{proc.pid}/fd/{fd}") for fd in os.listdir(f"/proc/{proc.pid}/fd")]
+    except OSError:
+        return False
+    return any(link.startswith(f"{directory}/#") or link.startswith(f"{directory}/.ttlayout-") for link in links)
+
+
+def _wait_for_temporary_file(directory: Path):
+    def ready(proc):
+        deadline = time.monotonic() + 30
+        while not _temporary_file_open(proc, directory) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        assert _temporary_file_open(proc, directory), "the render ended before the temporary file was seen"
+        return b""
+    return ready
+
+
+# a child that writes its -o file through a named temporary file, as systems without O_TMPFILE do
+NAMED_TEMPORARY = ("import sys; from linlayout_cli import cli; cli._anonymous_file = lambda directory: None; "
+                   "sys.argv[0] = 'ttlayout'; cli.main()")
+FATAL = [s for s in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXCPU",
+                     "SIGVTALRM", "SIGPROF", "SIGPWR", "SIGRTMIN") if hasattr(signal, s)]
+
+
+@pytest.mark.parametrize("name", FATAL)
+def test_every_fatal_signal_removes_the_temporary_file(tmp_path, name):
+    """Ctrl-C and every catchable fatal signal end quietly with 128 + signal: the old file stays, the (named)
+    temporary file is gone."""
+    signum = getattr(signal, name)
     target = tmp_path / "out.txt"
     target.write_text("old")
-
-    def wait_for_temp_file(proc):
-        deadline = time.monotonic() + 30
-        while not leftovers(tmp_path) and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.005)
-        assert leftovers(tmp_path), "the render ended before the temporary file was seen"
-        return b""
-
-    got, out, err = _interrupt(BIG + ["-o", str(target)], wait_for_temp_file, signum=signum)
-    assert (got, err, out) == (code, b"", b"")
+    got, out, err = _interrupt(BIG + ["-o", str(target)], _wait_for_temporary_file(tmp_path), signum=signum,
+                               code=NAMED_TEMPORARY)
+    assert (got, err, out) == (128 + signum, b"", b"")
     assert target.read_text() == "old" and leftovers(tmp_path) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "O_TMPFILE") or not os.path.isdir("/proc/self/fd"), reason="Linux O_TMPFILE")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGKILL"])
+def test_nameless_temporary_file_survives_nothing(tmp_path, name):
+    """With O_TMPFILE the temporary file has no name until the end: even SIGKILL leaves nothing behind."""
+    signum = getattr(signal, name)
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    got, out, err = _interrupt(BIG + ["-o", str(target)], _wait_for_temporary_file(tmp_path), signum=signum)
+    assert got == (128 + signum if signum != signal.SIGKILL else -signum) and out == b""
+    assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_an_ignored_signal_stays_ignored(tmp_path):
+    """Under nohup SIGHUP is ignored: ttlayout keeps it so and finishes its output."""
+    target = tmp_path / "out.txt"
+    ignore_hup = "import signal, sys, runpy; signal.signal(signal.SIGHUP, signal.SIG_IGN); " \
+                 "sys.argv[0] = 'ttlayout'; runpy.run_module('linlayout_cli', run_name='__main__')"
+    medium = ["-l", BIG[1], "-t", "tensor<1024x1024xf16>", "-o", str(target)]
+    proc = subprocess.Popen([sys.executable, "-c", ignore_hup, *medium], stderr=subprocess.PIPE, cwd=ROOT,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    _wait_for_temporary_file(tmp_path)(proc)
+    proc.send_signal(signal.SIGHUP)
+    assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b""
+    assert target.read_text().startswith("Print layout attribute: ")

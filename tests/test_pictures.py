@@ -447,3 +447,19 @@ def test_info_lists_that_stop_say_how_many_they_left_out():
                           "elementBitWidth = 16}>", "-t", "tensor<64x64xf16>"])
     assert code == 0, err
     assert "row starts/32 banks 0 4 8 12 16 20 24 28 0 4 8 12 16 20 24 28 ... and 48 more  (first element" in out
+
+
+COLOUR_SAMPLE = PRINTED[::5] + [c for c in PRINTED if "Block" in expected_stdout(c)][:10]
+
+
+@pytest.mark.parametrize("case", COLOUR_SAMPLE, ids=case_id)
+def test_fast_colour_is_the_per_cell_colour(case, monkeypatch):
+    """Big views are painted by numpy (render/color_fast.py): byte for byte what the per-cell painters give, on
+    every kind of view (distributed and shared, tensor and hardware, several CTAs)."""
+    import linlayout_cli.render as render
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    args = case["args"] + ["--color", "always"]
+    per_cell = run(args)
+    monkeypatch.setattr(render, "SMALL_LIMIT", 0)          # every view through the big-view paths
+    fast = run(args)
+    assert per_cell[0] == fast[0] == 0 and per_cell[1] == fast[1]

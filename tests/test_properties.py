@@ -366,3 +366,103 @@ def test_valid_attributes_render_or_fail_cleanly(kind, data, fuzz_counter):
         assert len(line) <= 300, (argv, err)
         assert "Traceback" not in err and "internal error" not in err, (argv, err)
     fuzz_counter["property"] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# the linear scanners agree with their definitions (issue 23: no regex that keeps memory per character)
+# ---------------------------------------------------------------------------------------------
+
+_PIECES = ['"', "\\", "a", " ", "\n", "(", ")", "<", ">", "->", "[", "]", "{", "}", ",", "loc(", " at ", "#x"]
+
+
+def _reference_string_end(s: str, i: int) -> int:
+    """The definition: a string runs over non-quote characters and backslash escapes, to its closing quote."""
+    m = re.compile(r'"(?:[^"\\\n]|\\.)*"?').match(s, i)
+    return m.end()
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=14).map("".join))
+def test_skip_string_is_the_string_literal(text):
+    from linlayout_cli.parsing.lexical import skip_string
+    s = '"' + text
+    end = _reference_string_end(s, 0)
+    if end > 1 and s[end - 1] == '"' and (end - 2 < 1 or s[end - 2] != "\\" or s[end - 3:end - 1] == "\\\\"):
+        assert skip_string(s, 0) == end                  # a closed string: the same end
+    else:
+        got = skip_string(s, 0)                          # an unclosed one: ends at its line's end (or the text's)
+        assert got in (end, s.find("\n", 1) if "\n" in s[1:] else len(s))
+
+
+def _reference_top(text: str) -> list[int]:
+    """Offsets at bracket depth 0 outside strings, character by character (the old reader's definition)."""
+    from linlayout_cli.parsing.lexical import skip_string
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i = skip_string(text, i)
+            continue
+        if depth == 0:
+            out.append(i)
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}" and not (c == ">" and i and text[i - 1] == "-"):
+            depth -= 1
+        i += 1
+    return out
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=16).map("".join))
+def test_depth_zero_spans_are_the_definition(text):
+    from linlayout_cli.parsing.module import _top_spans
+    assert [i for a, b in _top_spans(text) for i in range(a, b)] == _reference_top(text)
+
+
+@st.composite
+def _locations(draw, depth=0):
+    """A location text and its frames, innermost first (the recursive definition)."""
+    kind = draw(st.sampled_from(["file", "file", "name", "callsite", "fused", "unknown"] if depth < 4 else ["file"]))
+    if kind == "file":
+        f = (draw(st.sampled_from(["a.py", "triton/language/core.py", "x\\\"y.py"])), draw(st.integers(1, 9)),
+             draw(st.integers(1, 9)))
+        return f'"{f[0]}":{f[1]}:{f[2]}', (f,)
+    if kind == "unknown":
+        return "unknown", ()
+    if kind == "name":
+        inner, frames = draw(_locations(depth + 1))
+        return f'"v"({inner})', frames
+    if kind == "callsite":
+        (a, fa), (b, fb) = draw(_locations(depth + 1)), draw(_locations(depth + 1))
+        return f"callsite({a} at {b})", fa + fb
+    parts = draw(st.lists(_locations(depth + 1), min_size=1, max_size=3))
+    return "fused[" + ", ".join(p for p, _ in parts) + "]", tuple(f for _, fs in parts for f in fs)
+
+
+@given(_locations())
+def test_location_frames_follow_the_nesting(location):
+    from linlayout_cli.parsing.module import Locations
+    text, frames = location
+    assert Locations({}).frames(text) == frames
+
+
+@st.composite
+def _buffer_sets(draw):
+    from linlayout_cli.analysis.allocation import Buffer
+    n = draw(st.integers(1, 9))
+    out = []
+    for k in range(n):
+        start = draw(st.integers(0, 30))
+        out.append(Buffer(f"b{k}", draw(st.sampled_from([16, 64, 100, 128, 512, 4096])),
+                          draw(st.sampled_from([4, 16, 128])), start, start + draw(st.integers(1, 12))))
+    return out
+
+
+@given(_buffer_sets())
+def test_allocator_by_chains_of_overlap_equals_the_whole(buffers):
+    """Buffers that never overlap in time with a chain of others are placed on their own (a dump of 10,000
+    scratch buffers stays linear); the size equals Triton's algorithm run on all of them at once."""
+    import copy
+
+    from linlayout_cli.analysis import allocation as al
+    whole = al._offsets_of(copy.deepcopy(buffers))
+    assert al.compute_offsets(copy.deepcopy(buffers)) == whole

@@ -34,20 +34,56 @@ class Buffer:
         return self.offset
 
 
+class OpTree:
+    """The region structure of a module's ops (pre-order, each with its region depth), computed once in O(n):
+    each op's parent, the last op of its subtree and its number in a post-order walk (so a loop comes after its
+    body and a value used in the body stays live through the loop)."""
+
+    def __init__(self, ops):
+        n = len(ops)
+        self.depth = [op.depth for op in ops]
+        self.parent = [-1] * n
+        self.end = list(range(n))
+        self.post = [0] * n
+        stack: list[int] = []
+        counter = 0
+        for i, d in enumerate(self.depth):
+            while stack and self.depth[stack[-1]] >= d:
+                j = stack.pop()
+                self.post[j] = counter
+                counter += 1
+                self.end[j] = i - 1
+            self.parent[i] = stack[-1] if stack else -1
+            stack.append(i)
+        while stack:
+            j = stack.pop()
+            self.post[j] = counter
+            counter += 1
+            self.end[j] = n - 1
+
+    def top_below(self, u: int, defined: int) -> int:
+        """The op at `defined`'s region level that holds op u (u itself when it is at that level or above)."""
+        depth = self.depth[defined]
+        while u > defined and self.depth[u] > depth and self.parent[u] > defined \
+                and self.depth[self.parent[u]] >= depth:
+            u = self.parent[u]
+        return u
+
+    def post_range(self, a: int, b: int) -> tuple[int, int]:
+        """(smallest, largest) post-order number of the ops a..b (pre-order): the smallest is the first leaf
+        down from a, the largest the topmost ancestor of b inside the range."""
+        low = a
+        while low + 1 <= b and self.depth[low + 1] > self.depth[low]:
+            low += 1
+        high = b
+        while self.parent[high] >= a:
+            high = self.parent[high]
+        return self.post[low], self.post[high]
+
+
 def post_order_ids(ops) -> list[int]:
     """Pre-order ops (with their region depth) -> each op's number in a post-order walk."""
-    ids = [0] * len(ops)
-    stack: list[int] = []
-    counter = 0
-    for i, op in enumerate(ops):
-        while stack and ops[stack[-1]].depth >= op.depth:
-            ids[stack.pop()] = counter
-            counter += 1
-        stack.append(i)
-    while stack:
-        ids[stack.pop()] = counter
-        counter += 1
-    return ids
+    return OpTree(ops).post
 
 
 def subtree_end(ops, i: int) -> int:
@@ -58,28 +94,73 @@ def subtree_end(ops, i: int) -> int:
     return j - 1
 
 
-def live_interval(ops, ids, defined: int, uses: list[int]) -> tuple[int, int]:
+def live_interval(tree: OpTree, defined: int, uses: list[int]) -> tuple[int, int]:
     """[start, end) in post-order ids of a value defined at op `defined` and used at ops `uses`: every op from the
     definition to the use (lifted to the definition's region level, so a use in a loop body keeps the whole loop)."""
-    depth = ops[defined].depth
     last = defined
     for u in uses:
-        top = u
-        while top > defined and ops[top].depth > depth:        # climb to the op at the definition's level
-            k = top - 1
-            while k > defined and ops[k].depth >= ops[top].depth:
-                k -= 1
-            top = k if ops[k].depth < ops[top].depth else top
-            if ops[top].depth <= depth:
-                break
-        last = max(last, subtree_end(ops, top) if top > defined else u)
-    span = [ids[k] for k in range(defined, last + 1)]
-    return min(span), max(span) + 1
+        top = tree.top_below(u, defined)
+        last = max(last, tree.end[top] if top > defined else u)
+    low, high = tree.post_range(defined, last)
+    return low, high + 1
+
+
+EXACT_LIMIT = 512                # buffers live together beyond which the offsets are a plain bound (see below)
 
 
 def compute_offsets(buffers: list[Buffer]) -> int:
     """Triton's computeOffsets: initial starts by the triple algorithm, then colour and bump until no two live
-    buffers overlap. Returns the shared-memory size."""
+    buffers overlap. Returns the shared-memory size.
+
+    Buffers whose live ranges chain together (a component of the interval graph) are placed on their own:
+    those of other components never interfere with them. A component of more than EXACT_LIMIT buffers (only
+    hostile inputs have one; the algorithm is quadratic) is stacked end to end instead, an upper bound that
+    `is_bound` reports."""
+    size = 0
+    for group in _components(buffers):
+        if len(group) > EXACT_LIMIT:
+            offset = 0
+            for b in group:
+                offset = b.place(offset) + b.size
+            size = max(size, offset)
+            continue
+        size = max(size, _offsets_of(group))
+    return size
+
+
+def is_bound(buffers: list[Buffer]) -> bool:
+    """Whether `compute_offsets` stacked some buffers instead of placing them as Triton does."""
+    return any(len(group) > EXACT_LIMIT for group in _components(buffers))
+
+
+def _components(buffers: list[Buffer]) -> list[list[Buffer]]:
+    """Buffers grouped by chains of overlapping live ranges (buffers of one warp_specialize stay together), each
+    group in the order of `buffers`."""
+    order = sorted(range(len(buffers)), key=lambda k: (buffers[k].start, buffers[k].end))
+    group_of = [0] * len(buffers)
+    group, reach = -1, None
+    concurrent: dict[int, int] = {}
+    for k in order:
+        b = buffers[k]
+        if reach is None or b.start >= reach:
+            group += 1
+            reach = b.end
+        else:
+            reach = max(reach, b.end)
+        group_of[k] = group
+    for k, b in enumerate(buffers):                 # partitions of one warp_specialize run at once: one group
+        if b.concurrent >= 0:
+            first = concurrent.setdefault(b.concurrent, group_of[k])
+            if first != group_of[k]:
+                old = group_of[k]
+                group_of = [first if g == old else g for g in group_of]
+    out: dict[int, list[Buffer]] = {}
+    for k, b in enumerate(buffers):
+        out.setdefault(group_of[k], []).append(b)
+    return list(out.values())
+
+
+def _offsets_of(buffers: list[Buffer]) -> int:
     order = sorted(buffers, key=lambda b: -b.size)            # Python's sort is stable, like llvm::stable_sort
     _calculate_starts(order)
     size = 0

@@ -10,6 +10,11 @@ the CTA needs, against the target's limit.
 
 `cost` ranks the rows: shared-memory wavefronts, shuffles, barriers and global accesses one thread issues for the
 op (x 8 inside a loop, whose trip count a dump does not tell). It orders the report; it is no time estimate.
+
+An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
+kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled"; any other exception is a bug
+and ends the audit. Analyses are cached by (op kind, canonical layouts, shapes, element widths, target), across
+the modules of a file, so a dump repeating one conversion ten thousand times analyses it once.
 """
 from __future__ import annotations
 
@@ -47,7 +52,7 @@ class Finding:
     cost: float
     fields: dict = field(default_factory=dict)
     scratch_bytes: int = 0
-    problem: str = ""
+    problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
     conversion: object = None        # a convert_layout's ConvertReport
 
 
@@ -69,6 +74,7 @@ class SharedUse:
     allocations: tuple[Buffer, ...]
     largest_scratch: int
     limit: int
+    bound: bool = False              # True: too many buffers live together, `total` is their sum (an upper bound)
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ class ModuleAudit:
     findings: tuple[Finding, ...]
     shared: SharedUse
     problems: tuple[str, ...]
+    target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
 
     @property
     def paths(self) -> dict:
@@ -95,13 +102,46 @@ class ModuleAudit:
 # ----------------------------------------------------------------------------------------- the walk
 
 
-class _Context:
-    """One module being audited: types and defining ops of its values, linear layouts cached by (layout, shape)."""
+class NotModelled(TTLayoutError):
+    """An op (or operand) of a kind the audit's model leaves out; docs/audit_model.md lists them."""
 
-    def __init__(self, module, target: Target):
+
+class Unreadable(TTLayoutError):
+    """An op whose text lacks what its analysis needs (a type, an operand)."""
+
+
+class Memo:
+    """Analyses by (what kind, canonical layouts, shapes, widths, target), shared by the modules of one audit."""
+
+    def __init__(self):
+        self.values: dict = {}
+
+    def get(self, key, compute):
+        """compute() once per key; a TTLayoutError is cached and raised again, like a value."""
+        try:
+            value = self.values[key]
+        except KeyError:
+            try:
+                value = compute()
+            except TTLayoutError as e:
+                value = e
+            self.values[key] = value
+        if isinstance(value, TTLayoutError):
+            raise value
+        return value
+
+
+class _Context:
+    """One module being audited: types and defining ops of its values, and the audit's memo (linear layouts and
+    analyses by canonical key)."""
+
+    def __init__(self, module, target: Target, memo: Memo | None = None):
         self.module, self.target = module, target
-        self.ll_cache: dict = {}
-        self.parse_type = module.value_type
+        self.memo = memo if memo is not None else Memo()
+        self.type_cache: dict = {}
+        self.types: dict = {}
+        self.canon: dict = {}
+        self._parse = module.value_type
         self.defined: dict[str, int] = {}
         for i, op in enumerate(module.ops):
             for r in op.results:
@@ -109,50 +149,80 @@ class _Context:
         from .axis import Axes
         self.axes = Axes(module, self.parse_type)
 
+    def parse_type(self, text: str):
+        vt = self.types.get(text)
+        if vt is None:
+            vt = self.types[text] = self._parse(text)
+        return vt
+
+    def key(self, vt) -> tuple:
+        """What an analysis of a typed value depends on: its layout's canonical text, shape and element."""
+        enc = vt.encoding
+        text = self.canon.get(id(enc)) if enc is not None else None
+        if enc is not None and text is None:
+            text = self.canon[id(enc)] = str(enc)
+        return (vt.kind, text, vt.shape, vt.element)
+
     def linear(self, vt):
         """The linear layout of a typed value (tensor or memdesc), cached; TTLayoutError when there is none."""
         if vt.encoding is None:
-            raise TTLayoutError(vt.problem or f"no layout on {vt.kind}<{'x'.join(map(str, vt.shape))}x{vt.element}>")
-        key = (id(vt.encoding), vt.shape)
-        if key not in self.ll_cache:
-            from ..conversions import analysable_layout
-            try:
-                self.ll_cache[key] = analysable_layout(vt.encoding, vt.shape)
-            except TTLayoutError as e:
-                self.ll_cache[key] = e
-        value = self.ll_cache[key]
-        if isinstance(value, TTLayoutError):
-            raise value
-        return value
+            raise Unreadable(vt.problem or f"no layout on {vt.kind}<{'x'.join(map(str, vt.shape))}x{vt.element}>")
+        return self.memo.get(("linear",) + self.key(vt)[1:3], lambda: _linear_layout(vt))
 
     def defining(self, name: str):
         i = self.defined.get(name.split("#")[0])
         return None if i is None else self.module.ops[i]
 
 
+def _linear_layout(vt):
+    from ..conversions import PrintOnlyLayout, analysable_layout
+    try:
+        return analysable_layout(vt.encoding, vt.shape)
+    except PrintOnlyLayout as e:
+        raise NotModelled(str(e)) from None
+
+
+def _type(op, which: str, k: int) -> str:
+    """The k-th operand or result type of an op (negative k counts from the end), or Unreadable."""
+    types = op.operand_types if which == "operand" else op.result_types
+    if not -len(types) <= k < len(types):
+        raise Unreadable(f"{op.name} has no {which} type {k if k >= 0 else len(types) + k}")
+    return types[k]
+
+
 def _weight(op) -> int:
     return LOOP_WEIGHT if op.loops else 1
 
 
-def _finding(op, category, types, vt, verdict, cost, **kw) -> Finding:
+def _finding(ctx: _Context, op, category, types, vt, verdict, cost, **kw) -> Finding:
     """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown."""
     types = [t for t in types if t is not None and t.encoding is not None]
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category,
-                   tuple(t.encoding_text for t in types), tuple(str(t.encoding) for t in types),
+                   tuple(t.encoding_text for t in types), tuple(ctx.key(t)[1] for t in types),
                    tuple(vt.shape) if vt else (), vt.element if vt else "", verdict, cost * _weight(op), **kw)
 
 
-def _problem(op, category, message: str) -> Finding:
+def _problem(op, category, error: TTLayoutError) -> Finding:
+    """The row of an op that is not modelled (NotModelled) or whose text could not be read (any other error)."""
+    status = "not modelled" if isinstance(error, NotModelled) else "not analysed"
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category, (), (), (), "",
-                   "not analysed", 0.0, problem=message)
+                   status, 0.0, problem=str(error) or type(error).__name__)
 
 
 # ----------------------------------------------------------------------------------------- per op
 
 
 def _convert(ctx: _Context, op) -> Finding:
+    src, dst = ctx.parse_type(_type(op, "operand", 0)), ctx.parse_type(_type(op, "result", 0))
+    report, cost, fields = ctx.memo.get(("convert", ctx.key(src), ctx.key(dst), ctx.target.name),
+                                        lambda: _convert_row(ctx, src, dst))
+    return _finding(ctx, op, "convert", (src, dst), src, "", cost, fields=dict(fields),
+                    scratch_bytes=fields["scratch_bytes"], conversion=report)
+
+
+def _convert_row(ctx: _Context, src, dst) -> tuple[object, float, dict]:
+    """(report, cost, fields) of a conversion: the `convert` model's report (reports/ words it) in a row."""
     from .convert import analyze_convert
-    src, dst = ctx.parse_type(op.operand_types[0]), ctx.parse_type(op.result_types[0])
     bits = src.element_bits
     report = analyze_convert(ctx.linear(src), ctx.linear(dst), bits, ctx.target.name)
     p = report.per_thread
@@ -162,8 +232,7 @@ def _convert(ctx: _Context, op) -> Finding:
     fields = {"path": report.path, "scratch_bytes": report.scratch_bytes, "per_thread": dict(p),
               "store_vector_bits": report.store_vector_bits, "load_vector_bits": report.load_vector_bits,
               "bank_conflicts": report.bank_conflicts, "element_bits": bits}
-    return _finding(op, "convert", (src, dst), src, "", cost, fields=fields, scratch_bytes=report.scratch_bytes,
-                    conversion=report)
+    return report, cost, fields
 
 
 def _bank(ctx: _Context, reg_vt, mem_vt, op_kind: str):
@@ -172,27 +241,33 @@ def _bank(ctx: _Context, reg_vt, mem_vt, op_kind: str):
     from ..engine import LinearLayout
     from .bank import analyze_bank
     reg_ll, smem_ll = ctx.linear(reg_vt), ctx.linear(mem_vt)
-    if reg_ll.get_out_dims() != smem_ll.get_out_dims():
-        if len(reg_vt.shape) != len(mem_vt.shape):
-            raise TTLayoutError(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
-        reg_ll = LinearLayout(dict(reg_ll.get_bases()), smem_ll.get_out_dims(), require_surjective=False)
-    report = analyze_bank(reg_ll, smem_ll, mem_vt.element_bits, ctx.target, simulate_lanes=False)
+
+    def compute():
+        reg = reg_ll
+        if reg.get_out_dims() != smem_ll.get_out_dims():
+            if len(reg_vt.shape) != len(mem_vt.shape):
+                raise NotModelled(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
+            reg = LinearLayout(dict(reg.get_bases()), smem_ll.get_out_dims(), require_surjective=False)
+        return analyze_bank(reg, smem_ll, mem_vt.element_bits, ctx.target, simulate_lanes=False)
+    report = ctx.memo.get(("bank", ctx.key(reg_vt), ctx.key(mem_vt), ctx.target.name), compute)
     return report, report.accesses[op_kind]
 
 
 def _shared(ctx: _Context, op) -> Finding:
     """A register tensor stored to or loaded from shared memory."""
     if op.name == "ttg.local_load":
-        mem, reg, kind = ctx.parse_type(op.operand_types[0]), ctx.parse_type(op.result_types[0]), READ
+        mem, reg, kind = ctx.parse_type(_type(op, "operand", 0)), ctx.parse_type(_type(op, "result", 0)), READ
     elif op.name == "ttg.local_alloc":
-        reg, mem, kind = ctx.parse_type(op.operand_types[0]), ctx.parse_type(op.result_types[0]), WRITE
+        reg, mem, kind = ctx.parse_type(_type(op, "operand", 0)), ctx.parse_type(_type(op, "result", 0)), WRITE
     else:                                            # local_store / async copy: value -> buffer
-        reg = ctx.parse_type(op.operand_types[0])
-        mem = ctx.parse_type(op.result_types[0] if op.result_types else op.operand_types[-1])
+        reg = ctx.parse_type(_type(op, "operand", 0))
+        mem = ctx.parse_type(_type(op, "result", 0) if op.result_types else _type(op, "operand", -1))
         kind = WRITE
     mem = _view_of(ctx, op, mem)
     if reg.kind != "tensor" or mem.kind != "memdesc":
-        raise TTLayoutError("no register tensor and shared buffer to compare")
+        raise Unreadable("no register tensor and shared buffer to compare")
+    if mem.memory not in ("#smem", "") and "shared" not in mem.memory:
+        raise NotModelled(f"a buffer in {mem.memory}, not in shared memory")
     report, access = _bank(ctx, reg, mem, kind)
     vec = report.vector_width
     instruction = access.instruction
@@ -206,7 +281,7 @@ def _shared(ctx: _Context, op) -> Finding:
     fields = {"bank_conflicts": access.conflicts, "vector_width": vec, "vector_bits": vec * report.bitwidth,
               "instructions_per_thread": per_thread, "wavefronts": access.wavefronts, "access": kind,
               "shared_bytes": _bytes(mem)}
-    return _finding(op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
+    return _finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
                     fields=fields)
 
 
@@ -233,50 +308,57 @@ def _tma(ctx: _Context, op) -> Finding:
     if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
         swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
     verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
-    return _finding(op, "tma", (mem,), mem, verdict, 1.0,
+    return _finding(ctx, op, "tma", (mem,), mem, verdict, 1.0,
                     fields={"shared_bytes": _bytes(mem) if mem else 0})
 
 
 def _scalar_global(ctx: _Context, op) -> Finding:
     """A load or store of one scalar (one instruction of its element's width)."""
-    ptr = ctx.parse_type(op.operand_types[0])
+    ptr = ctx.parse_type(_type(op, "operand", 0))
     bits = ptr.pointee_bits
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True}
-    return _finding(op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, fields=fields)
+    return _finding(ctx, op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, fields=fields)
 
 
 def _buffer(ctx: _Context, op) -> Finding:
     """AMD buffer loads and stores: a base pointer plus a tensor of offsets, vectorised up to the `contiguity`
     the compiler recorded on the op."""
-    from .info import contig_per_thread, layout_order
-    vt = ctx.parse_type(op.result_types[0])
+    vt = ctx.parse_type(_type(op, "result", 0) if op.result_types else _type(op, "operand", 0))
     ll = ctx.linear(vt)
     bits = vt.element_bits
-    dim = layout_order(ll)[0]
+    dim, layout_contig, regs = _layout_facts(ctx, vt, ll)
     contig = _attr_int(op.attrs, "contiguity") or 1
-    vec = max(1, min(128 // bits, contig_per_thread(ll)[dim], contig))
-    regs = ll.remove_zero_bases_along_dim("register").get_in_dim_size("register")
+    vec = max(1, min(128 // bits, layout_contig, contig))
     instructions = max(1, regs // vec)
     verb = "load" if op.name.endswith("load") else "store"
     verdict = f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s))"
     fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
               "contiguity": contig}
-    return _finding(op, "global", (vt,), vt, verdict, float(instructions), fields=fields)
+    return _finding(ctx, op, "global", (vt,), vt, verdict, float(instructions), fields=fields)
+
+
+def _layout_facts(ctx: _Context, vt, ll) -> tuple[int, int, int]:
+    """(the fastest dim, contiguous elements per thread along it, distinct registers) of a layout, cached."""
+    from .info import contig_per_thread, layout_order
+
+    def compute():
+        dim = layout_order(ll)[0]
+        return dim, contig_per_thread(ll)[dim], ll.remove_zero_bases_along_dim("register").get_in_dim_size("register")
+    return ctx.memo.get(("facts",) + ctx.key(vt)[1:3], compute)
 
 
 def _global(ctx: _Context, op) -> Finding:
-    from .info import contig_per_thread, layout_order
-    ptr = ctx.parse_type(op.operand_types[0])
+    ptr = ctx.parse_type(_type(op, "operand", 0))
     if ptr.kind != "tensor":
         return _scalar_global(ctx, op)
     if not ptr.is_pointer:
-        raise TTLayoutError("not a tensor of pointers")
+        raise Unreadable("not a tensor of pointers")
+    if not op.operands:
+        raise Unreadable(f"{op.name} has no operands")
     ll = ctx.linear(ptr)
     bits = ptr.pointee_bits
-    order = layout_order(ll)
-    dim = order[0]
-    contig = contig_per_thread(ll)[dim]
+    dim, contig, regs = _layout_facts(ctx, ptr, ll)
     rank = len(ptr.shape)
     from .axis import load_alignment
     axes = ctx.axes.get(op.operands[0], rank)
@@ -285,9 +367,10 @@ def _global(ctx: _Context, op) -> Finding:
     mask = op.operands[2 if op.name == "tt.store" else 1] if len(op.operands) > (2 if op.name == "tt.store" else 1) else None
     if mask is not None and op.name in ("tt.load", "tt.store"):
         vec = max(1, min(vec, ctx.axes.get(mask, rank).constancy[dim]))
-    regs = ll.remove_zero_bases_along_dim("register").get_in_dim_size("register")
     instructions = max(1, regs // vec)
-    sectors, ideal = _sectors(ll, vec, bits, axes, dim)
+    contiguous = axes.contiguity[dim] > 1
+    sectors, ideal = ctx.memo.get(("sectors",) + ctx.key(ptr)[1:3] + (vec, bits, contiguous, dim),
+                                  lambda: _sectors(ll, vec, bits, contiguous, dim))
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)); "
                f"{sectors} sector(s) of 32 bytes per warp access (ideal {ideal})")
@@ -295,17 +378,16 @@ def _global(ctx: _Context, op) -> Finding:
     fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
               "sectors_per_warp_access": sectors, "ideal_sectors": ideal, "contiguity": axes.contiguity[dim],
               "divisibility": axes.divisibility[dim], "limited_by": min(limits, key=limits.get)}
-    return _finding(op, "global", (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
+    return _finding(ctx, op, "global", (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
                     fields=fields)
 
 
-def _sectors(ll, vec: int, bits: int, axes, dim: int) -> tuple[int, int]:
+def _sectors(ll, vec: int, bits: int, contiguous: bool, dim: int) -> tuple[int, int]:
     """32-byte sectors warp 0's first access touches, and the fewest its bytes could fill. Elements are taken as
     consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
-    from ..engine import gf2, unflatten
+    from ..engine import unflatten
     sizes = [s for _, s in ll.get_out_dims()]
-    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order
-    contiguous = axes.contiguity[dim] > 1
+    lanes = ll.flat_in_dim("lane")
     seen = set()
     for x in lanes:
         coords = unflatten(x, sizes)
@@ -321,19 +403,22 @@ def _sectors(ll, vec: int, bits: int, axes, dim: int) -> tuple[int, int]:
 
 
 def _reduce(ctx: _Context, op) -> Finding:
-    src = ctx.parse_type(op.operand_types[0])
+    src = ctx.parse_type(_type(op, "operand", 0))
     axis = _attr_int(op.attrs, "axis") or 0
+    if not 0 <= axis < len(src.shape):
+        raise Unreadable(f"axis {axis} of a rank-{len(src.shape)} tensor")
     ll = ctx.linear(src)
     along = {d: sum(1 for b in ll.get_in_dim_bases(d) if b[axis]) if ll.has_in_dim(d) else 0
              for d in ("register", "lane", "warp", "block")}
-    bits = sum(ctx.parse_type(t).element_bits for t in op.operand_types)
+    widths = tuple(ctx.parse_type(t).element_bits for t in op.operand_types)
+    bits = sum(widths)
     warps = 1 << along["warp"]
     lanes = 1 << along["lane"]
     scratch = 0
-    if along["warp"]:
-        shape = list(src.shape)
-        shape[axis] = warps
-        scratch = math.prod(shape) * math.ceil(bits / 8) if op.name == "tt.reduce" else 0
+    if op.name == "tt.reduce" and (along["warp"] or along["block"]):
+        from .reduction import reduce_scratch_bytes
+        scratch = ctx.memo.get(("reduce",) + ctx.key(src)[1:3] + (axis, widths),
+                               lambda: reduce_scratch_bytes(ll, axis, widths))
     if op.name == "tt.scan" and along["warp"]:
         scratch = _scan_scratch(src, axis, ll, bits)
     rounds = along["lane"]
@@ -349,7 +434,7 @@ def _reduce(ctx: _Context, op) -> Finding:
         cost = 0
     fields = {"axis": axis, "register_bits": along["register"], "lane_bits": along["lane"],
               "warp_bits": along["warp"], "scratch_bytes": scratch}
-    return _finding(op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost,
+    return _finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost,
                     fields=fields, scratch_bytes=scratch)
 
 
@@ -366,6 +451,8 @@ def _scan_scratch(src, axis: int, ll, bits: int) -> int:
 
 def _dot(ctx: _Context, op) -> Finding:
     types = [ctx.parse_type(t) for t in op.operand_types[:3]]
+    if len(types) < 2:
+        raise Unreadable(f"{op.name} has {len(types)} operand type(s), not 2 or 3")
     acc = ctx.parse_type(op.result_types[0]) if op.result_types else types[-1]
     notes = []
     for name, vt, label in zip(op.operands[:2], types[:2], ("A", "B")):
@@ -378,11 +465,18 @@ def _dot(ctx: _Context, op) -> Finding:
         else:
             notes.append(f"{label} in {where}")
     verdict = "; ".join(notes)
-    return _finding(op, "dot", types[:2] + [acc], acc, verdict, 0.0, fields={"operands": notes})
+    return _finding(ctx, op, "dot", types[:2] + [acc], acc, verdict, 0.0, fields={"operands": notes})
+
+
+_ATTR_PATTERNS: dict[str, re.Pattern] = {}
 
 
 def _attr_int(attrs: str, key: str) -> int | None:
-    m = re.search(rf"\b{re.escape(key)}\s*=\s*(-?\d+)", attrs)
+    """The integer value of `key = N` in an op's attribute text (None if absent or absurdly long)."""
+    pattern = _ATTR_PATTERNS.get(key)
+    if pattern is None:
+        pattern = _ATTR_PATTERNS[key] = re.compile(rf"\b{re.escape(key)}\s*=\s*(-?\d{{1,18}})(?!\d)")
+    m = pattern.search(attrs)
     return int(m.group(1)) if m else None
 
 
@@ -394,48 +488,137 @@ ANALYSES = {"ttg.convert_layout": ("convert", _convert), **{n: ("shared", _share
 
 def _applies(op) -> bool:
     if op.name == "ttg.local_alloc":
-        return bool(op.operands)                     # only an alloc that stores a value accesses memory
+        return True                                  # a store into the buffer, or the buffer itself (_alloc)
     if op.name in GLOBAL_OPS:
         return bool(op.operand_types) and op.operand_types[0].startswith(("tensor<", "!tt.ptr"))
     return op.name in ANALYSES
 
 
-# ----------------------------------------------------------------------------------------- shared memory
+# ----------------------------------------------------------------------------------------- buffers
+
+WRITERS = ("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local",
+           "ttng.async_tma_copy_global_to_local", "ttng.async_tma_gather", "amdg.buffer_load_to_local")
+READERS = ("ttg.local_load", "ttng.async_tma_copy_local_to_global", "ttng.async_tma_scatter",
+           "ttng.async_tma_reduce") + DOT_OPS
 
 
-def shared_use(ctx: _Context, findings: dict) -> SharedUse:
-    """The kernel's shared memory as Triton's allocator lays it out (see `allocation`): explicit allocations with
-    their views' liveness, each op's scratch, warp-specialization captures."""
-    from . import allocation as al
-    ops = ctx.module.ops
-    ids = al.post_order_ids(ops)
-    uses: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for o in op.operands:
-            uses.setdefault(o.split("#")[0], []).append(i)
-            uses.setdefault(o, []).append(i)
-    ws_of = _warp_specialize_of(ops)
+def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
+    """(value -> the local_alloc it is a view of, value -> index of its defining op): memdesc views and loop
+    values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
     root: dict[str, str] = {}
-    buffers: dict[str, al.Buffer] = {}
     defined_at: dict[str, int] = {}
-    scratch: list = []
     for i, op in enumerate(ops):
         for r in op.results:
             defined_at[r.split(":")[0]] = i
-        if op.name == "ttg.local_alloc" and op.results and op.result_types:
-            vt = ctx.parse_type(op.result_types[0])
-            if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
-                name = op.results[0].split(":")[0]
-                root[name] = name
-                align = _attr_int(op.attrs, "alignment") or _alignment(vt)
-                buffers[name] = al.Buffer(name, _bytes(vt), align, *al.live_interval(ops, ids, i, uses.get(name, [])),
-                                          region=op.region, concurrent=ws_of.get(i, -1))
+        if op.name == "ttg.local_alloc" and op.results:
+            name = op.results[0].split(":")[0]
+            root[name] = name
         elif op.name in VIEW_OPS and op.results and op.operands:
             source = root.get(op.operands[0].split("#")[0])
             if source:
                 root[op.results[0].split(":")[0]] = source
         elif op.name == "scf.for":
             _alias_loop(op, root)
+    return root, defined_at
+
+
+def _stages(ops, root: dict, name: str, mem) -> int:
+    """How many copies a multi-buffered allocation holds: its leading dimension when views index into it."""
+    if len(mem.shape) < 2:
+        return 1
+    indexed = any(op.name == "ttg.memdesc_index" and op.operands and root.get(op.operands[0].split("#")[0]) == name
+                  for op in ops)
+    return mem.shape[0] if indexed else 1
+
+
+def buffer_users(ctx: _Context, root: dict, findings: dict) -> dict[str, dict]:
+    """Per local_alloc: the ops that write and read it (directly or through a view), each with its line and, where
+    the bank model applies, its bank conflicts."""
+    out: dict[str, dict] = {}
+    for i, op in enumerate(ctx.module.ops):
+        if op.name in VIEW_OPS or op.name == "scf.for":
+            continue
+        touched = {root.get(o.split("#")[0]) or root.get(o) for o in op.operands}
+        if op.name == "ttg.local_alloc" and op.results and op.operands:
+            touched.add(op.results[0].split(":")[0])
+        touched.discard(None)
+        for name in touched:
+            role = "writes" if op.name in WRITERS else "reads" if op.name in READERS else None
+            if role is None:
+                continue
+            f = findings.get(i)
+            use = {"op": op.name, "line": op.line}
+            if f is not None and "bank_conflicts" in f.fields and f.category == "shared":
+                use["bank_conflicts"] = f.fields["bank_conflicts"]
+            out.setdefault(name, {"writes": [], "reads": []})[role].append(use)
+    return out
+
+
+def _uses_text(uses: list[dict]) -> str:
+    parts = []
+    for u in uses[:4]:
+        conflicts = f", {u['bank_conflicts']} conflict(s)" if "bank_conflicts" in u else ""
+        parts.append(f"{u['op']} (line {u['line']}{conflicts})")
+    if len(uses) > 4:
+        parts.append(f"{len(uses) - 4} more")
+    return ", ".join(parts) if parts else "none"
+
+
+def _buffer_fields(ctx: _Context, op, root: dict, users: dict) -> dict:
+    """What an allocation holds: shape, stages, layout, bytes, and its readers and writers."""
+    mem = ctx.parse_type(_type(op, "result", 0))
+    name = op.results[0].split(":")[0] if op.results else ""
+    used = users.get(name, {"writes": [], "reads": []})
+    return {"shape": list(mem.shape), "stages": _stages(ctx.module.ops, root, name, mem), "layout": mem.encoding_text,
+            "bytes": _bytes(mem), "element_type": mem.element, "memory": mem.memory,
+            "writes": used["writes"], "reads": used["reads"]}
+
+
+def _alloc(ctx: _Context, op, root: dict, users: dict) -> Finding:
+    """A local_alloc without a value: the buffer as a layout decision (its layout, stages and bytes, who uses it)."""
+    mem = ctx.parse_type(_type(op, "result", 0))
+    info = _buffer_fields(ctx, op, root, users)
+    swizzle = ""
+    if mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
+        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
+    stages = f"{info['stages']} x " if info["stages"] > 1 else ""
+    shape = mem.shape[1:] if info["stages"] > 1 else mem.shape
+    verdict = (f"buffer {stages}{'x'.join(map(str, shape))}x{mem.element}, {info['bytes']} bytes{swizzle}; "
+               f"written by {_uses_text(info['writes'])}; read by {_uses_text(info['reads'])}")
+    return _finding(ctx, op, "buffer", (mem,), mem, verdict, 0.0, fields={"buffer": info})
+
+
+# ----------------------------------------------------------------------------------------- shared memory
+
+
+def shared_use(ctx: _Context, findings: dict, roots=None) -> SharedUse:
+    """The kernel's shared memory as Triton's allocator lays it out (see `allocation`): explicit allocations with
+    their views' liveness, each op's scratch, warp-specialization captures; each function on its own (Triton
+    allocates per function), the module needing the most of them."""
+    from . import allocation as al
+    ops = ctx.module.ops
+    tree = al.OpTree(ops)
+    ids = tree.post
+    uses: dict[str, list[int]] = {}
+    for i, op in enumerate(ops):
+        for o in op.operands:
+            uses.setdefault(o.split("#")[0], []).append(i)
+            uses.setdefault(o, []).append(i)
+    ws_of = _warp_specialize_of(tree, ops)
+    func_of = _function_of(tree, ops)
+    root, defined_at = roots if roots is not None else buffer_roots(ops)
+    buffers: dict[str, al.Buffer] = {}
+    where: dict[str, int] = {}
+    scratch: list = []
+    for i, op in enumerate(ops):
+        if op.name == "ttg.local_alloc" and op.results and op.result_types:
+            vt = ctx.parse_type(op.result_types[0])
+            if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
+                name = op.results[0].split(":")[0]
+                align = _attr_int(op.attrs, "alignment") or _alignment(vt)
+                buffers[name] = al.Buffer(name, _bytes(vt), align, *al.live_interval(tree, i, uses.get(name, [])),
+                                          region=op.region, concurrent=ws_of.get(i, -1))
+                where[name] = i
         f = findings.get(i)
         size = f.scratch_bytes if f is not None else 0
         if op.name == "ttg.warp_specialize":
@@ -445,23 +628,41 @@ def shared_use(ctx: _Context, findings: dict) -> SharedUse:
         elif op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
             size = _atomic_scratch(ctx, op, uses)
         if size:
-            scratch.append(al.Buffer(f"scratch@{op.line}", size, 8 if op.name == "ttg.warp_specialize" else 128,
-                                     ids[i], ids[i] + 1, region=op.region, concurrent=ws_of.get(i, -1)))
+            b = al.Buffer(f"scratch@{op.line}", size, 8 if op.name == "ttg.warp_specialize" else 128,
+                          ids[i], ids[i] + 1, region=op.region, concurrent=ws_of.get(i, -1))
+            scratch.append(b)
+            where[b.name] = i
     for alias, r in root.items():                     # views and loop values keep their buffer live
-        if alias == r or alias not in defined_at and alias.split("#")[0] not in defined_at:
+        if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
             continue
         at = defined_at.get(alias, defined_at.get(alias.split("#")[0]))
-        start, end = al.live_interval(ops, ids, at, uses.get(alias, []))
+        start, end = al.live_interval(tree, at, uses.get(alias, []))
         b = buffers[r]
         b.start, b.end = min(b.start, start), max(b.end, end)
+    groups: dict[int, list] = {}
+    for b in list(buffers.values()) + scratch:
+        groups.setdefault(func_of[where[b.name]], []).append(b)
     warps = _partition_warps(ops)
-    everything = list(buffers.values()) + scratch
-    if warps:
-        everything.append(al.Buffer("warp indices", warps, 4, 0, 1 << 62))
-    total = al.compute_offsets(everything) if everything else 0
-    listed = tuple(Buffer(b.name, next((op.line for op in ops if op.results and op.results[0].split(":")[0] == b.name), 0),
-                          b.size, b.alignment, b.start, b.end) for b in buffers.values())
-    return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit)
+    total, bound = 0, False
+    for group in groups.values():
+        if warps:
+            group.append(al.Buffer("warp indices", warps, 4, 0, 1 << 62))
+        total = max(total, al.compute_offsets(group))
+        bound = bound or al.is_bound(group)
+    if not groups and warps:
+        total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
+    listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
+                   for b in buffers.values())
+    return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+
+
+def _function_of(tree, ops) -> list[int]:
+    """For each op, the index of the function (`tt.func`) holding it (-1 outside any function)."""
+    out = [-1] * len(ops)
+    for i, op in enumerate(ops):
+        if op.name in ("tt.func", "func.func", "llvm.func"):
+            out[i:tree.end[i] + 1] = [i] * (tree.end[i] + 1 - i)
+    return out
 
 
 def _atomic_scratch(ctx: _Context, op, uses: dict) -> int:
@@ -479,13 +680,12 @@ def _atomic_scratch(ctx: _Context, op, uses: dict) -> int:
     return math.prod(vt.shape) * math.ceil(vt.element_bits / 8) if broadcast else 0
 
 
-def _warp_specialize_of(ops) -> dict[int, int]:
+def _warp_specialize_of(tree, ops) -> dict[int, int]:
     """Pre-order index of each op inside a warp_specialize's regions -> that warp_specialize's index."""
-    from .allocation import subtree_end
     out = {}
     for i, op in enumerate(ops):
         if op.name == "ttg.warp_specialize":
-            for k in range(i + 1, subtree_end(ops, i) + 1):
+            for k in range(i + 1, tree.end[i] + 1):
                 out[k] = i
     return out
 
@@ -535,31 +735,122 @@ def _alignment(vt) -> int:
 
 # ----------------------------------------------------------------------------------------- modules
 
+MAX_THREADS = 1024               # threads one CTA may have, on every target
+LANES = (32, 64)                 # threads per warp (wavefront) of every target
 
-def _audit_module(module, index: int, target: str | None = None) -> ModuleAudit:
-    name = target or module.target
+
+@dataclass(frozen=True)
+class _Unit:
+    """The ops of one function (SSA names are scoped per function), with the module's aliases and its type
+    reader (`Module.value_type`)."""
+    ops: list
+    aliases: object
+    value_type: object
+
+
+def _units(module) -> list[_Unit]:
+    """Each function of a module (its op and everything inside); the whole module when it has no function."""
+    from .allocation import OpTree
+    tree = OpTree(module.ops)
+    out, i = [], 0
+    while i < len(module.ops):
+        if module.ops[i].name in ("tt.func", "func.func", "llvm.func"):
+            out.append(_Unit(module.ops[i:tree.end[i] + 1], module.aliases, module.value_type))
+            i = tree.end[i] + 1
+        else:
+            i += 1
+    return out or [_Unit(module.ops, module.aliases, module.value_type)]
+
+
+def _where(module, several: bool) -> str:
+    return f"the module at line {module.first_line}" if several else "the module"
+
+
+def module_target(module, option: str | None, several: bool = False) -> tuple[Target, str]:
+    """The target to audit a module for, and where it came from: `--target` (already checked by the command),
+    the module's `ttg.target`, or the default when the module names none. A `ttg.target` that is empty or
+    unknown is an error naming it: the audit would otherwise model the wrong hardware."""
+    if option is not None:
+        return get_target(option), "option"
+    name = module.target
+    if name is None:
+        return get_target(None), "default"
     try:
-        tgt = get_target(name)
+        if not name.strip():
+            raise TTLayoutError("empty")
+        return get_target(name), "module"
     except TTLayoutError:
-        tgt = get_target(None)
-    ctx = _Context(module, tgt)
-    findings: dict[int, Finding] = {}
-    problems = []
-    for i, op in enumerate(module.ops):
-        if not _applies(op):
-            continue
-        category, analyse = ANALYSES[op.name]
-        try:
-            findings[i] = analyse(ctx, op)
-        except (TTLayoutError, ValueError, IndexError, KeyError, ZeroDivisionError, ImportError) as e:
-            findings[i] = _problem(op, category, str(e) or type(e).__name__)
-            problems.append(f"line {op.line}: {op.name}: {str(e) or type(e).__name__}")
-    shared = shared_use(ctx, findings)
+        from .targets import TARGETS
+        raise TTLayoutError(f"{_where(module, several)}: ttg.target \"{name}\" is not a target ttlayout knows "
+                            f"({', '.join(TARGETS)}); give --target NAME to audit it for one") from None
+
+
+def check_threads(module, target: Target, several: bool = False) -> None:
+    """`ttg.num-warps` and `ttg.threads-per-warp` must be what a GPU can run: a power-of-two number of warps,
+    32 or 64 threads per warp, at most 1024 threads per CTA. A value that is not is an error naming it."""
+    where = _where(module, several)
+    lanes = module.threads_per_warp
+    raw_lanes = module.attributes.get("ttg.threads-per-warp")
+    if raw_lanes is not None and lanes not in LANES:
+        raise TTLayoutError(f"{where}: ttg.threads-per-warp = {raw_lanes} is not a warp size (32 or 64)")
+    warps, raw_warps = module.num_warps, module.attributes.get("ttg.num-warps")
+    if raw_warps is None:
+        return
+    per_warp = lanes or target.warp_size
+    if warps is None or warps < 1 or warps & (warps - 1) or warps * per_warp > MAX_THREADS:
+        raise TTLayoutError(f"{where}: ttg.num-warps = {raw_warps} is not a number of warps a CTA can have (a power "
+                            f"of two, at most {MAX_THREADS // per_warp} warps of {per_warp} threads)")
+
+
+def _audit_module(module, index: int, target: str | None = None, memo: Memo | None = None,
+                  several: bool = False) -> ModuleAudit:
+    tgt, given = module_target(module, target, several)
+    check_threads(module, tgt, several)
+    memo = memo if memo is not None else Memo()
+    rows: list[Finding] = []
+    problems: list[str] = []
+    shared: list[SharedUse] = []
+    for unit in _units(module):
+        ctx = _Context(unit, tgt, memo)
+        findings: dict[int, Finding] = {}
+        allocs = []
+        for i, op in enumerate(unit.ops):
+            if not _applies(op):
+                continue
+            if op.name == "ttg.local_alloc" and not op.operands:
+                allocs.append(i)
+                continue
+            category, analyse = ANALYSES[op.name]
+            try:
+                findings[i] = analyse(ctx, op)
+            except TTLayoutError as e:
+                findings[i] = _problem(op, category, e)
+                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+        roots = buffer_roots(unit.ops)
+        users = buffer_users(ctx, roots[0], findings)
+        for i, op in enumerate(unit.ops):
+            if op.name != "ttg.local_alloc" or not op.results:
+                continue
+            try:
+                if i in allocs:
+                    findings[i] = _alloc(ctx, op, roots[0], users)
+                elif not findings[i].problem:
+                    findings[i].fields["buffer"] = _buffer_fields(ctx, op, roots[0], users)
+            except TTLayoutError as e:
+                findings[i] = _problem(op, "buffer", e)
+                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+        shared.append(shared_use(ctx, findings, roots))
+        rows += [findings[i] for i in sorted(findings)]
+    first = shared[0]
+    use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
+                    max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
     return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
-                       tuple(findings.values()), shared, tuple(problems))
+                       tuple(rows), use, tuple(problems), given)
 
 
-def analyze_audit(modules, target: str | None = None) -> list[ModuleAudit]:
-    """Audit every module of a dump (`parsing.module.read_modules`: the modules separated by `// -----`), for
-    `target` (default: each module's `ttg.target`)."""
-    return [_audit_module(m, i, target) for i, m in enumerate(modules)]
+def analyze_audit(modules, target: str | None = None, several: bool = False) -> list[ModuleAudit]:
+    """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
+    each read when its turn comes), for `target` (default: each module's `ttg.target`), with one cache of
+    analyses for them all; `several`: the file holds more than one module (errors then say which)."""
+    memo = Memo()
+    return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]

@@ -35,26 +35,72 @@ def pow2_divisor(n: int) -> int:
 
 
 def _attr_int(attrs: str, key: str) -> int | None:
-    m = re.search(rf"\b{re.escape(key)}\s*=\s*(-?\d+)", attrs)
+    m = re.search(rf"\b{re.escape(key)}\s*=\s*(-?\d{{1,18}})(?!\d)", attrs)
     return int(m.group(1)) if m else None
 
 
 def _constant(text: str) -> int | None:
-    m = re.search(r"arith\.constant\s+(?:dense<)?(-?\d+)(?![.\de])", text)
+    m = re.search(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})(?![.\de\d])", text)
     return int(m.group(1)) if m else None
 
 
 class Axes:
-    """AxisInfo of the SSA values of one module, computed in program order."""
+    """AxisInfo of the SSA values of one function, as a walk in program order finds them; computed when first
+    asked for (an audit needs the pointer and mask chains of its loads and stores, not every value), each value
+    once, with an explicit stack (a def chain of any length). A value used before its definition (or defined by
+    nothing the walk knows) is unknown, as in program order."""
 
     def __init__(self, module, value_type):
         self.info: dict[str, AxisInfo] = {}
         self.value_type = value_type
-        for op in module.ops:
+        self.ops = module.ops
+        self.defined_at: dict[str, int] = {}
+        self.loop_args: dict[str, tuple[str, int]] = {}         # iter arg -> (its initial value, the loop's index)
+        for k, op in enumerate(module.ops):
             if op.name == "tt.func":
                 self._arguments(op)
             elif op.name == "scf.for":
-                self._loop(op)
+                self._loop(op, k)
+            for name in op.results:
+                self.defined_at.setdefault(_base(name), k)
+
+    def get(self, name: str, rank: int) -> AxisInfo:
+        info = self._value(_base(name), len(self.ops))
+        if info is None or len(info.contiguity) != rank:
+            if info is not None and not info.contiguity:           # a scalar splatted implicitly
+                return AxisInfo((1,) * rank, info.divisibility * rank or (1,) * rank, (1,) * rank)
+            return AxisInfo.unknown(rank)
+        return info
+
+    def _value(self, name: str, before: int) -> AxisInfo | None:
+        """The info of value `name` as an op at index `before` sees it (None: unknown)."""
+        if name in self.loop_args:
+            init, loop = self.loop_args[name]
+            return self._value(_base(init), loop) if loop < before else None
+        if name in self.info and name not in self.defined_at:
+            return self.info[name]                              # a function argument
+        k = self.defined_at.get(name)
+        if k is None or k >= before:
+            return None
+        self._compute(k)
+        return self.info.get(name)
+
+    def _compute(self, k: int) -> None:
+        """The results of op k, after those of the ops defining its operands (explicit stack)."""
+        stack, done = [k], set()
+        while stack:
+            j = stack[-1]
+            op = self.ops[j]
+            if _base(op.results[0]) in self.info if op.results else True:
+                stack.pop()
+                continue
+            waiting = [d for d in (self._source(o, j) for o in op.operands) if d is not None and d not in done
+                       and not (self.ops[d].results and _base(self.ops[d].results[0]) in self.info)]
+            if waiting and j not in done:
+                done.add(j)
+                stack.extend(waiting)
+                continue
+            stack.pop()
             for i, name in enumerate(op.results):
                 rank = len(self._shape(op, i))
                 try:
@@ -63,13 +109,16 @@ class Axes:
                     info = AxisInfo.unknown(rank)
                 self.info[_base(name)] = _hinted(info, op.attrs, rank)
 
-    def get(self, name: str, rank: int) -> AxisInfo:
-        info = self.info.get(_base(name))
-        if info is None or len(info.contiguity) != rank:
-            if info is not None and not info.contiguity:           # a scalar splatted implicitly
-                return AxisInfo((1,) * rank, info.divisibility * rank or (1,) * rank, (1,) * rank)
-            return AxisInfo.unknown(rank)
-        return info
+    def _source(self, operand: str, before: int) -> int | None:
+        """The index of the op whose result an operand of op `before` is (through loop arguments), if earlier."""
+        name = _base(operand)
+        while name in self.loop_args:
+            init, loop = self.loop_args[name]
+            if loop >= before:
+                return None
+            name, before = _base(init), loop
+        k = self.defined_at.get(name)
+        return k if k is not None and k < before else None
 
     # -------------------------------------------------------------------------------- sources
 
@@ -85,19 +134,18 @@ class Axes:
             div = _attr_int(m.group(2) or "", "tt.divisibility")
             self.info[m.group(1)] = AxisInfo((), (div or 1,), ())
 
-    def _loop(self, op) -> None:
+    def _loop(self, op, k: int) -> None:
         m = re.search(r"iter_args\((.*?)\)\s*->", op.text)
         if m:
             for pair in m.group(1).split(","):
                 arg, _, init = pair.partition("=")
-                known = self.info.get(_base(init.strip())) or self.info.get(init.strip())
-                if known is not None:
-                    self.info[arg.strip()] = known
+                self.loop_args[arg.strip()] = (init.strip(), k)
 
     # -------------------------------------------------------------------------------- the rules
 
     def _rule(self, op, i: int, rank: int) -> AxisInfo:
-        name, seen = op.name, [self.info.get(_base(o)) for o in op.operands]
+        here = self.defined_at.get(_base(op.results[0]), len(self.ops)) if op.results else len(self.ops)
+        name, seen = op.name, [self._value(_base(o), here) for o in op.operands]
         shape = self._shape(op, i)
         if name == "arith.constant":
             c = _constant(op.text)

@@ -35,7 +35,7 @@ def run(obj, path, target, top, as_json, output):
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
-    audits = analyze_audit(inputs.modules(text), target)
+    audits = analyze_audit(inputs.modules(text), target, inputs.several_modules(text))
     shown = "standard input" if path == "-" else path
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")

@@ -50,7 +50,7 @@ def run(obj, target, as_json, fmt, output, **given):
 def _gluon(result, p, given_texts):
     """(every Gluon constructor, those the text report shows): the source's, the destination's and the scratch
     layout's; the text leaves out an endpoint given as a Gluon constructor (its reader has it already)."""
-    from ..parsing import looks_like_gluon
+    from ..inputs import looks_like_gluon
     from ..reports.gluon import of_layout, of_text
     every = {"source": of_layout(p.attrs[0], p.layouts[0]), "destination": of_layout(p.attrs[1], p.layouts[1]),
              "scratch": of_text(result.shared_layout) if result.shared_layout else None}

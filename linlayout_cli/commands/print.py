@@ -9,7 +9,7 @@ import sys
 from functools import partial
 
 from .. import inputs
-from ..errors import TTLayoutError, abbreviate
+from ..errors import TTLayoutError, abbreviate, escaped
 from ..records import frozen
 from .options import MAX_ELEMENTS, OUTPUT, Opt
 from .options import quick as quick_params
@@ -163,7 +163,7 @@ def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, wri
     from ..render import render_layout
     for job, shown in converted:
         head = f"#{job.name} = " if job.name is not None else ""
-        tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+        tail = f" at {escaped(job.type_text)} (line {job.line})" if job.per_shape else ""
         write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
         if shown.tmem_load:
             write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())

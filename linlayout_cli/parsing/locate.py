@@ -11,9 +11,9 @@ MAX_NESTING = 64
 MAX_INT_DIGITS = 4000            # longer literals are out of range for any type (and int() refuses > 4300 digits)
 MAX_INT_WIDTH = 16777215         # MLIR's IntegerType::kMaxWidth
 MAX_ATTRIBUTE_CHARS = 64 * 1024     # a real layout is < 4 KB; parsing costs ~8 us per token
-MAX_FILE_CHARS = 256 * 1024 * 1024
+MAX_FILE_CHARS = 64 * 1024 * 1024   # bytes of an -i file or stdin (README, "Limits"): ~10x that in memory at most
 
-_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|[\[\]{}<>()]')
+_BRACKET_OR_STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"|[\[\]{}<>()]')
 
 
 def line_col(text: str, pos: int) -> tuple[int, int]:

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 from ..attributes.encodings import OtherAttribute
 from ..attributes.values import AttrError
-from ..errors import ParseError
+from ..errors import ParseError, TTLayoutError
 from .attribute import parse_attr_at, parse_value
-from .lexical import skip_ws
+from .lexical import skip_strings, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, check_limits, line_col
 
 
@@ -60,9 +60,11 @@ def parse_mlir_file(text: str) -> list[AliasDef]:
     return parse_alias_table(text).definitions()
 
 
-def parse_alias_table(text: str) -> AliasTable:
+def parse_alias_table(text: str, broken: dict | None = None) -> AliasTable:
     """The definitions of an MLIR file as `parse_mlir_file` reads them, by name (an `AliasTable`: the
-    `#loc` lines become objects only when asked for)."""
+    `#loc` lines become objects only when asked for). With `broken`, a definition whose value fails to parse
+    is left out and its error kept there by name, and the rest is still read (one pass, whatever fails);
+    errors outside a value (an unbalanced operation, a stray '}') always end the read, naming their line."""
     if not isinstance(text, str):
         raise ParseError(f"expected the file contents as a string, got {type(text).__name__}", 1, 1)
     if len(text) > MAX_FILE_CHARS:
@@ -70,19 +72,31 @@ def parse_alias_table(text: str) -> AliasTable:
     nul = text.find("\x00")
     if nul >= 0:
         raise _error(text, nul, "unexpected NUL character")
-    return scan_definitions(text)
+    return scan_definitions(normalise_newlines(text), broken=broken)
+
+
+def normalise_newlines(text: str) -> str:
+    """CR LF and a lone CR (old Mac files) both end a line, as LF does.
+
+    >>> normalise_newlines("a\\r\\nb\\rc")
+    'a\\nb\\nc'
+    """
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 class AliasTable(Mapping):
     """name -> AliasDef of a file's definitions, in file order. A `#loc` line read by the fast path is held as
     the offset of its definition (an int, which costs the garbage collector nothing) and becomes an AliasDef
     when it is looked up: a dump's 80,000 locations are rarely asked for."""
-    __slots__ = ("_text", "_entries", "attributes")
+    __slots__ = ("_text", "_entries", "attributes", "op_spans")
 
     def __init__(self, text: str):
         self._text = text
         self._entries: dict[str, AliasDef | int] = {}
         self.attributes = _Attributes(self)
+        self.op_spans: list[tuple[int, int]] = []      # [start, end) of each top-level operation (`module {...}`)
 
     def __getitem__(self, name: str) -> AliasDef:
         entry = self._entries[name]
@@ -104,6 +118,14 @@ class AliasTable(Mapping):
 
     def items(self):
         return [(d.name, d) for d in self.definitions()]
+
+    def value_text(self, name: str) -> str:
+        """The text of a definition's value without building it: a fast-path `#loc` line's `loc(...)`, or the
+        text of the attribute (`OtherAttribute`) the general path made."""
+        entry = self._entries[name]
+        if type(entry) is int:
+            return _loc_value(self._text, name, entry)
+        return str(getattr(entry.attr, "text", entry.attr))
 
     def layouts(self) -> list[AliasDef]:
         """The definitions whose value is a layout, in file order (no `#loc` line is one)."""
@@ -167,9 +189,9 @@ class _Attributes(Mapping):
         return len(self._table)
 
 
-def scan_definitions(text: str, fast: bool = True) -> AliasTable:
+def scan_definitions(text: str, fast: bool = True, broken: dict | None = None) -> AliasTable:
     """The definitions of `text` (already checked for size and NUL); `fast=False` turns the `#loc` fast path
-    off, so that tests can compare both paths."""
+    off, so that tests can compare both paths; `broken`: see `parse_alias_table`."""
     table = AliasTable(text)
     i, n = 0, len(text)
     line, line_pos = 1, 0                   # line number at offset line_pos (counted incrementally)
@@ -184,15 +206,17 @@ def scan_definitions(text: str, fast: bool = True) -> AliasTable:
                 if j != i:
                     i = j
                     continue
-            name, attr, end = _alias_definition(text, i, table)
+            name, attr, end = _alias_definition(text, i, table, broken)
             line += text.count("\n", line_pos, i)
             line_pos = i
-            table._add(name, AliasDef(name, attr, line))
+            if not isinstance(attr, TTLayoutError):
+                table._add(name, AliasDef(name, attr, line))
             i = end
         elif c == "!" and _TYPE_ALIAS.match(text, i):
             i = _skip_type_alias(text, i)
         else:
-            i = _skip_op(text, i)
+            start, i = i, _skip_op(text, i)
+            table.op_spans.append((start, i))
     return table
 
 
@@ -214,8 +238,9 @@ def _error(text: str, pos: int, message: str) -> ParseError:
     return ParseError(f"line {line}, column {col}: {message}", line, col)
 
 
-def _alias_definition(text: str, i: int, table: AliasTable) -> tuple[str, object, int]:
-    """The alias `#name = value` at text[i]: its name, its parsed value and the offset after the value."""
+def _alias_definition(text: str, i: int, table: AliasTable, broken: dict | None = None) -> tuple[str, object, int]:
+    """The alias `#name = value` at text[i]: its name, its parsed value and the offset after the value. With
+    `broken`, a value that fails to parse comes back as its error (also kept in `broken` under the name)."""
     m = _ALIAS_NAME.match(text, i)
     if not m:
         raise _error(text, i, "expected an alias name after '#'")
@@ -225,14 +250,20 @@ def _alias_definition(text: str, i: int, table: AliasTable) -> tuple[str, object
         raise _error(text, j, f"expected '=' in attribute alias definition of '#{name}'")
     if "." in name:
         raise _error(text, i, "attribute names with a '.' are reserved for dialect-defined names")
-    if name in table:
+    if name in table or broken is not None and name in broken:
         raise _error(text, i, f"redefinition of attribute alias id '{name}'")
     start = skip_ws(text, j + 1)
     end = scan_value_end(text, start)
     value_text = text[start:end]
     if not value_text.strip():
         raise _error(text, start, "expected attribute value")
-    return name, _parse_file_value(value_text, table.attributes, start, text), end
+    if broken is None:
+        return name, _parse_file_value(value_text, table.attributes, start, text), end
+    try:
+        return name, _parse_file_value(value_text, table.attributes, start, text), end
+    except TTLayoutError as e:
+        broken[name] = e
+        return name, e, end
 
 
 def _skip_type_alias(text: str, i: int) -> int:
@@ -244,11 +275,25 @@ def _skip_type_alias(text: str, i: int) -> int:
     return _skip_op(text, i)
 
 
+# layouts read so far, by their text (one that names no other alias means the same in every file): a dump of many
+# `// -----` modules repeating its layouts parses each once
+_PARSED: dict[str, object] = {}
+_PARSED_LIMIT = 4096
+
+
 def _parse_file_value(value_text: str, table, base: int, whole: str):
     """A layout (or alias) value must parse; any other value is kept as canonical text when our grammar
     knows its syntax, else as the text itself with whitespace normalised."""
     if _LAYOUT_START.match(value_text):
-        return parse_attr_at(value_text, table, base, whole, True)
+        if value_text.count("#") != 1:                # names other aliases: its meaning depends on them
+            return parse_attr_at(value_text, table, base, whole, True)
+        parsed = _PARSED.get(value_text)
+        if parsed is None:
+            parsed = parse_attr_at(value_text, table, base, whole, True)
+            if len(_PARSED) >= _PARSED_LIMIT:
+                _PARSED.clear()
+            _PARSED[value_text] = parsed
+        return parsed
     # builtin / other-dialect attribute (`loc(...)`, `1 : i32`, `dense<...> : tensor<..>`)
     if len(value_text) > MAX_ATTRIBUTE_CHARS:      # e.g. a big dense<...> constant: kept as text
         return OtherAttribute(normalise_ws(value_text))
@@ -263,16 +308,17 @@ def _parse_file_value(value_text: str, table, base: int, whole: str):
     return OtherAttribute(normalise_ws(value_text))
 
 
-# string literals and plain characters on one line: nothing in such a run opens, closes or ends a value
-_STRING_RUN = re.compile(r'(?:"(?:[^"\\\n]|\\.)*"?|[^"/<>()\[\]{}\n#])+')
+# plain characters of one line: nothing in such a run opens, closes or ends a value (strings are stepped over by
+# `skip_string`, which is linear; a regex repeating a string-or-character group costs memory per character)
+_PLAIN_RUN = re.compile(r'[^"/<>()\[\]{}\n#]+')
 _CHAR_RUNS = {c: re.compile(re.escape(c) + "+") for c in "<>()[]{}"}
 
 
 def scan_value_end(s: str, i: int) -> int:
     """End of an attribute value starting at s[i]: runs to a newline at bracket depth 0 (strings and
     comments skipped, `->` is not a bracket); a line ending in ',', ':' or '=' continues; another
-    definition `#name =` at depth 0 ends it too. Plain text and strings are taken a run at a time by a
-    regex, and so are runs of one bracket, so that a megabyte-long value is scanned quickly."""
+    definition `#name =` at depth 0 ends it too. Plain text is taken a run at a time by a regex, and so
+    are strings and runs of one bracket, so that a megabyte-long value is scanned quickly."""
     depth = 0
     n = len(s)
     start = i
@@ -298,21 +344,25 @@ def scan_value_end(s: str, i: int) -> int:
             if depth == 0 and i > start and _DEFINITION_AHEAD.match(s, i):
                 return last_sig
             i = last_sig = i + 1
-        elif c == "/" and s.startswith("//", i):
-            nl = s.find("\n", i)
-            i = n if nl < 0 else nl
+        elif c == "/":
+            if s.startswith("//", i):
+                nl = s.find("\n", i)
+                i = n if nl < 0 else nl
+            else:
+                i = last_sig = i + 1
         else:
-            end = _STRING_RUN.match(s, i).end() if c != "/" else i + 1
-            plain = s[i:end].rstrip()
-            if plain:
-                last_sig = i + len(plain)
+            end = skip_strings(s, i) if c == '"' else _PLAIN_RUN.match(s, i).end()
+            stripped = len(s[i:end].rstrip())
+            if stripped:
+                last_sig = i + stripped
             i = end
     return last_sig
 
 
 _OP_TOP = re.compile(r'["/()\[\]{}\n#]')        # at depth 0: a newline or a definition ends the operation
-# inside brackets: plain text (one fast character-class run), then a string, a comment or a run of one bracket
-_OP_NESTED = re.compile(r'[^"/()\[\]{}]*("(?:[^"\\\n]|\\.)*"?|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
+# inside brackets: plain text (one fast character-class run), then a quote (the string is stepped over by
+# `skip_string`), a comment or a run of one bracket
+_OP_NESTED = re.compile(r'[^"/()\[\]{}]*("|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
@@ -334,7 +384,7 @@ def _skip_op(s: str, i: int) -> int:
                 return i
             i += 1
         elif c == '"':
-            i = _string_end(s, i, _OP_NESTED.match(s, i).end(1))
+            i = _string_end(s, i, skip_strings(s, i))
         elif c == "/":
             if s.startswith("//", i):
                 nl = s.find("\n", i)
@@ -356,45 +406,71 @@ def _string_end(s: str, i: int, j: int) -> int:
 
 def _skip_brackets(s: str, i: int) -> int:
     """s[i] opens a bracket: the offset after the bracket that closes it. The tokens come from one regex
-    scanner that steps over plain text in C, and the stack holds [bracket, position of the run, run length]
+    that steps over plain text in C, and the stack holds [bracket, position of the run, run length]
     for runs of one bracket (`((`), so a multi-megabyte module body costs one Python step per bracket run."""
     stack: list[list] = []
-    for m in iter(_OP_NESTED.scanner(s, i).match, None):
+    pos, n = i, len(s)
+    while pos < n:
+        m = _OP_NESTED.match(s, pos)
+        if m is None:
+            break
         tok = m.group(1)
         c = tok[0]
+        pos = m.end(1)
         if c in "([{":
             stack.append([c, m.start(1), len(tok)])
         elif c in _OP_PAIRS:
-            run, pos = len(tok), m.start(1)
+            run, at = len(tok), m.start(1)
             opener = _OP_PAIRS[c]
             while run:
                 if not stack or stack[-1][0] != opener:
-                    raise _error(s, pos, f"unexpected '{c}'")
+                    raise _error(s, at, f"unexpected '{c}'")
                 top = stack[-1]
                 take = min(run, top[2])
                 top[2] -= take
                 if not top[2]:
                     stack.pop()
                 run -= take
-                pos += take
+                at += take
                 if not stack and run:
-                    raise _error(s, pos, f"unexpected '{c}'")
+                    raise _error(s, at, f"unexpected '{c}'")
             if not stack:
-                return pos
+                return at
         elif c == '"':
-            _string_end(s, m.start(1), m.end(1))
+            pos = _string_end(s, m.start(1), skip_strings(s, m.start(1)))
     c, start, count = stack[-1]
     raise _error(s, start + count - 1, f"'{c}' is never closed (unexpected end of file)")
 
 
-_WS_STRINGS_COMMENTS = re.compile(r'((?:"(?:[^"\\\n]|\\.)*"?)+)(\s*)|//[^\n]*|\s+')
+_STRING_OR_COMMENT = re.compile(r'"|//')
+_COMMENT_OR_SPACE = re.compile(r"//[^\n]*|\s+")
 
 
 def normalise_ws(s: str) -> str:
-    """Whitespace runs become one space and `//` comments go, string literals are kept as they are."""
-    def keep(m):
-        strings, space = m.group(1, 2)
-        if strings is not None:
-            return strings + (" " if space else "")
-        return "" if m.group()[0] == "/" else " "
-    return _WS_STRINGS_COMMENTS.sub(keep, s).strip()
+    """Whitespace runs become one space and `//` comments go, string literals are kept as they are.
+
+    Linear: the text between strings is rewritten by one regex substitution, the strings are stepped over.
+
+    >>> normalise_ws('dense<[1,\\n   2]> : tensor<2xi32>   "a  b"   "c" // two')
+    'dense<[1, 2]> : tensor<2xi32> "a  b" "c"'
+    """
+    if '"' not in s:
+        return _COMMENT_OR_SPACE.sub(_space_or_nothing, s).strip()
+    out, start, i, n = [], 0, 0, len(s)
+    while True:
+        m = _STRING_OR_COMMENT.search(s, i)
+        if m is None:
+            break
+        if m.group() == "//":                   # a comment may hold quotes: step to its end
+            nl = s.find("\n", m.end())
+            i = n if nl < 0 else nl
+            continue
+        out.append(_COMMENT_OR_SPACE.sub(_space_or_nothing, s[start:m.start()]))
+        i = start = skip_strings(s, m.start())
+        out.append(s[m.start():i])
+    out.append(_COMMENT_OR_SPACE.sub(_space_or_nothing, s[start:]))
+    return "".join(out).strip()
+
+
+def _space_or_nothing(m) -> str:
+    return "" if m.group()[0] == "/" else " "

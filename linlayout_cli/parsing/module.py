@@ -10,15 +10,18 @@ several modules separated by `// -----` (as Triton's own tests are) is read modu
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .lexical import skip_balanced, skip_string
+from .mlir_file import normalise_newlines
+
+_LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
 
 SEPARATOR = re.compile(r"^// -----\s*$", re.M)
 _RESULTS = re.compile(r"((?:%[\w$.\-]+(?::\d+)?)(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*)\s*=\s*")
 _NAME = re.compile(r'"([\w.$\-]+)"|([A-Za-z_][\w$]*(?:\.[\w$]+)+|module)\b')
 _SSA = re.compile(r"%[\w$.\-]+(?:#\d+)?")
-_FILE_LOC = re.compile(r'^"((?:[^"\\]|\\.)*)":(\d+):(\d+)(?:\s+to\s+.*)?$', re.S)
 _REGION_HEAD = re.compile(r"^(?:default|partition\d+\s*\(.*\)\s*num_warps\s*\(\d+\))\s*\{$", re.S)
 _LIBRARY = ("triton/", "<frozen", "<string>")
 
@@ -35,22 +38,56 @@ class Loc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@dataclass
 class Op:
-    """One operation as printed: its header and the text that follows its regions."""
-    name: str
-    results: tuple[str, ...]
-    operands: tuple[str, ...]
-    operand_types: tuple[str, ...]
-    result_types: tuple[str, ...]
-    attrs: str                      # the op's attribute dictionary text ({...} or <{...}>), '' if none
-    loc_text: str                   # what stands inside its trailing loc(...), '' if none
-    line: int                       # 1-based line of the file where the op starts
-    depth: int                      # regions around it (0 = directly in the function)
-    loops: int                      # scf.for / scf.while around it
-    text: str = ""                  # the whole op as printed, regions left out
-    region: int = 0                 # which region holds it (each region of the file has its own number)
-    loc: Loc | None = None
+    """One operation as printed: its header and the text that follows its regions. Its types and its source
+    location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
+    at the location of the ops it reports."""
+    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "text", "region",
+                 "_types", "_types_spans", "_operand_types", "_result_types", "_loc", "_locations")
+
+    def __init__(self, name: str, results: tuple, operands: tuple, types: str, types_spans, attrs: str,
+                 loc_text: str, line: int, depth: int, loops: int, text: str = "", region: int = 0,
+                 locations=None):
+        self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
+        self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
+        self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
+        self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
+        self._types, self._types_spans = types, types_spans
+        self._operand_types = self._result_types = None
+        self._loc, self._locations = None, locations
+
+    def _read_types(self) -> None:
+        types, spans = self._types, self._types_spans
+        arrow = _find_top(types, "->", 0, spans)
+        if arrow < 0:
+            self._operand_types, self._result_types = tuple(_types(types, spans)), ()
+        else:
+            self._operand_types = tuple(_types(types[:arrow], _clip(spans, 0, arrow)))
+            self._result_types = tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types))))
+        self._types = self._types_spans = None
+
+    @property
+    def operand_types(self) -> tuple[str, ...]:
+        if self._operand_types is None:
+            self._read_types()
+        return self._operand_types
+
+    @property
+    def result_types(self) -> tuple[str, ...]:
+        if self._result_types is None:
+            self._read_types()
+        return self._result_types
+
+    @property
+    def loc(self) -> Loc | None:
+        """The op's source position (None when it names none)."""
+        if self._locations is not None:
+            self._loc, self._locations = self._locations.resolve(self.loc_text), None
+        return self._loc
+
+    @loc.setter
+    def loc(self, value) -> None:
+        self._loc, self._locations = value, None
 
 
 @dataclass
@@ -82,65 +119,101 @@ class Module:
 
 
 def _int_attr(value: str | None) -> int | None:
-    m = re.match(r"\s*(-?\d+)", value or "")
-    return int(m.group(1)) if m else None
+    """The integer an attribute value starts with ('4 : i32' -> 4); an absurdly long one as 10**40."""
+    m = re.match(r"\s*(-?)(\d+)", value or "")
+    if not m:
+        return None
+    return (-1 if m.group(1) else 1) * (int(m.group(2)) if len(m.group(2)) <= 40 else 10 ** 40)
 
 
 # ----------------------------------------------------------------------------------------- text helpers
+#
+# An op's text is scanned once for the parts at bracket depth 0 outside strings (`_top_spans`); the helpers
+# search only those parts, with str.find, so a line costs one Python step per bracket, not per character.
+
+_BRACKET_OR_QUOTE = re.compile(r'["<>()\[\]{}]')
 
 
-def _top_level(text: str, start: int = 0):
-    """(index, character, bracket depth before it) of every character of `text` from `start` that is outside
-    strings; `<([{` open and `>)]}` close, but the '>' of '->' closes nothing."""
-    depth, i = 0, start
-    while i < len(text):
-        c = text[i]
+def _top_spans(text: str) -> list[tuple[int, int]]:
+    """The [start, end) ranges of `text` at bracket depth 0 outside strings; `<([{` open and `>)]}` close
+    (an opening bracket is the last character of its range), but the '>' of '->' closes nothing.
+
+    >>> _top_spans('a<b>c "d" e(f)')
+    [(0, 2), (4, 6), (9, 12)]
+    """
+    spans, depth, seg, i = [], 0, 0, 0
+    while True:
+        m = _BRACKET_OR_QUOTE.search(text, i)
+        if m is None:
+            break
+        k = m.start()
+        c = text[k]
         if c == '"':
-            i = skip_string(text, i)
+            i = skip_string(text, k)
+            if depth == 0:
+                spans.append((seg, k))
+                seg = i
             continue
-        yield i, c, depth
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}" and not (c == ">" and i and text[i - 1] == "-"):
-            depth -= 1
-        i += 1
+        i = k + 1
+        if c == ">" and k and text[k - 1] == "-":
+            continue
+        if depth == 0:
+            spans.append((seg, k + 1))
+        depth += 1 if c in "<([{" else -1
+        if depth == 0:
+            seg = k + 1
+    if depth == 0:
+        spans.append((seg, len(text)))
+    return [(a, b) for a, b in spans if a < b]
 
 
-def _depth_split(text: str, sep: str) -> list[str]:
+def _depth_split(text: str, sep: str, spans=None) -> list[str]:
     """`text` split at the `sep` characters outside brackets and strings."""
     out, start = [], 0
-    for i, c, depth in _top_level(text):
-        if c == sep and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
+    for a, b in spans if spans is not None else _top_spans(text):
+        k = text.find(sep, a, b)
+        while k >= 0:
+            out.append(text[start:k])
+            start = k + 1
+            k = text.find(sep, k + 1, b)
     out.append(text[start:])
     return [p.strip() for p in out]
 
 
-def _find_top(text: str, token: str, start: int = 0) -> int:
-    """Index of `token` outside brackets and strings, or -1."""
-    return next((i for i, _c, depth in _top_level(text, start) if depth == 0 and text.startswith(token, i)), -1)
+def _find_top(text: str, token: str, start: int = 0, spans=None) -> int:
+    """Index of `token` starting outside brackets and strings, at or after `start`, or -1."""
+    for a, b in spans if spans is not None else _top_spans(text):
+        if b <= start:
+            continue
+        k = text.find(token, max(a, start), b + len(token) - 1)
+        if k >= 0:
+            return k
+    return -1
+
+
+def _without_strings(text: str) -> str:
+    """`text` with its string literals left out."""
+    if '"' not in text:
+        return text
+    out, i = [], 0
+    while True:
+        k = text.find('"', i)
+        if k < 0:
+            break
+        out.append(text[i:k])
+        i = skip_string(text, k)
+    out.append(text[i:])
+    return "".join(out)
 
 
 def _balance(text: str) -> tuple[int, int]:
-    """(open round/square brackets, open braces) of a line, strings and `->` skipped."""
-    paren = brace = 0
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            i = skip_string(text, i)
-            continue
-        if c in "([":
-            paren += 1
-        elif c in ")]":
-            paren -= 1
-        elif c == "{":
-            brace += 1
-        elif c == "}":
-            brace -= 1
-        i += 1
-    return paren, brace
+    """(open round/square brackets, open braces) of a line, strings skipped."""
+    text = _without_strings(text)
+    return (text.count("(") + text.count("[") - text.count(")") - text.count("]"),
+            text.count("{") - text.count("}"))
+
+
+_SIMPLE_LOC = re.compile(r"loc\((#[\w$.\-]+)\)$")
 
 
 def _strip_loc(text: str) -> tuple[str, str]:
@@ -148,76 +221,108 @@ def _strip_loc(text: str) -> tuple[str, str]:
     text = text.rstrip()
     if not text.endswith(")"):
         return text, ""
-    i = _find_top(text, "loc(")
-    last = -1
+    k = text.rfind("loc(#")
+    if k > 0 and text[k - 1] == " " and _SIMPLE_LOC.match(text, k) and text.count('"') % 2 == 0:
+        # the common `... loc(#loc12)`: at depth 0 when the brackets before it balance
+        head = text[:k]
+        if '"' not in head and head.count("(") == head.count(")") and head.count("{") == head.count("}") \
+                and head.count("[") == head.count("]"):
+            return head.rstrip(), text[k + 4:-1]
+    spans = _top_spans(text)
+    i = _find_top(text, "loc(", 0, spans)
     while i >= 0:
-        end = skip_balanced(text, i + 3)
-        if end == len(text):
-            last = i
-            break
-        i = _find_top(text, "loc(", i + 4)
-    if last < 0:
-        return text, ""
-    return text[:last].rstrip(), text[last + 4:-1]
+        if skip_balanced(text, i + 3) == len(text):
+            return text[:i].rstrip(), text[i + 4:-1]
+        i = _find_top(text, "loc(", i + 4, spans)
+    return text, ""
 
 
-def _types(text: str) -> list[str]:
-    """A type list: 'a, b', '(a, b)' or a dot's 'a * b' -> ['a', 'b'] ('()' -> [])."""
-    text = text.strip()
-    if text.startswith("(") and skip_balanced(text, 0) == len(text):
-        text = text[1:-1]
-    return [u for t in _depth_split(text, ",") for u in _depth_split(t, "*") if u]
+def _types(text: str, spans=None) -> list[str]:
+    """A type list: 'a, b', '(a, b)' or a dot's 'a * b' -> ['a', 'b'] ('()' -> []); `spans`: text's depth-0
+    parts, when known."""
+    stripped = text.strip()
+    if stripped.startswith("(") and skip_balanced(stripped, 0) == len(stripped):
+        text, spans = stripped[1:-1], None
+    elif "*" not in text and "," not in text:
+        return [stripped] if stripped else []
+    out = []
+    for t in _depth_split(text, ",", spans):
+        out += [u for u in (_depth_split(t, "*") if "*" in t else [t]) if u]
+    return out
 
 
 # ----------------------------------------------------------------------------------------- ops
 
 
-def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
-    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op."""
+def _clip(spans, a: int, b: int) -> list[tuple[int, int]]:
+    """The depth-0 spans of text[a:b] (a and b at depth 0), from those of the whole text."""
+    return [(max(x, a) - a, min(y, b) - a) for x, y in spans if y > a and x < b]
+
+
+def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0, locations=None) -> Op | None:
+    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op. The text's
+    depth-0 parts are found once and shared by every search below."""
     body, loc_text = _strip_loc(text.strip())
     results: tuple[str, ...] = ()
     m = _RESULTS.match(body)
+    start = 0
     if m:
         results = tuple(r.strip() for r in m.group(1).split(","))
-        body = body[m.end():]
-    m = _NAME.match(body)
+        start = m.end()
+    m = _NAME.match(body, start)
     if not m:
         return None
     name = m.group(1) or m.group(2)
     rest = body[m.end():]
-    colon = _find_top(rest, " : ")
-    head, types = (rest, "") if colon < 0 else (rest[:colon], rest[colon + 3:])
+    spans = _top_spans(rest)
+    colon = _find_top(rest, " : ", 0, spans)
+    if colon < 0:
+        head, head_spans, types, type_spans = rest, spans, "", []
+    else:
+        head, head_spans = rest[:colon], _clip(spans, 0, colon)
+        types, type_spans = rest[colon + 3:], _clip(spans, colon + 3, len(rest))
     attrs = ""
     for opener in ("<{", "{"):
-        at = _find_top(head, opener)
+        at = _find_top(head, opener, 0, head_spans)
         if at >= 0:
             end = skip_balanced(head, at)
             attrs = head[at:end if end > 0 else len(head)]
             head = head[:at] + head[end:] if end > 0 else head[:at]
             break
     operands = tuple(_SSA.findall(head))
-    arrow = _find_top(types, "->")
-    operand_types = _types(types if arrow < 0 else types[:arrow])
-    result_types = _types(types[arrow + 2:]) if arrow >= 0 else []
-    return Op(name, results, operands, tuple(operand_types), tuple(result_types), attrs, loc_text, line, depth, loops,
-              text, region)
+    return Op(name, results, operands, types, type_spans, attrs, loc_text, line, depth, loops, text, region, locations)
 
 
-def _statements(lines: list[str], first: int) -> list[dict]:
+def _lines(text: str):
+    """The lines of `text`, one at a time (a dump's 80,000 `#loc` lines are never all held at once)."""
+    pos, n = 0, len(text)
+    while pos <= n:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            nl = n
+        yield text[pos:nl]
+        pos = nl + 1
+
+
+def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[dict], int]:
     """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
-    text that follows each of its regions appended (see the module docstring)."""
+    text that follows each of its regions appended (see the module docstring), and how many regions are numbered
+    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over."""
     out: list[dict] = []
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
-    count = 0
+    count = regions_before              # regions numbered so far (in the file's earlier operations)
     last: dict | None = None            # the op completed last (its regions may open on the next line)
+    lines = _lines(text)
     i = 0
-    while i < len(lines):
-        raw = lines[i].strip()
+    for line_text in lines:
+        raw = line_text.strip()
         number = first + i
         i += 1
         if not raw or raw.startswith("//") or raw.startswith("^"):
             continue
+        if raw.startswith("#") and raw.count("(") + raw.count("[") <= raw.count(")") + raw.count("]"):
+            continue                                 # a one-line alias definition (a dump's #loc lines)
         if raw.startswith("}"):
             rest = raw.lstrip("})").strip()
             if not stack:
@@ -239,15 +344,24 @@ def _statements(lines: list[str], first: int) -> list[dict]:
             continue
         text = raw
         paren, brace = _balance(text)
-        while paren > 0 and not text.endswith("{") and i < len(lines):
-            text += " " + lines[i].strip()
-            i += 1
-            paren, brace = _balance(text)
+        if paren > 0 and not text.endswith("{"):
+            parts = [text]                   # an op continued on the next lines, counted line by line
+            while paren > 0 and not parts[-1].endswith("{"):
+                more = next(lines, None)
+                if more is None:
+                    break
+                more = more.strip()
+                i += 1
+                parts.append(more)
+                p, b = _balance(more)
+                paren, brace = paren + p, brace + b
+            text = " ".join(parts)
         opens = text.endswith("{") and (brace > 0 or paren > 0)
         if opens:
             text = text[:-1].rstrip()
             text = text[:-1].rstrip() if text.endswith("(") else text
-        m = _NAME.match(_RESULTS.sub("", text, count=1))
+        r = _RESULTS.match(text)
+        m = _NAME.match(text, r.end() if r else 0)
         stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
                 "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
                 "name": (m.group(1) or m.group(2)) if m else ""}
@@ -258,46 +372,115 @@ def _statements(lines: list[str], first: int) -> list[dict]:
             regions.append(count)
         else:
             last = stmt
-    return out
+    return out, count
 
 
 # ----------------------------------------------------------------------------------------- locations
 
+_LOC_TOKEN = re.compile(r'"|#([\w$.\-]+)')
+_LINE_COL = re.compile(r":(\d+):(\d+)")
+
+
+def _loc_tokens(text: str) -> list[tuple[str, object]]:
+    """The frames and alias references of a location text in the order they are written: ("frame", (file,
+    line, col)) for each file location `"f.py":3:4`, ("ref", name) for each `#name`. Strings that are no file
+    location (the name of `"x"(#loc)`, fused metadata) are stepped over. One pass, whatever the nesting.
+
+    >>> _loc_tokens('callsite("f.py":1:2 at callsite(#loc3 at "g.py":5:6))')
+    [('frame', ('f.py', 1, 2)), ('ref', 'loc3'), ('frame', ('g.py', 5, 6))]
+    """
+    out: list[tuple[str, object]] = []
+    i = 0
+    while True:
+        m = _LOC_TOKEN.search(text, i)
+        if m is None:
+            return out
+        if m.group(1) is not None:
+            out.append(("ref", m.group(1)))
+            i = m.end()
+            continue
+        end = skip_string(text, m.start())
+        closed = end > m.start() + 1 and text[end - 1] == '"'
+        lc = _LINE_COL.match(text, end) if closed else None
+        if lc:
+            out.append(("frame", (text[m.start() + 1:end - 1], int(lc.group(1)), int(lc.group(2)))))
+            end = lc.end()
+        i = end
+
 
 class Locations:
-    """`#loc` aliases and inline `loc(...)` texts -> Loc, with the user's frame preferred over Triton's own."""
+    """`#loc` aliases and inline `loc(...)` texts -> Loc, with the user's frame preferred over Triton's own.
 
-    def __init__(self, aliases: dict):
-        self.text = {name: str(a.text)[4:-1] for name, a in aliases.items()
-                     if type(a).__name__ == "OtherAttribute" and str(a.text).startswith("loc(")}
+    A location's frames, innermost first, are its file locations in the order they are written, with each
+    `#alias` replaced by that alias' frames (callsite(callee at caller), fused[a, b] and "name"(child) all keep
+    that order). Aliases are resolved once each, with an explicit stack, so neither deep nesting nor long alias
+    chains recurse."""
+
+    def __init__(self, aliases):
+        self.aliases = aliases
+        self.done: dict[str, tuple] = {}
         self.cache: dict[str, tuple] = {}
 
-    def frames(self, text: str, seen: frozenset = frozenset()) -> tuple:
+    def _text(self, name: str) -> str | None:
+        """The text inside an alias' `loc(...)`, or None when the alias is no location."""
+        value_text = getattr(self.aliases, "value_text", None)
+        if value_text is not None:
+            try:
+                text = value_text(name)
+            except KeyError:
+                return None
+        else:
+            value = self.aliases.get(name)
+            if type(value).__name__ != "OtherAttribute":
+                return None
+            text = str(value.text)
+        return text[4:-1] if text.startswith("loc(") and text.endswith(")") else None
+
+    def _alias(self, name: str) -> tuple:
+        """The frames of alias `name` (empty for a name that is no location, or on a cycle)."""
+        if name in self.done:
+            return self.done[name]
+        tokens: dict[str, list] = {}
+        on_stack = {name}
+        stack = [(name, 0)]
+        while stack:
+            n, k = stack[-1]
+            if n not in tokens:
+                text = self._text(n)
+                tokens[n] = _loc_tokens(text) if text is not None else []
+            items = tokens[n]
+            child = None
+            while k < len(items):
+                kind, v = items[k]
+                k += 1
+                if kind == "ref" and v not in self.done and v not in on_stack:
+                    child = v
+                    break
+            if child is not None:
+                stack[-1] = (n, k)
+                on_stack.add(child)
+                stack.append((child, 0))
+                continue
+            frames: list = []
+            for kind, v in items:
+                if kind == "frame":
+                    frames.append(v)
+                else:
+                    frames.extend(self.done.get(v, ()))
+            self.done[n] = tuple(frames)
+            on_stack.discard(n)
+            stack.pop()
+        return self.done[name]
+
+    def frames(self, text: str) -> tuple:
         """Every file frame a location text names, innermost first."""
         text = text.strip()
-        if text in self.cache:
-            return self.cache[text]
-        out: tuple = ()
-        if text.startswith("#"):
-            name = text[1:]
-            if name in self.text and name not in seen:
-                out = self.frames(self.text[name], seen | {name})
-        elif text.startswith("callsite(") and text.endswith(")"):
-            at = _find_top(text[9:-1], " at ")
-            if at >= 0:
-                out = self.frames(text[9:9 + at], seen) + self.frames(text[9 + at + 4:-1], seen)
-        elif text.startswith("fused") and text.endswith("]"):
-            inner = text[text.index("[") + 1:-1]
-            out = tuple(f for part in _depth_split(inner, ",") for f in self.frames(part, seen))
-        elif text.startswith('"'):
-            m = _FILE_LOC.match(text)
-            if m:
-                out = ((m.group(1), int(m.group(2)), int(m.group(3))),)
-            else:                                    # a named location: "name"(child)
-                end = skip_string(text, 0)
-                if text[end:end + 1] == "(" and text.endswith(")"):
-                    out = self.frames(text[end + 1:-1], seen)
-        self.cache[text] = out
+        out = self.cache.get(text)
+        if out is None:
+            frames: list = []
+            for kind, v in _loc_tokens(text):
+                frames.extend((v,) if kind == "frame" else self._alias(v))
+            out = self.cache[text] = tuple(frames)
         return out
 
     def resolve(self, text: str) -> Loc | None:
@@ -344,38 +527,43 @@ def module_targets(text: str) -> list[str]:
     return found
 
 
-_LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
-_DEFINITION = re.compile(r"^\s*#([A-Za-z0-9_$.\-]+)\s*=")
-MAX_BROKEN_ALIASES = 200
+class Aliases(Mapping):
+    """A module's aliases by name: the parsed attribute (a layout, or an `OtherAttribute` such as a location),
+    or the error of a definition that could not be read (kept so that a user of that alias hears why).
+    `attributes` holds only the readable ones (what the attribute parser resolves `#name` against)."""
+
+    def __init__(self, table, broken: dict):
+        self.table, self.broken = table, broken
+        self.attributes = table.attributes
+
+    def __getitem__(self, name: str):
+        if name in self.broken:
+            return self.broken[name]
+        return self.table[name].attr
+
+    def __contains__(self, name) -> bool:
+        return name in self.broken or name in self.table
+
+    def __iter__(self):
+        yield from self.table
+        yield from (n for n in self.broken if n not in self.table)
+
+    def __len__(self) -> int:
+        return len(self.table) + sum(1 for n in self.broken if n not in self.table)
+
+    def value_text(self, name: str) -> str:
+        """The text of a readable definition's value (KeyError for a broken or missing one)."""
+        return self.table.value_text(name)
 
 
-def tolerant_aliases(text: str, first_line: int = 1) -> dict:
-    """The file's alias definitions, name -> attribute; a definition that fails maps to its TTLayoutError (whose
-    message names the line) instead of stopping the others. Each failure blanks that definition and reads again."""
-    from ..errors import TTLayoutError
-    from .mlir_file import parse_mlir_file
+def tolerant_aliases(text: str, first_line: int = 1) -> Aliases:
+    """The file's alias definitions, name -> attribute; a definition whose value fails maps to its TTLayoutError
+    (whose message names its line, counted from the file's start) instead of stopping the others. The text is
+    read once; an error outside a definition's value (a stray '}', an unclosed bracket) stops the read."""
+    from .mlir_file import parse_alias_table
     broken: dict = {}
-    lines = text.split("\n")
-    for _ in range(MAX_BROKEN_ALIASES):
-        try:
-            defs = parse_mlir_file("\n".join(lines))
-            break
-        except TTLayoutError as e:
-            m = _LINE_PREFIX.match(str(e))
-            number = getattr(e, "line", None) or (int(m.group(1)) if m else None)
-            k = number - 1 if number else -1
-            while k >= 0 and not _DEFINITION.match(lines[k]):
-                k -= 1
-            if k < 0:
-                raise
-            name = _DEFINITION.match(lines[k]).group(1)
-            broken[name] = _shifted(e, first_line)
-            lines[k] = f'#{name} = "unreadable"'
-    else:
-        raise TTLayoutError(f"more than {MAX_BROKEN_ALIASES} alias definitions fail to read")
-    aliases = {d.name: d.attr for d in defs}
-    aliases.update(broken)
-    return aliases
+    table = parse_alias_table(text, broken)
+    return Aliases(table, {name: _shifted(e, first_line) for name, e in broken.items()})
 
 
 def _shifted(error, first_line: int):
@@ -383,37 +571,53 @@ def _shifted(error, first_line: int):
     m = _LINE_PREFIX.match(str(error))
     if first_line == 1 or not m:
         return error
-    return type(error)(str(error).replace(f"line {m.group(1)},", f"line {int(m.group(1)) + first_line - 1},", 1))
+    shifted = type(error)(str(error).replace(f"line {m.group(1)},", f"line {int(m.group(1)) + first_line - 1},", 1))
+    if hasattr(error, "line"):
+        shifted.line, shifted.column = error.line + first_line - 1, getattr(error, "column", 1)
+    return shifted
 
 
 def read_module(text: str, first_line: int = 1) -> Module:
     """One module's text (no `// -----` inside) -> Module; an alias that fails to read is kept as its error."""
-    aliases = tolerant_aliases(text, first_line)
+    from ..errors import TTLayoutError
+    text = normalise_newlines(text)
+    try:
+        aliases = tolerant_aliases(text, first_line)
+    except TTLayoutError as e:
+        raise _shifted(e, first_line) from None
     module = Module(first_line, _module_attributes(text), aliases)
     locations = Locations(aliases)
-    lines = text.split("\n")
-    for stmt in _statements(lines, first_line):
-        if stmt["text"].lstrip().startswith("#"):
-            continue                                 # an alias definition
-        op = parse_op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
-        if op is not None:
-            op.loc = locations.resolve(op.loc_text)
-            module.ops.append(op)
+    line, pos, regions = first_line, 0, 0
+    for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
+        line += text.count("\n", pos, start)
+        pos = start
+        statements, regions = _statements(text[start:end], line, regions)
+        for stmt in statements:
+            if stmt["text"].lstrip().startswith("#"):
+                continue                             # an alias definition
+            op = parse_op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"], locations)
+            if op is not None:
+                module.ops.append(op)
     return module
 
 
 def read_modules(text: str) -> list[Module]:
     """Every module of a file, split at `// -----` lines."""
-    out, line = [], 1
-    pos = 0
+    return list(iter_modules(text))
+
+
+def iter_modules(text: str):
+    """The modules of a file one by one, split at `// -----` lines (each read when asked for, so a file of many
+    modules is audited with one module in memory at a time)."""
+    text = normalise_newlines(text)
+    line, pos = 1, 0
     for m in list(SEPARATOR.finditer(text)) + [None]:
         end = m.start() if m else len(text)
         chunk = text[pos:end]
         if chunk.strip():
-            out.append(read_module(chunk, line))
+            yield read_module(chunk, line)
         line += chunk.count("\n") + (1 if m else 0)
         pos = m.end() if m else end
-    return out
 
 
 # ----------------------------------------------------------------------------------------- types
@@ -454,10 +658,28 @@ class ValueType:
         return element_bitwidth(self.pointee)
 
 
-_DIMS = re.compile(r"((?:\d+x)*)(.*)", re.S)
+_DIGITS_AND_X = re.compile(r"[0-9x]*")
+MAX_DIM_DIGITS = 18                 # a dimension of a real tensor; longer ones make the type unreadable
 
 
-def parse_type(text: str, aliases: dict, cache: dict | None = None) -> ValueType:
+def _split_dims(text: str) -> tuple[tuple[int, ...], str] | None:
+    """'128x64xf16' -> ((128, 64), 'f16'): the leading `NxMx...` dimensions and the element type (the way a
+    regex `(?:\\d+x)*` would take them, without its per-dimension backtracking record); None when a dimension
+    is absurdly long.
+
+    >>> _split_dims("128x64xf16"), _split_dims("4xi1"), _split_dims("f32"), _split_dims("8x")
+    (((128, 64), 'f16'), ((4,), 'i1'), ((), 'f32'), ((8,), ''))
+    """
+    run = _DIGITS_AND_X.match(text).group()
+    pieces = run[:run.rfind("x") + 1].split("x")[:-1]
+    count = next((k for k, p in enumerate(pieces) if not p), len(pieces))
+    dims = pieces[:count]
+    if any(len(d) > MAX_DIM_DIGITS for d in dims):
+        return None
+    return tuple(int(d) for d in dims), text[sum(len(d) + 1 for d in dims):]
+
+
+def parse_type(text: str, aliases, cache: dict | None = None) -> ValueType:
     """'tensor<128x64xf16, #blocked>', '!ttg.memdesc<4x128x64xf16, #shared, #smem, mutable>' or the short
     '<128x64xf16, #shared, #smem>' of async copies -> ValueType, the layout resolved through `aliases`."""
     text = text.strip()
@@ -465,8 +687,10 @@ def parse_type(text: str, aliases: dict, cache: dict | None = None) -> ValueType
     if not kind or not text.endswith(">"):
         return ValueType("other", (), text)
     parts = _depth_split(text[text.index("<") + 1:-1], ",")
-    m = _DIMS.fullmatch(parts[0])
-    shape = tuple(int(d) for d in m.group(1).split("x") if d)
+    split = _split_dims(parts[0])
+    if split is None:
+        return ValueType("other", (), text)
+    shape, element = split
     encoding, problem, enc_text = None, "", parts[1] if len(parts) > 1 else ""
     if enc_text:
         key = (enc_text, id(aliases))
@@ -477,17 +701,20 @@ def parse_type(text: str, aliases: dict, cache: dict | None = None) -> ValueType
             if cache is not None:
                 cache[key] = (encoding, problem)
     memory = parts[2] if kind == "memdesc" and len(parts) > 2 else ""
-    return ValueType(kind, shape, m.group(2), encoding, enc_text, memory, "mutable" in parts[3:], problem)
+    return ValueType(kind, shape, element, encoding, enc_text, memory, "mutable" in parts[3:], problem)
 
 
-def _encoding(text: str, aliases: dict):
+def _encoding(text: str, aliases):
     from ..errors import TTLayoutError
     from .attribute import parse_attribute
     name = text[1:] if text.startswith("#") else None
     if name is not None and name in aliases:
         value = aliases[name]
         return (None, str(value)) if isinstance(value, Exception) else (value, "")
+    readable = getattr(aliases, "attributes", None)
+    if readable is None:
+        readable = {n: a for n, a in aliases.items() if not isinstance(a, Exception)}
     try:
-        return parse_attribute(text, {n: a for n, a in aliases.items() if not isinstance(a, Exception)}), ""
+        return parse_attribute(text, readable), ""
     except TTLayoutError as e:
         return None, str(e)

@@ -176,10 +176,110 @@ def bank(offset: int, element_bits: int, banks: int = 32) -> int:
 
 
 def painter(layout, use_hw_view: bool, element_bits: int, styles: Styles):
-    """lines -> coloured lines for one layout's view."""
+    """lines -> coloured lines for one layout's view: per cell in Python for small views, with numpy for big ones
+    (`color_fast`, byte-identical)."""
+    from . import SMALL_LIMIT as small_limit
+    from .small import entries
+    if entries(layout) > small_limit:
+        if layout.has_in_dim("offset"):
+            return (_fast_shared_hardware if use_hw_view else _fast_shared_tensor)(layout, element_bits, styles)
+        return (_fast_distributed_hardware if use_hw_view else _fast_distributed_tensor)(layout, styles)
     if layout.has_in_dim("offset"):
         return (shared_hardware if use_hw_view else shared_tensor)(layout, element_bits, styles)
     return (distributed_hardware if use_hw_view else distributed_tensor)(layout, styles)
+
+
+HEADER_LINE = re.compile(rb"^(?:Block|Warp)(\d+):\n", re.M)
+SHARED_BLOCK_LINE = re.compile(rb"^Block: (\d+):\n", re.M)
+
+
+def _fast_distributed_tensor(layout, styles: Styles):
+    from .color_fast import DistributedTensor
+    R, T, W, B = _hardware_sizes(layout)
+    return DistributedTensor(R, T, W, B, _replicated(layout), styles)
+
+
+def _runs(lines: bytes, header: re.Pattern):
+    """(header match or None, text up to the next header) for the runs of `lines` between headers."""
+    pos, current = 0, None
+    for m in header.finditer(lines):
+        if m.start() > pos or current is not None:
+            yield current, lines[pos:m.start()]
+        current, pos = m, m.end()
+    yield current, lines[pos:]
+
+
+def _fast_distributed_hardware(layout, styles: Styles):
+    from .color_fast import DistributedHardware
+    R, T, W, B = _hardware_sizes(layout)
+    fast = DistributedHardware(T, W, B, _replicated(layout), styles)
+    slow = distributed_hardware(layout, styles)
+
+    def paint(lines: bytes) -> bytes:
+        out = []
+        for m, run in _runs(lines, HEADER_LINE):
+            if m is not None:
+                out.append(m.group(0))
+                slow(m.group(0))                       # the slow painter keeps its own warp state in step
+                if m.group(0).startswith(b"Block"):
+                    fast.block = int(m.group(1))
+                else:
+                    fast.group = fast.block * W + int(m.group(1))
+            if run:
+                painted = fast.run(run)
+                out.append(painted if painted is not None else slow(run))
+        return b"".join(out)
+    return paint
+
+
+def _fast_shared_tensor(layout, element_bits: int, styles: Styles):
+    import numpy as np
+
+    from .color_fast import SharedCells
+    from .small import shared_dims
+    _, sizes, offsets, blocks, n, block_size = shared_dims(layout)
+    fast = SharedCells(element_bits, _replicated(layout), styles)
+    state = {"position": 0}
+
+    def offsets_of(count: int):
+        position = state["position"] + np.arange(count, dtype=np.int64)
+        state["position"] += count
+        return position % block_size if block_size else np.zeros(count, dtype=np.int64)
+
+    slow = shared_tensor(layout, element_bits, styles)
+
+    def paint(lines: bytes) -> bytes:
+        before = state["position"]
+        painted = fast.run(lines, offsets_of)
+        if painted is None:                            # not the view's cells: the per-cell painter from here
+            state["position"] = before
+            return slow(lines)
+        return painted
+    return paint
+
+
+def _fast_shared_hardware(layout, element_bits: int, styles: Styles):
+    import numpy as np
+
+    from .color_fast import SharedCells
+    fast = SharedCells(element_bits, _replicated(layout), styles)
+    slow = shared_hardware(layout, element_bits, styles)
+
+    def paint(lines: bytes) -> bytes:
+        out = []
+        for m, run in _runs(lines, SHARED_BLOCK_LINE):
+            if m is not None:
+                out.append(m.group(0))
+            if not run:
+                continue
+            first = OFFSET_LINE.match(run)
+            painted = None
+            if first is not None:
+                o = int(first.group(1))
+                painted = fast.run(run, lambda count, o=o: o + np.arange(count, dtype=np.int64))
+            out.append(painted if painted is not None else slow(run))
+        return b"".join(out)
+    return paint
 
 
 def colored_writer(layout, use_hw_view: bool, element_bits: int, write, system) -> LineBuffer:

@@ -78,6 +78,13 @@ def thread_table(threads: int, blocks: int, width: int) -> np.ndarray:
 
 def tensor_view(layout, write) -> None:
     layout, R, T, W, B = hardware_dims(layout)
+    holders_view(layout, EntryText(R, T, W, B), write)
+
+
+def holders_view(layout, entry_text, write) -> None:
+    """Each element's holders, in the order of their flat hardware index (the layout's in dims, first lowest),
+    formatted by `entry_text` (flat indices -> a fixed-width byte matrix), joined by '|' in Triton's tensor view
+    framing; an element no one holds is an empty cell. Streamed in bounded chunks whatever the layout."""
     sizes = out_sizes(layout)
     rank = len(sizes)
     row_major = layout.transpose_outs(list(reversed(layout.out_dims)))
@@ -86,7 +93,6 @@ def tensor_view(layout, write) -> None:
     columns = [int(b) for b in fb]
     pre = gf2_solve(columns, [1 << j for j in range(log2(n))])
     kernel = null_space(columns)
-    entry_text = EntryText(R, T, W, B)
     row_len = sizes[-1]
     nrows = n // row_len
     if (1 << len(kernel)) > CHUNK and all(p is not None for p in pre):
@@ -95,7 +101,7 @@ def tensor_view(layout, write) -> None:
         return _tensor_view_streamed(sizes, rank, nrows, row_len, pre, kernel, entry_text, write)
     coset = np.sort(span_array(kernel))
     if any(p is None for p in pre):
-        return _tensor_view_partial(layout, fb, pre, coset, write)
+        return _tensor_view_partial(sizes, fb, pre, coset, entry_text, write)
     pre_fb = np.array(pre, dtype=np.int64)
 
     def cell_text(elems):
@@ -190,12 +196,9 @@ def _framed_rows(body: np.ndarray, q: np.ndarray, nrows: int, strides, rank: int
     return out[keep].tobytes()
 
 
-def _tensor_view_partial(layout, fb, pre, coset, write):
+def _tensor_view_partial(sizes, fb, pre, coset, entry_text, write):
     """Layouts that do not reach every element (e.g. amd_wmma with warp bases [[0, 2], [0, 3]]): empty cells."""
-    layout, R, T, W, B = hardware_dims(layout)
-    sizes = out_sizes(layout)
     pre_fb = np.array([p or 0 for p in pre], dtype=np.int64)
-    entry_text = EntryText(R, T, W, B)
     n = int(np.prod(sizes))
     row_len = sizes[-1]
 

@@ -12,7 +12,7 @@ import html
 import json
 from importlib import resources
 
-from ..errors import UnsupportedError
+from ..errors import UnsupportedError, escaped
 
 MAX_BITS = 31           # the page computes with 32-bit integers
 
@@ -68,13 +68,24 @@ BODY = """<header>
 """
 
 
+def script_json(obj) -> str:
+    """JSON that can sit inside a <script> element whatever its strings hold: '<', '>' and '&' are written as
+    \\u003c, \\u003e, \\u0026, so no `</script>` or `<!--` (which would swallow the rest of the page) can appear;
+    ASCII only, so no control character either. JSON.parse reads the same values back.
+
+    >>> script_json({"t": "<!--<script>&"})
+    '{"t":"\\\\u003c!--\\\\u003cscript\\\\u003e\\\\u0026"}'
+    """
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def page(specs: list[dict], use_hw_view: bool) -> str:
     """The whole page for one or more layout specs."""
-    data = json.dumps({"layouts": specs, "view": "hardware" if use_hw_view else "tensor"}, separators=(",", ":"))
-    data = data.replace("</", "<\\/")
+    data = script_json({"layouts": specs, "view": "hardware" if use_hw_view else "tensor"})
     shared = all(s["kind"] == "shared" for s in specs)
     placeholder = ("element 3,5 / offset 12 / bank 4" if shared else "thread T37 / element 3,5")
-    title = html.escape(specs[0]["title"] if len(specs) == 1 else f"{len(specs)} layouts")
+    title = html.escape(escaped(specs[0]["title"]) if len(specs) == 1 else f"{len(specs)} layouts")
     script = page_script().replace("</", "<\\/")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>ttlayout: {title}</title><style>{STYLE}</style></head><body>\n"

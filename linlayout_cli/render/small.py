@@ -34,14 +34,16 @@ def row_brackets(sizes):
     return brackets
 
 
-def _rows(sizes, cells, sep: str, write) -> None:
-    """Row-major cells framed into Triton's tensor-view lines."""
+def _rows(sizes, cells, sep: str, write, first: int = 0, brackets=None) -> None:
+    """Row-major cells framed into Triton's tensor-view lines; `cells` may be the rows from row `first` on (a
+    chunk of a streamed view)."""
     rank, row_len = len(sizes), sizes[-1]
-    brackets = row_brackets(sizes)
+    brackets = brackets or row_brackets(sizes)
     lines = []
-    for q in range(len(cells) // row_len):
+    for k in range(len(cells) // row_len):
+        q = first + k
         o = brackets(q)
-        lines.append("[" * o + " " * (rank - o) + sep.join(cells[q * row_len:(q + 1) * row_len])
+        lines.append("[" * o + " " * (rank - o) + sep.join(cells[k * row_len:(k + 1) * row_len])
                      + "]" * brackets(q + 1) + "\n")
     write("".join(lines).encode())
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..engine.bits import log2
 from ..engine.gf2 import null_space, reduced_echelon, span_array
+from ..errors import escaped
 from ..records import frozen
 from . import palette
 from .apply import images, split_coords
@@ -33,7 +34,9 @@ DETAIL_LIMIT = 1 << 16          # cells drawn one per element up to this many
 TILE_TARGET = 1 << 12           # at most this many tiles above it (64 x 64)
 MAX_ASPECT = 16
 MIN_CELL_W = 22                 # px: the narrowest cell
-MAX_LINES = 4                   # holder lines per cell (a cell with more holders says "+N")
+MAX_LINES = 4                   # holder lines per cell (a cell with more holders says "+N" and lists them all in
+                                # its <title> tooltip)
+TITLE_LIMIT = 1 << 20           # holders listed in tooltips per picture, at most (~10 MB of SVG)
 MAX_STRIPES = 8                 # holder colour stripes per cell
 WRAP_1D = 64                    # a rank-1 tensor longer than this is drawn in rows of this many elements
 FONT = 10                       # px, monospace
@@ -91,7 +94,14 @@ def document(panel: Panel) -> str:
 
 
 def esc(text: str) -> str:
-    return html.escape(text, quote=True)
+    """Text for SVG (XML) content and attributes: markup characters as entities, and every control or format
+    character (which XML forbids or a viewer could act on) shown as its escape, so the file stays well-formed
+    whatever the input held.
+
+    >>> print(esc('<a & "b">' + chr(0x1b) + chr(0x202e)))
+    &lt;a &amp; &quot;b&quot;&gt;\\x1b\\u202e
+    """
+    return html.escape(escaped(text), quote=True)
 
 
 def text_lines(lines, width_chars: int = 110, cls: str = "n", line_h: int = 16) -> Panel:
@@ -127,6 +137,7 @@ class Cells:
     groups: list                    # (first row, heading) for each block of rows
     colour: object                  # id -> (class name, CSS rule)
     note: str | None = None
+    titles: dict | None = None      # cell index -> tooltip listing every holder (cells whose label is cut)
 
 
 def thread_colours(lanes: int):
@@ -283,7 +294,28 @@ def distributed_tensor_cells(layout, max_cols: int | None = None) -> Cells:
     lines = _holder_lines(_holder_names(hw.reshape(-1), R, T, W, B), ok.tolist(), holders.copies)
     ids = ((hw // (R * T)) * T + (hw // R) % T)[:, :shown]
     ids[~ok] = -1
-    return Cells(rows, cols, lines, ids, None, row_labels, col_labels, groups, thread_colours(T))
+    titles = _titles(holders, rows * cols, ok, lambda h: _holder_names(h, R, T, W, B))
+    return Cells(rows, cols, lines, ids, None, row_labels, col_labels, groups, thread_colours(T), titles=titles)
+
+
+def _titles(holders: Holders, count: int, ok, names) -> dict | None:
+    """Tooltips for the cells whose label is cut ("+N more"): every holder, '|' between them (as in the text
+    view), computed in bounded batches; past TITLE_LIMIT holders in all, a count instead of the list."""
+    if holders.copies <= MAX_LINES:
+        return None
+    held = np.flatnonzero(np.asarray(ok).reshape(-1))
+    if count * holders.copies > TITLE_LIMIT:
+        text = f"{holders.copies} holders (too many to list here; --format html names each)"
+        return {int(i): text for i in held}
+    out = {}
+    per_batch = max(1, (1 << 16) // holders.copies)
+    for k in range(0, len(held), per_batch):
+        cells = held[k:k + per_batch]
+        hw, _ = holders.first(cells.astype(np.int64), holders.copies)
+        flat = names(hw.reshape(-1))
+        for j, cell in enumerate(cells.tolist()):
+            out[cell] = "|".join(flat[j * holders.copies:(j + 1) * holders.copies])
+    return out
 
 
 def _ranges(values) -> str:
@@ -357,12 +389,17 @@ def shared_tensor_cells(layout, element_bits: int) -> Cells:
         names = [str(o) for o in offset.reshape(-1).tolist()]
     lines = _holder_lines(names, ok.tolist(), holders.copies if (tr, tc) == (1, 1) else 1)
     ids = np.where(ok, banks_of(offset[:, 0], element_bits), -1)[:, None]
+    titles = None
+    if (tr, tc) == (1, 1):
+        titles = _titles(holders, rows * cols, ok[:, 0] if ok.ndim > 1 else ok,
+                         lambda h: [f"B{x // offsets}:{x % offsets}" if blocks > 1 else str(x % offsets)
+                                    for x in h.tolist()])
     note = None
     if (tr, tc) != (1, 1):
         note = (f"Drawn at tile granularity: each cell is a {tr}x{tc} tile of elements ({rows}x{cols} elements in "
                 f"{rows // tr}x{cols // tc} tiles), showing the offset and bank of the tile's first element. "
                 "Use --format html for every element.")
-    return Cells(rows // tr, cols // tc, lines, ids, None, row_labels, col_labels, groups, bank_colour, note)
+    return Cells(rows // tr, cols // tc, lines, ids, None, row_labels, col_labels, groups, bank_colour, note, titles)
 
 
 def _coord_labels(values: np.ndarray, sizes) -> list:
@@ -508,6 +545,10 @@ def grid_panel(cells: Cells) -> Panel:
         f'<text x="{label_w - 4}" y="{y0 + ch // 2 + 3}">{esc(s)}</text>' for y0, s in zip(ys, cells.row_labels))
         + "</g>")
     body.append("".join(f'<text class="n" x="{label_w}" y="{y0 + 12}">{esc(t)}</text>' for y0, t in headings))
+    if cells.titles:                             # a hover target over each cut cell, naming every holder
+        body.append("".join(f'<rect x="{xs[i % cells.cols]}" y="{ys[i // cells.cols]}" width="{cw}" height="{ch}" '
+                            f'fill="none" pointer-events="all"><title>{esc(t)}</title></rect>'
+                            for i, t in sorted(cells.titles.items())))
     return Panel(width, height, "".join(body), tuple(styles.items()))
 
 

@@ -46,12 +46,13 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     warps = f"{m.num_warps} warps" if m.num_warps else "warps unknown"
     lanes = f" x {m.threads_per_warp} threads" if m.threads_per_warp else ""
     where = f"{path}" + (f", module {m.index + 1} (line {m.first_line})" if several else "")
-    out = [line(f"ttlayout audit {where}: {t.name}, {t.arch}, {warps}{lanes}", "bold")]
+    default = " (the module names no ttg.target; give --target)" if m.target_given == "default" else ""
+    out = [line(f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}", "bold")]
     rows = ranked(m, top)
     if rows:
         out.append(Table(("cost", "line", "op", "python", "layouts", "verdict"), tuple(
             (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f), verdict(f) if not f.problem else
-             f"not analysed: {_short(f.problem, 70)}") for f in rows), "  "))
+             f"{f.verdict}: {_short(f.problem, 70)}") for f in rows), "  "))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
@@ -66,6 +67,8 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     s = m.shared
     share = f" ({100 * s.total / s.limit:.0f}% of {s.limit // 1024} KiB)" if s.limit else ""
     over = "  OVER THE LIMIT" if s.limit and s.total > s.limit else ""
+    if s.bound:
+        over += " (at most: too many buffers live together to place them as Triton does)"
     allocated = sum(b.bytes for b in s.allocations)
     rows = [("shared memory", f"{s.total} bytes{share}{over}: {plural(len(s.allocations), 'allocation')} "
                               f"({allocated} bytes), largest scratch {s.largest_scratch} bytes")]
@@ -77,8 +80,11 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     costly = [f for f in ranked(m) if f.cost > 0][:3]
     if costly:
         rows.append(("costliest", "; ".join(f"{f.op} at {_where(f)} (line {f.line})" for f in costly)))
-    if m.problems:
-        rows.append(("not analysed", f"{plural(len(m.problems), 'op')}: {_short(m.problems[0], 90)}"))
+    for status in ("not analysed", "not modelled"):
+        problems = [f for f in m.findings if f.problem and f.verdict == status]
+        if problems:
+            f = problems[0]
+            rows.append((status, f"{plural(len(problems), 'op')}: {_short(f'line {f.line}: {f.op}: {f.problem}', 90)}"))
     return rows
 
 
@@ -101,8 +107,10 @@ def _finding_json(f: Finding) -> dict:
 def _module_json(m: ModuleAudit) -> dict:
     s = m.shared
     return {
-        "module": m.index, "first_line": m.first_line, "target": m.target.name, "num_warps": m.num_warps,
+        "module": m.index, "first_line": m.first_line, "target": m.target.name, "target_from": m.target_given,
+        "num_warps": m.num_warps,
         "threads_per_warp": m.threads_per_warp, "shared_bytes": s.total, "shared_limit": s.limit,
+        "shared_bytes_is_bound": s.bound,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
         "ops": [_finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],

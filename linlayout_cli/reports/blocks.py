@@ -6,6 +6,7 @@ Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an alig
 """
 from __future__ import annotations
 
+from ..errors import escaped
 from ..records import frozen
 
 
@@ -47,18 +48,21 @@ class Table:
 
 
 def _table_lines(block: Table) -> list[str]:
-    rows = [block.columns] + list(block.rows)
+    rows = [block.columns] + [tuple(escaped(c) for c in r) for r in block.rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(block.columns))]
     return [block.indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
 def to_text(blocks) -> str:
+    """The report as plain text. Every piece of text is `escaped`: a report echoes what the input holds (file
+    names of `loc(...)`, element types), which must not reach a terminal as control sequences."""
     out: list[str] = []
     for block in blocks:
         if isinstance(block, Line):
-            out.append(block.indent + block.text if block.spans else "")
+            out.append(block.indent + escaped(block.text) if block.spans else "")
         elif isinstance(block, Fields):
-            out += [(block.indent + label.ljust(block.label_width) + value).rstrip() for label, value in block.rows]
+            out += [(block.indent + escaped(label).ljust(block.label_width) + escaped(value)).rstrip()
+                    for label, value in block.rows]
         else:
             out += _table_lines(block)
     return "\n".join(out) + "\n"
@@ -77,21 +81,22 @@ def to_rich(blocks, width: int | None = None) -> str:
 
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=width or 120, highlight=False, soft_wrap=True)
-    for block in blocks:
+    for block in blocks:                      # Text, never markup: '[...]' in the input is shown as it is
         if isinstance(block, Line):
-            console.print(Text.assemble(block.indent, *block.spans) if block.spans else "")
+            spans = [(escaped(t), style) for t, style in block.spans]
+            console.print(Text.assemble(block.indent, *spans) if block.spans else "")
         elif isinstance(block, Fields):
             grid = RichTable.grid(padding=(0, 2))
             grid.add_column(style="bold cyan")
             grid.add_column(overflow="fold")
             for label, value in block.rows:
-                grid.add_row(label, value)
+                grid.add_row(Text(escaped(label)), Text(escaped(value)))
             console.print(grid)
         else:
             table = RichTable(show_edge=False, header_style="bold")
             for col in block.columns:
                 table.add_column(col)
             for row in block.rows:
-                table.add_row(*row)
+                table.add_row(*(Text(escaped(c)) for c in row))
             console.print(table)
     return buf.getvalue()
