@@ -20,15 +20,6 @@ GLOBAL = json.loads((DATA / "kernels" / "global_access.json").read_text())["dump
 DUMPS = [d["file"] for d in NUMBERS]
 # Triton's allocator is reproduced (analysis/allocation.py); these two differ slightly (docs/audit_model.md)
 SHARED_DIFFERENCES = {"matmul_tma.sm90.ttgir": 128, "matmul_tma.sm100.ttgir": 1}
-# The model's reduction scratch is not the compiler's here (issue 23, "Reduction scratch equals the compiler's"):
-# a two-operand reduction (value and index) gets the sum of the operands' bytes where Triton 3.9 needs less, and the
-# unvectorized column-major axis-0 sum (lanes and 2 warps along the axis) gets twice Triton's bytes on NVIDIA.
-REDUCTION_SCRATCH_WRONG = {
-    **{f"reduce_argmax_axis1.{t}.ttgir": "argmax: model 1536 bytes, compiler 1024"
-       for t in ("sm80", "sm90", "sm100", "gfx942")},
-    **{f"reduce_sum_axis0_colmajor.{t}.ttgir": "column-major axis-0 sum: model 512 bytes, compiler 256"
-       for t in ("sm80", "sm90", "sm100")},
-}
 # static global instruction counts LLVM changes on gfx942 by peeling pipelined loops (docs/audit_model.md)
 GLOBAL_COUNTS_DIFFER = {"fp8_matmul.gfx942.ttgir", "matmul_epilogue_transpose.gfx942.ttgir",
                         "matmul_pipelined.gfx942.ttgir", "matmul_tma.gfx942.ttgir"}
@@ -51,9 +42,7 @@ def test_every_dump_is_read_and_every_layout_op_found(name):
     assert sum(f.category == "buffer" for f in m.findings) == len(re.findall(r"= ttg\.local_alloc(?! %)", text))
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"issue 23: reduction scratch; {REDUCTION_SCRATCH_WRONG[n]}"))
-    if n in REDUCTION_SCRATCH_WRONG else n for n in DUMPS])
+@pytest.mark.parametrize("name", DUMPS)
 def test_shared_memory_is_the_compilers(name):
     (m,) = audit(name)
     want = next(d["shared"] for d in NUMBERS if d["file"] == name)

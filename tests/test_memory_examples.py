@@ -191,9 +191,9 @@ def test_option_misuse_is_one_clean_line(argv, words):
         assert w in err
 
 
-@pytest.mark.parametrize("command", [["bank", "-r", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], "
-                                               "warpsPerCTA = [1, 1], order = [1, 0]}>", "-s"], ["info", "-l"]])
+@pytest.mark.parametrize("command", [["info", "-l"], ["lookup", "--offset", "0", "-l"]])
 def test_analysis_commands_refuse_padded_layouts(command):
+    """info and lookup describe linear layouts only (bank, swizzle and audit price padding: tests/test_shared_access_cli.py)."""
     err = error_of(*command, "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t",
                    "tensor<16x16xf16>")
     assert "padded_shared" in err and "printed" in err

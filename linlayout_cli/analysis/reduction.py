@@ -55,7 +55,7 @@ def zero_along_axis(ll: LinearLayout, axis: int, dim: str) -> LinearLayout:
 
     >>> ll = _layout({"register": [[1, 0]], "lane": [[2, 0], [0, 1]], "warp": [[4, 0]]}, ["dim0", "dim1"])
     >>> [zero_along_axis(ll, 0, "register").get_in_dim_bases(d) for d in ("register", "lane", "warp")]
-    [[(0, 0)], [(1, 0), (0, 1)], [(2, 0)]]
+    [((0, 0),), ((1, 0), (0, 1)), ((2, 0),)]
     """
     bases = _bases(ll)
     for b in bases.get(dim, []):
