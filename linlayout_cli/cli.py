@@ -11,7 +11,7 @@ import signal
 import stat
 import sys
 
-from .errors import TTLayoutError, abbreviate, printable
+from .errors import TTLayoutError, abbreviate_path, printable
 
 MAX_MESSAGE = 300
 ERROR_PREFIX = "ttlayout: error: "
@@ -99,7 +99,7 @@ class _StreamSink:
 
     def _fail(self, e: OSError | str):
         why = e if isinstance(e, str) else (e.strerror or str(e))
-        raise TTLayoutError(f"cannot write output file {abbreviate(self.path)}: {why}")
+        raise TTLayoutError(f"cannot write output file {abbreviate_path(self.path)}: {why}")
 
     def __enter__(self):
         self.file = self.tmp = self.target = None

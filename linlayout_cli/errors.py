@@ -76,3 +76,18 @@ def abbreviate(text: str, limit: int = 80) -> str:
     """`text` made printable and cut to `limit` characters (with '...'), for quoting user input in a message."""
     text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def abbreviate_path(path: str, limit: int = 80) -> str:
+    """A file path made printable and cut in the middle to `limit` characters, keeping its end (the file's own
+    name is what a reader looks for).
+
+    >>> abbreviate_path("/tmp/" + "x" * 100 + "/out.svg", 30)
+    '/tmp/xxxxxxxxxxxxxx.../out.svg'
+    """
+    text = printable(str(path))
+    if len(text) <= limit:
+        return text
+    tail = text[text.rfind("/"):] if "/" in text else ""
+    tail = tail if len(tail) <= limit // 2 else tail[-(limit // 2):]
+    return text[: limit - 3 - len(tail)] + "..." + tail

@@ -19,6 +19,7 @@ from .errors import (
     UnsupportedError,
     VerifyError,
     abbreviate,
+    abbreviate_path,
 )
 from .records import frozen
 
@@ -109,7 +110,7 @@ def read_text(path: str, stdin) -> str:
     package reads through here, so the one limit holds everywhere."""
     from .parsing import MAX_FILE_CHARS
     limit = MAX_FILE_CHARS
-    shown = "standard input" if path == "-" else f"input file {abbreviate(path)}"
+    shown = "standard input" if path == "-" else f"input file {abbreviate_path(path)}"
     if path == "-":
         if stdin is None:
             raise TTLayoutError("cannot read standard input: it is closed")

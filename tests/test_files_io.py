@@ -262,7 +262,8 @@ def test_output_to_the_input_file_is_refused(tmp_path, mlir):
     (tmp_path / "link.mlir").symlink_to(mlir)
     for out in (mlir, tmp_path / "." / "in.mlir", tmp_path / "hard.mlir", tmp_path / "link.mlir"):
         message = clean_error(["-i", str(mlir), "-o", str(out)] + T16)
-        assert message.startswith(f"cannot write output file {out}: it is a file this command reads"), message
+        named, _, why = message.partition(": it is a file this command reads")
+        assert why and named.startswith("cannot write output file ") and out.name in named, message
         assert mlir.read_text() == FILE_TEXT and leftovers(tmp_path) == []
     # stdin redirected from the file is that file too
     with open(mlir, "rb") as f:
