@@ -55,6 +55,40 @@ class Finding:
     problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
     conversion: object = None        # a convert_layout's ConvertReport
 
+    @property
+    def counts(self) -> dict | None:
+        """The op's static instruction counts per thread in the assembly's classes (`COUNT_CLASSES`: what the
+        compiled code of this op holds, once, loops not unrolled), or None where the model does not count this op.
+
+        A convert counts its lowering (`convert` model); a register <-> shared access its ld/st.shared (ldmatrix,
+        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; TMA copies and
+        dots issue none of these classes themselves."""
+        if self.problem:
+            return None
+        zero = dict.fromkeys(COUNT_CLASSES, 0)
+        if self.category == "convert":
+            p = self.fields["per_thread"]
+            return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
+                           "shuffles": p["shuffles"], "barriers": p["barriers"]}
+        if self.category == "shared":
+            if self.op == "ttg.async_copy_global_to_local":
+                return zero
+            key = "shared_loads" if self.fields["access"] == READ else "shared_stores"
+            return zero | {key: self.fields["instructions_per_thread"]}
+        if self.category == "global" and self.op in ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"):
+            key = "global_loads" if self.op.endswith("load") else "global_stores"
+            return zero | {key: self.fields["instructions_per_thread"]}
+        if self.category in ("tma", "dot", "buffer"):
+            return zero
+        return None
+
+
+# The instruction classes an op is counted in, as the assembly names them (NVIDIA / AMD):
+# shared_loads ld.shared*, ldmatrix* / ds_read*; shared_stores st.shared*, stmatrix* / ds_write*;
+# shuffles shfl.sync* / ds_bpermute*, ds_swizzle*, v_permlane*, DPP; barriers bar.sync, barrier.sync / s_barrier;
+# global_loads ld.global* / global_load*, buffer_load*; global_stores st.global* / global_store*, buffer_store*.
+COUNT_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers", "global_loads", "global_stores")
+
 
 @dataclass(frozen=True)
 class Buffer:
