@@ -83,7 +83,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--oracle", default="/opt/oracle/venv/bin/python")
     args = ap.parse_args()
-    from linlayout_cli.analysis.swizzle import suggest
+    from linlayout_cli.analysis.swizzle import analyze_swizzle
     from linlayout_cli.conversions import to_linear_layout
     from linlayout_cli.parsing import parse_attribute
 
@@ -98,7 +98,7 @@ def main() -> None:
         except Exception as e:          # a converter ttlayout does not have yet
             print(f"# skipped {w[:40]}...: {e}", file=sys.stderr)
             continue
-        s = suggest(wl, rl, bw)
+        s = analyze_swizzle(wl, rl, bw)
         swz_ref.append((w, r, shape, bw, s.attr_text, oracle(args.oracle, w, s.attr_text, shape, bw),
                         oracle(args.oracle, r, s.attr_text, shape, bw)))
     print("BANK_REFERENCE = " + pprint.pformat(bank_ref, width=120))

@@ -170,7 +170,7 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
 
     ``max_vector_bases`` truncates the vector part.  ``permuted_vectors``: size each side's phase for the vector
     the bank analysis will find (leading vector bases that are that side's registers, in any order) instead of
-    Triton's in-order register prefix (``getVectorSize``).  ``suggest`` tries all of these variants."""
+    Triton's in-order register prefix (``getVectorSize``).  ``analyze_swizzle`` tries all of these variants."""
     target = target if isinstance(target, Target) else get_target(target)
     src, dst, dim = _sides(write_ll, read_ll, bitwidth)
     vbasis = _vbasis(src, dst, bitwidth, dim)
@@ -544,7 +544,6 @@ def _nvmma_suggestion(write_ll: LinearLayout, read_ll: LinearLayout | None, bitw
                       reader="threads" if read_ll is not None else use)
 
 
-suggest = analyze_swizzle          # the old name: scripts/make_bank_reference.py imports it
 
 
 # ----------------------------------------------------------------------------------------- on the GPU, padding
