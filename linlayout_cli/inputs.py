@@ -411,12 +411,6 @@ def located(err: TTLayoutError, text: str, what: str) -> TTLayoutError:
     return new
 
 
-def alias_table(path: str, stdin):
-    """The `-i` file's top-level `#name = <attr>` definitions: an `AliasTable`, name (no '#') -> AliasDef in file
-    order, whose `layouts()` are the layout aliases and whose `attributes` resolve `#name` in other text."""
-    return _aliases(read_text(path, stdin))
-
-
 def _aliases(text: str):
     from .parsing import parse_alias_table
     try:
