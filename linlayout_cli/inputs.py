@@ -488,8 +488,9 @@ def dump_scope(norm: str, found: list, wanted: list, shown: str):
         ttgir = [s for s in having if is_ttgir(norm[s.start:s.end])]
         chosen = (ttgir or having or [last_ttgir(norm, found) or found[-1]])[-1]
     last = " (the last TTGIR module)" if chosen is last_ttgir(norm, found) else ""
-    return chosen, (f"{shown} is an MLIR_ENABLE_DUMP capture of {len(found)} modules; this reads {chosen.number} "
-                    f"{chosen.title()} (line {chosen.first_line}){last}: --section N or a pass name picks another")
+    return chosen, (f"{shown} is an MLIR_ENABLE_DUMP capture of {len(found)} modules; this reads module "
+                    f"{chosen.number}, {chosen.title()} (line {chosen.first_line}){last}: --section N or a pass name "
+                    "picks another")
 
 
 def _section_table(norm: str, s):

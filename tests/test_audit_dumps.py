@@ -104,7 +104,7 @@ def test_i_reads_the_dumps_last_ttgir_module_and_says_so():
     assert code == 0
     assert out.startswith("Print layout attribute: #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
                           "[1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>\n")
-    assert err.startswith("ttlayout: note: ") and "74 IR Dump Before ConvertTritonGPUToLLVM (line 8757)" in err
+    assert err.startswith("ttlayout: note: ") and "module 74, IR Dump Before ConvertTritonGPUToLLVM (line 8757)" in err
 
 
 # ----------------------------------------------------------------------------------------- lit files

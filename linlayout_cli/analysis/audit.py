@@ -372,7 +372,7 @@ def _shared(ctx: _Context, op) -> Finding:
     limit = vector_limit(report) if vec == report.vector_width else "pointer contiguity"
     fields = {"bank_conflicts": access.conflicts, "vector_width": vec, "vector_bits": vec * report.bitwidth,
               "instructions_per_thread": per_thread, "wavefronts": access.wavefronts, "access": kind,
-              "shared_bytes": _bytes(mem), "limited_by": limit}
+              "shared_bytes": _bytes(mem), "instruction": instruction, "limited_by": limit}
     return _finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
                     ideal_instructions(elements, report.bitwidth), fields=fields)
 

@@ -120,7 +120,7 @@ def wanted_aliases(texts, given: dict) -> list[str]:
     import re
     names = inputs.split_names(given.get("alias_names") or ())
     names += [t for t in texts if t is not None and re.fullmatch(r"#[A-Za-z_][\w$\-]*", t.strip())]
-    names += re.findall(r"#([A-Za-z_][\w$\-]*)", given.get("tensor_type") or "")
+    names += re.findall(r"#([A-Za-z_][\w$\-]*)(?![\w$.\-])", given.get("tensor_type") or "")   # not #ttg.<...>
     return list(dict.fromkeys(n.lstrip("#") for n in names))
 
 

@@ -122,7 +122,7 @@ def short_verdict(f: Finding) -> str:
             text += f"; sectors {d['sectors_per_warp_access']}/{d['ideal_sectors']}"
         return text
     if f.category == "shared":
-        ins = re.sub(r"\.sync\.aligned", "", f.verdict.split(",")[0])
+        ins = re.sub(r"\.sync\.aligned", "", d.get("instruction") or f.verdict.split(",")[0])
         if ins.startswith(("cp.async", "buffer_load")):
             ins = f"{ins.split(' ', 1)[0]} {d['vector_bits']}b"
         return f"{ins}, {_limit(f)}; {plural(d['bank_conflicts'], 'conflict')}"
