@@ -22,7 +22,7 @@ _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 def where(f: Finding, main: str | None = None) -> str:
     """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location); '14'
-    where the file is `main`, the kernel's own file, which the title names."""
+    where the file is `main`, the kernel's own file, which the footer names."""
     if not f.loc:
         return "-"
     path, _, rest = f.loc.rpartition(":")
