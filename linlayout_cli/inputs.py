@@ -61,17 +61,204 @@ def once(values, option: str):
 # ----------------------------------------------------------------------------------------- reading
 
 
-def modules(text: str):
-    """The modules of a TTGIR dump (`// -----` separates them), each read when asked for: its aliases, ops and
-    their types."""
+def modules(text: str, only=None):
+    """The modules of a TTGIR dump (every line starting `// -----` separates them: a lit file's separators, the
+    pass headers of an MLIR_ENABLE_DUMP capture), each read when asked for: its aliases, ops and their types;
+    `only`: the section numbers to read (None: all)."""
     from .parsing.module import iter_modules
-    return iter_modules(text)
+    return iter_modules(text, only)
 
 
 def several_modules(text: str) -> bool:
     """Whether a dump holds more than one module (a `// -----` line)."""
     from .parsing.module import SEPARATOR
     return SEPARATOR.search(text) is not None
+
+
+def file_sections(text: str) -> list:
+    """The sections of a file (`parsing.sections.sections`, on its text with newlines normalised)."""
+    from .parsing.mlir_file import normalise_newlines
+    from .parsing.sections import sections
+    return sections(normalise_newlines(text))
+
+
+def is_dump(found: list) -> bool:
+    """Whether a file's sections are the passes of an MLIR_ENABLE_DUMP capture."""
+    from .parsing.sections import is_dump as passes
+    return passes(found)
+
+
+def last_ttgir(text: str, found: list):
+    """The last TTGIR section of a dump (the input of ConvertTritonGPUToLLVM), None if none is."""
+    from .parsing.mlir_file import normalise_newlines
+    from .parsing.sections import last_ttgir as last
+    return last(normalise_newlines(text), found)
+
+
+def section_is_ttgir(text: str, section) -> bool:
+    """Whether one section of a file holds TTGIR (`parsing.sections.is_ttgir`)."""
+    from .parsing.mlir_file import normalise_newlines
+    from .parsing.sections import is_ttgir
+    return is_ttgir(normalise_newlines(text)[section.start:section.end])
+
+
+def sections_to_read(path: str, text: str, names, section: str | None):
+    """(the section numbers `-i FILE` without -t reads, or None for all; the note saying which): --section's, one
+    section of a dump (`dump_scope`), every section of any other file."""
+    found = file_sections(text)
+    if section is not None:
+        return {pick_section(found, section, "--section").number}, None
+    if not is_dump(found):
+        return None, None
+    from .parsing.mlir_file import normalise_newlines
+    shown = "standard input" if path == "-" else abbreviate_path(path)
+    chosen, note = dump_scope(normalise_newlines(text), found, [n.lstrip("#") for n in names], shown)
+    return {chosen.number}, note
+
+
+# ----------------------------------------------------------------------------------------- what a file is
+
+_TTGIR_MARK = re.compile(r'#ttg\.|#triton_gpu\.|#ttng\.|#triton_nvidia_gpu\.|"?ttg\.num-warps"?|"?triton_gpu\.num-warps"?')
+HOW_TO_DUMP = "run the kernel with MLIR_ENABLE_DUMP=1 or TRITON_KERNEL_DUMP=1 to get its TTGIR"
+
+
+@frozen
+class FileKind:
+    """A file given where TTGIR is expected that is something else Triton writes: what it is (`what`), and where
+    its TTGIR is (`ttgir`: the file beside it, or how to get one)."""
+    what: str
+    ttgir: str
+
+    def message(self, shown: str) -> str:
+        """'softmax.json is Triton's metadata, not TTGIR; the TTGIR is softmax.ttgir beside it'."""
+        return f"{shown} is {self.what}, not TTGIR; {self.ttgir}"
+
+
+def file_kind(path: str, text: str) -> FileKind | None:
+    """What a file is when it is not TTGIR but another file Triton writes (read from its text, and from its name's
+    extension where the text alone does not tell): Triton's metadata or cache group JSON, PTX or AMDGCN assembly,
+    LLVM IR, TTIR (tensors without layouts: Triton's `.ttir` and `.source`) or Python source. None when the file
+    holds TTGIR (any `#ttg.` layout or `ttg.num-warps`) or is none of these: the caller reads it as TTGIR.
+
+    The one place that tells file kinds apart: `audit`, `-i` and the cache and directory inputs call it."""
+    if _TTGIR_MARK.search(text):
+        return None
+    import os
+    base = os.path.basename(path) if path != "-" else ""
+    ext = os.path.splitext(base)[1].lower()
+    head = text.lstrip()[:8192]
+    name = None
+    if ext == ".json" or head.startswith("{"):
+        import json
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and isinstance(obj.get("child_paths"), dict):
+            what = "Triton's cache group file"
+            name = next((os.path.splitext(k)[0] for k in obj["child_paths"] if k.endswith(".ttgir")), None)
+        elif isinstance(obj, dict) and "num_warps" in obj and ({"hash", "target"} & set(obj)):
+            what = "Triton's metadata"
+            name = obj.get("name") if isinstance(obj.get("name"), str) else None
+        elif ext == ".json":
+            what = "a JSON file"
+        else:
+            return None
+    elif ext == ".ptx" or (re.search(r"^\.version \d", head, re.M) and re.search(r"^\.target sm_", head, re.M)):
+        what = "PTX assembly"
+    elif ext == ".amdgcn" or ".amdgcn_target" in head:
+        what = "AMDGCN assembly"
+    elif ext in (".llir", ".ll") or head.startswith("; ModuleID") or re.search(r"^target (?:datalayout|triple) = ",
+                                                                               head, re.M):
+        what = "LLVM IR"
+    elif ext in (".ttir", ".source") or (re.search(r"^\s*tt\.func\b", text, re.M) and "tensor<" in text):
+        what = "Triton's TTIR (its tensors have no layouts yet)"
+    elif ext == ".py" or re.search(r"^\s*(?:import triton|from triton\b|@triton\.jit)", text, re.M):
+        what = "Python source"
+    else:
+        return None
+    return FileKind(what, _where_ttgir(path, base, name))
+
+
+def _where_ttgir(path: str, base: str, name: str | None) -> str:
+    """'the TTGIR is NAME.ttgir beside it' where a cache entry's TTGIR file is there, else how to get one."""
+    import os
+    if path != "-":
+        stem = name or os.path.splitext(base)[0]
+        stem = stem[len("__grp__"):] if stem.startswith("__grp__") else stem
+        if stem and os.path.isfile(os.path.join(os.path.dirname(path), stem + ".ttgir")):
+            return f"the TTGIR is {stem}.ttgir beside it"
+    return HOW_TO_DUMP
+
+
+def check_ttgir(path: str, text: str) -> None:
+    """The error naming what a file is, where TTGIR was expected and the file is another one Triton writes."""
+    kind = file_kind(path, text)
+    if kind is not None:
+        raise TTLayoutError(kind.message("standard input" if path == "-" else abbreviate_path(path)))
+
+
+# ----------------------------------------------------------------------------------------- sections
+
+
+def pick_section(found: list, spec: str, flag: str):
+    """The section `spec` names: its number (1-based), or for a dump a part of a pass name (`Coalesce`; the whole
+    name wins over longer ones, `CSEPass`). A name that matches several sections, or none, is an error listing
+    the choices."""
+    from .parsing.sections import is_dump
+    spec = spec.strip()
+    if spec.isdigit():
+        k = int(spec)
+        if not 1 <= k <= len(found):
+            raise TTLayoutError(f"{flag} {k}: the file has {len(found)} section(s), numbered 1 to {len(found)}")
+        return found[k - 1]
+    if not is_dump(found):
+        raise TTLayoutError(f"{flag} '{abbreviate(spec, 40)}' names a pass, but the file is no MLIR_ENABLE_DUMP "
+                            f"capture (no 'IR Dump' headers); give a section number from 1 to {len(found)}")
+    want = spec.lower()
+    exact = [s for s in found if s.pass_name.lower() == want]
+    ending = [s for s in found if s.pass_name.lower().endswith(want)]
+    hits = exact or (ending if len({s.pass_name for s in ending}) == 1 else []) or \
+        [s for s in found if want in s.pass_name.lower()]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise TTLayoutError(f"{flag} '{abbreviate(spec, 40)}' matches {len(hits)} dumps: "
+                            + _listed([f"{s.number} {s.title()} (line {s.first_line})" for s in hits])
+                            + f"; give the number ({flag} {hits[0].number})")
+    import difflib
+    names = list(dict.fromkeys(s.pass_name for s in found if s.pass_name))
+    close = difflib.get_close_matches(spec, names, n=1, cutoff=0.5)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise TTLayoutError(f"{flag} '{abbreviate(spec, 40)}' names no pass of the dump{hint}; its passes: "
+                        + _listed(names, 130) + "; 'ttlayout audit FILE --json' lists every module under 'passes'")
+
+
+def _listed(items: list[str], room: int = 160) -> str:
+    """Items joined by ', ' within about `room` characters, with how many were left out.
+
+    >>> _listed(["a", "b", "c"], 4)
+    'a, ... (2 more)'
+    """
+    out, used = [], 0
+    for k, item in enumerate(items):
+        if out and used + len(item) + 2 > room:
+            return ", ".join(out) + f", ... ({len(items) - k} more)"
+        out.append(item)
+        used += len(item) + 2
+    return ", ".join(out)
+
+
+def section_at_line(found: list, line: int, flag: str = "--line"):
+    """The section holding file line `line`."""
+    for s, nxt in zip(found, found[1:] + [None]):
+        if s.first_line <= line and (nxt is None or line < nxt.first_line - 1):
+            return s
+    raise TTLayoutError(f"{flag} {line}: no module of the file holds that line")
+
+
+def _defines(chunk: str, name: str) -> bool:
+    return re.search(rf"^#{re.escape(name)}[ \t]*=", chunk, re.M) is not None
 
 
 _READ: set = set()                    # (st_dev, st_ino) of the regular files read: an -o sink refuses them
@@ -224,12 +411,6 @@ def located(err: TTLayoutError, text: str, what: str) -> TTLayoutError:
     return new
 
 
-def alias_table(path: str, stdin):
-    """The `-i` file's top-level `#name = <attr>` definitions: an `AliasTable`, name (no '#') -> AliasDef in file
-    order, whose `layouts()` are the layout aliases and whose `attributes` resolve `#name` in other text."""
-    return _aliases(read_text(path, stdin))
-
-
 def _aliases(text: str):
     from .parsing import parse_alias_table
     try:
@@ -240,16 +421,84 @@ def _aliases(text: str):
 
 @frozen
 class Dump:
-    """An `-i` file as the analysis commands read it: its alias table and the distinct `ttg.target`s its modules
-    name, in file order (the target such a command defaults to)."""
+    """An `-i` file as the analysis commands read it: the alias table of the scope read (the whole file, or one
+    section of a lit file or an MLIR_ENABLE_DUMP capture), the distinct `ttg.target`s its modules name, in file
+    order (the target such a command defaults to), what to tell the user about the section chosen (`note`, None
+    when nothing), the `Section` read (None: the whole file), and `layouts`: the layout aliases to print when none
+    is named (every section's, in order, for a lit file whose sections reuse names)."""
     aliases: object
     targets: tuple[str, ...]
+    note: str | None = None
+    section: object = None
+    layouts: tuple = ()
 
 
-def dump(path: str, stdin) -> Dump:
-    """The `-i` file (read once, so '-' works) as its aliases and its modules' targets."""
+def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
+    """The `-i` file (read once, so '-' works) as its aliases and its modules' targets. A file of several sections
+    (`// -----`, or the passes of an MLIR_ENABLE_DUMP capture) gives each section its own aliases; the one read is
+    `section` (`--section N`, or a pass name), else for a dump the last TTGIR module, else the first section that
+    defines every alias in `wanted` (the names the command line gives), said in `note` when several do. A lit file
+    with no name wanted reads as a whole, as before; where its sections reuse names, each is read on its own."""
     text = read_text(path, stdin)
-    return Dump(_aliases(text), module_targets(text))
+    check_ttgir(path, text)
+    shown = "standard input" if path == "-" else abbreviate_path(path)
+    wanted = [w[1:] if w.startswith("#") else w for w in wanted if w]
+    from .parsing.mlir_file import normalise_newlines
+    from .parsing.sections import is_dump, sections
+    norm = normalise_newlines(text)
+    found = sections(norm)
+    if section is None and not is_dump(found) and (len(found) <= 1 or not wanted):
+        try:
+            table = _aliases(text)
+            return Dump(table, module_targets(text), layouts=tuple(table.layouts()))
+        except ParseError as e:
+            if len(found) <= 1 or "redefinition of attribute alias id" not in str(e):
+                raise
+        tables = [_section_table(norm, s) for s in found]
+        note = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
+                f"(line {found[0].first_line}): --alias-names or --section N picks another")
+        return Dump(tables[0], module_targets(norm[found[0].start:found[0].end]), note, found[0],
+                    tuple(d for t in tables for d in t.layouts()))
+    note = None
+    if section is not None:
+        chosen = pick_section(found, section, "--section")
+    elif is_dump(found):
+        chosen, note = dump_scope(norm, found, wanted, shown)
+    else:
+        having = [s for s in found if all(_defines(norm[s.start:s.end], w) for w in wanted)]
+        chosen = having[0] if having else next((s for s in found if _defines(norm[s.start:s.end], wanted[0])),
+                                               found[0])
+        if len(having) > 1:
+            names = " and ".join("#" + w for w in wanted)
+            note = (f"{names} {'is' if len(wanted) == 1 else 'are'} defined in sections "
+                    f"{_listed([str(s.number) for s in having], 60)} of {shown}; this reads section {chosen.number} "
+                    f"(line {chosen.first_line}): --section N picks another")
+    table = _section_table(norm, chosen)
+    return Dump(table, module_targets(norm[chosen.start:chosen.end]), note, chosen, tuple(table.layouts()))
+
+
+def dump_scope(norm: str, found: list, wanted: list, shown: str):
+    """(section, note) of a dump: the last TTGIR module that defines every wanted alias (the last TTGIR module when
+    none is wanted), or the last section that does."""
+    from .parsing.sections import is_ttgir, last_ttgir
+    if not wanted:
+        chosen = last_ttgir(norm, found) or found[-1]
+    else:
+        having = [s for s in found if all(_defines(norm[s.start:s.end], w) for w in wanted)]
+        ttgir = [s for s in having if is_ttgir(norm[s.start:s.end])]
+        chosen = (ttgir or having or [last_ttgir(norm, found) or found[-1]])[-1]
+    last = " (the last TTGIR module)" if chosen is last_ttgir(norm, found) else ""
+    return chosen, (f"{shown} is an MLIR_ENABLE_DUMP capture of {len(found)} modules; this reads module "
+                    f"{chosen.number}, {chosen.title()} (line {chosen.first_line}){last}: --section N or a pass name "
+                    "picks another")
+
+
+def _section_table(norm: str, s):
+    from .parsing.module import section_aliases
+    try:
+        return section_aliases(norm[s.start:s.end], s.first_line)
+    except (ParseError, VerifyError) as e:
+        raise located(e, norm, "-i") from None
 
 
 def module_targets(text: str) -> tuple[str, ...]:

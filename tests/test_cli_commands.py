@@ -156,7 +156,9 @@ def test_audit_names_what_the_bank_model_does_not_cover():
     code, out, err = run(["audit", str(KERNELS / "matmul.sm80.ttgir"), "--target", "gfx1200"])
     assert code == 0 and not err and "gfx1200, AMD RDNA4" in out
     assert "not analysed: the bank model does not cover gfx1200 (AMD RDNA4)" in out
-    assert "ttg.convert_layout" in out and "shared memory: 32768 bytes scratch" in out
+    assert "ttg.convert_layout" in out and "smem 32768 B, conflicts" in out       # the short verdict
+    code, out, err = run(["audit", str(KERNELS / "matmul.sm80.ttgir"), "--target", "gfx1200", "--wide"])
+    assert code == 0 and "shared memory: 32768 bytes scratch" in out                  # the long one
 
 
 @pytest.mark.parametrize("argv", [["convert", "--alias-names", "blocked,blocked1"],

@@ -31,6 +31,7 @@ def test_help_explains_the_notation_and_shows_examples():
     (["help", "notation"], "Notation"),
     (["help", "bank-model"], "# Shared-memory bank model"),
     (["help", "cute"], "# CuTe notation"),
+    (["help", "audit-model"], "# How `ttlayout audit` reads a kernel"),
 ])
 def test_help_command(argv, first):
     code, out, err = run(argv)

@@ -8,8 +8,11 @@ global loads, stores and atomics on tensors of pointers (vector width from the l
 use (a use inside a loop keeps them live through the loop) and each op's scratch lives at that op; the peak is what
 the CTA needs, against the target's limit.
 
-`cost` ranks the rows: shared-memory wavefronts, shuffles, barriers and global accesses one thread issues for the
-op (x 8 inside a loop, whose trip count a dump does not tell). It orders the report; it is no time estimate.
+`cost` is counted in issue slots per thread: the instructions one thread issues for the op (shuffles, shared-memory
+and global accesses, 2 per barrier), each taken once per shared-memory wavefront it needs, or scaled by its
+32-byte sectors over the fewest its bytes could fill; x 8 inside a loop, whose trip count a dump does not tell.
+`ideal` is the cost the same op would have at its best (`ideal_cost`, docs/audit_model.md), and `waste` = cost -
+ideal ranks the rows (`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
 
 An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
 kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled"; any other exception is a bug
@@ -54,6 +57,12 @@ class Finding:
     scratch_bytes: int = 0
     problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
     conversion: object = None        # a convert_layout's ConvertReport
+    ideal: float = 0.0               # the op's cost at its best (`ideal_cost`), in the same unit, loops weighed
+
+    @property
+    def waste(self) -> float:
+        """Cost above the op's ideal (0 for an op that is as cheap as it can be)."""
+        return max(0.0, self.cost - self.ideal)
 
     @property
     def counts(self) -> dict | None:
@@ -122,6 +131,7 @@ class ModuleAudit:
     shared: SharedUse
     problems: tuple[str, ...]
     target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
+    section: object = None           # the file's `parsing.sections.Section` the module is (None: read on its own)
 
     @property
     def paths(self) -> dict:
@@ -131,6 +141,29 @@ class ModuleAudit:
                 key = f.fields.get("path", "unknown")
                 out[key] = out.get(key, 0) + 1
         return out
+
+
+@dataclass(frozen=True)
+class ModuleCost:
+    """A kernel's rows added up, in the audit's unit (issue slots per thread, loops weighed): what its layout ops
+    cost, what they would cost at their best, and the difference."""
+    cost: float
+    ideal: float
+    waste: float
+    rows: int
+
+
+def module_cost(m: ModuleAudit) -> ModuleCost:
+    """The totals of one audited module: kernels are ranked by `waste` (the multi-kernel report does)."""
+    cost = sum(f.cost for f in m.findings)
+    ideal = sum(f.ideal for f in m.findings)
+    return ModuleCost(cost, ideal, sum(f.waste for f in m.findings), len(m.findings))
+
+
+def rank_by_waste(findings) -> list[Finding]:
+    """Rows by waste, most first (ties: the costlier first, then dump order): an op that is as cheap as it can be
+    (an ideal cp.async, a perfectly coalesced load) ranks below every op that wastes something."""
+    return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
 
 
 # ----------------------------------------------------------------------------------------- the walk
@@ -228,12 +261,23 @@ def _weight(op) -> int:
     return LOOP_WEIGHT if op.loops else 1
 
 
-def _finding(ctx: _Context, op, category, types, vt, verdict, cost, **kw) -> Finding:
-    """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown."""
+def _finding(ctx: _Context, op, category, types, vt, verdict, cost, ideal=0.0, **kw) -> Finding:
+    """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown; `cost`
+    and `ideal` per execution (a loop weighs them)."""
     types = [t for t in types if t is not None and t.encoding is not None]
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category,
                    tuple(t.encoding_text for t in types), tuple(ctx.key(t)[1] for t in types),
-                   tuple(vt.shape) if vt else (), vt.element if vt else "", verdict, cost * _weight(op), **kw)
+                   tuple(vt.shape) if vt else (), vt.element if vt else "", verdict, cost * _weight(op),
+                   ideal=min(cost, ideal) * _weight(op), **kw)
+
+
+def ideal_instructions(elements: int, bits: int) -> int:
+    """The fewest memory instructions one thread needs for `elements` of `bits` each: 128 bits per instruction.
+
+    >>> ideal_instructions(32, 16), ideal_instructions(1, 32), ideal_instructions(32, 32)
+    (4, 1, 8)
+    """
+    return max(1, math.ceil(elements * bits / 128))
 
 
 def _problem(op, category, error: TTLayoutError) -> Finding:
@@ -269,26 +313,31 @@ def _convert_row(ctx: _Context, src, dst) -> tuple[object, float, dict]:
     return report, cost, fields
 
 
-def _bank(ctx: _Context, reg_vt, mem_vt, op_kind: str):
-    """The bank model for a register layout accessing a shared buffer (a view of a larger one keeps the larger
-    one's layout: the register layout is placed inside it)."""
+def _placed(ctx: _Context, reg_vt, mem_vt):
+    """(register layout, shared layout) as the bank model compares them: a view of a larger buffer keeps the
+    larger one's layout, and the register layout is placed inside it."""
     from ..engine import LinearLayout
+    reg, smem = ctx.linear(reg_vt), ctx.linear(mem_vt)
+    if reg.get_out_dims() != smem.get_out_dims():
+        if len(reg_vt.shape) != len(mem_vt.shape):
+            raise NotModelled(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
+        reg = LinearLayout(dict(reg.get_bases()), smem.get_out_dims(), require_surjective=False)
+    return reg, smem
+
+
+def _bank(ctx: _Context, reg_vt, mem_vt, op_kind: str):
+    """The bank model for a register layout accessing a shared buffer (`_placed`)."""
     from .bank import analyze_bank
-    reg_ll, smem_ll = ctx.linear(reg_vt), ctx.linear(mem_vt)
 
     def compute():
-        reg = reg_ll
-        if reg.get_out_dims() != smem_ll.get_out_dims():
-            if len(reg_vt.shape) != len(mem_vt.shape):
-                raise NotModelled(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
-            reg = LinearLayout(dict(reg.get_bases()), smem_ll.get_out_dims(), require_surjective=False)
-        return analyze_bank(reg, smem_ll, mem_vt.element_bits, ctx.target, simulate_lanes=False)
+        reg, smem = _placed(ctx, reg_vt, mem_vt)
+        return analyze_bank(reg, smem, mem_vt.element_bits, ctx.target, simulate_lanes=False)
     report = ctx.memo.get(("bank", ctx.key(reg_vt), ctx.key(mem_vt), ctx.target.name), compute)
     return report, report.accesses[op_kind]
 
 
-def _shared(ctx: _Context, op) -> Finding:
-    """A register tensor stored to or loaded from shared memory."""
+def _shared_operands(ctx: _Context, op):
+    """(register tensor, shared buffer, READ or WRITE) of a register <-> shared-memory op."""
     if op.name == "ttg.local_load":
         mem, reg, kind = ctx.parse_type(_type(op, "operand", 0)), ctx.parse_type(_type(op, "result", 0)), READ
     elif op.name == "ttg.local_alloc":
@@ -302,6 +351,12 @@ def _shared(ctx: _Context, op) -> Finding:
         raise Unreadable("no register tensor and shared buffer to compare")
     if mem.memory not in ("#smem", "") and "shared" not in mem.memory:
         raise NotModelled(f"a buffer in {mem.memory}, not in shared memory")
+    return reg, mem, kind
+
+
+def _shared(ctx: _Context, op) -> Finding:
+    """A register tensor stored to or loaded from shared memory."""
+    reg, mem, kind = _shared_operands(ctx, op)
     report, access = _bank(ctx, reg, mem, kind)
     vec = report.vector_width
     instruction = access.instruction
@@ -310,13 +365,16 @@ def _shared(ctx: _Context, op) -> Finding:
         vec = max(1, min(vec, contig))
         instruction = f"cp.async ({vec * report.bitwidth} bits per lane)" if ctx.target.vendor == "nvidia" else \
             f"buffer_load ... lds ({vec * report.bitwidth} bits per lane)"
-    per_thread = max(1, report.instructions_per_warp * report.vector_width // vec)
+    elements = report.instructions_per_warp * report.vector_width
+    per_thread = max(1, elements // vec)
     verdict = f"{instruction}, {access.conflicts} bank conflict(s)"
+    from .bank import vector_limit
+    limit = vector_limit(report) if vec == report.vector_width else "pointer contiguity"
     fields = {"bank_conflicts": access.conflicts, "vector_width": vec, "vector_bits": vec * report.bitwidth,
               "instructions_per_thread": per_thread, "wavefronts": access.wavefronts, "access": kind,
-              "shared_bytes": _bytes(mem)}
+              "shared_bytes": _bytes(mem), "instruction": instruction, "limited_by": limit}
     return _finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
-                    fields=fields)
+                    ideal_instructions(elements, report.bitwidth), fields=fields)
 
 
 def _view_of(ctx: _Context, op, mem):
@@ -342,7 +400,7 @@ def _tma(ctx: _Context, op) -> Finding:
     if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
         swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
     verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
-    return _finding(ctx, op, "tma", (mem,), mem, verdict, 1.0,
+    return _finding(ctx, op, "tma", (mem,), mem, verdict, 1.0, 1.0,
                     fields={"shared_bytes": _bytes(mem) if mem else 0})
 
 
@@ -351,8 +409,9 @@ def _scalar_global(ctx: _Context, op) -> Finding:
     ptr = ctx.parse_type(_type(op, "operand", 0))
     bits = ptr.pointee_bits
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
-    fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True}
-    return _finding(ctx, op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, fields=fields)
+    fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True,
+              "limited_by": "scalar pointer"}
+    return _finding(ctx, op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, 1.0, fields=fields)
 
 
 def _buffer(ctx: _Context, op) -> Finding:
@@ -363,13 +422,16 @@ def _buffer(ctx: _Context, op) -> Finding:
     bits = vt.element_bits
     dim, layout_contig, regs = _layout_facts(ctx, vt, ll)
     contig = _attr_int(op.attrs, "contiguity") or 1
-    vec = max(1, min(128 // bits, layout_contig, contig))
+    limits = {"128-bit cap": max(1, 128 // bits), "layout": layout_contig, "pointer contiguity": contig}
+    vec = max(1, min(limits.values()))
     instructions = max(1, regs // vec)
     verb = "load" if op.name.endswith("load") else "store"
-    verdict = f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s))"
+    bound = binding_limits(limits, vec)
+    verdict = f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}"
     fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
-              "contiguity": contig}
-    return _finding(ctx, op, "global", (vt,), vt, verdict, float(instructions), fields=fields)
+              "contiguity": contig, "limited_by": bound[0], "bound_by": bound, "limits": limits}
+    return _finding(ctx, op, "global", (vt,), vt, verdict, float(instructions), ideal_instructions(regs, bits),
+                    fields=fields)
 
 
 def _layout_facts(ctx: _Context, vt, ll) -> tuple[int, int, int]:
@@ -394,34 +456,60 @@ def _global(ctx: _Context, op) -> Finding:
     bits = ptr.pointee_bits
     dim, contig, regs = _layout_facts(ctx, ptr, ll)
     rank = len(ptr.shape)
-    from .axis import load_alignment
     axes = ctx.axes.get(op.operands[0], rank)
-    align = load_alignment(axes, dim, max(1, bits // 8))
-    vec = max(1, min(128 // bits, contig, align))
-    mask = op.operands[2 if op.name == "tt.store" else 1] if len(op.operands) > (2 if op.name == "tt.store" else 1) else None
-    if mask is not None and op.name in ("tt.load", "tt.store"):
-        vec = max(1, min(vec, ctx.axes.get(mask, rank).constancy[dim]))
+    limits = {"128-bit cap": max(1, 128 // bits), "layout": contig, "pointer contiguity": axes.contiguity[dim],
+              "pointer divisibility": max(1, axes.divisibility[dim] // max(1, bits // 8))}
+    k = 2 if op.name == "tt.store" else 1
+    mask = op.operands[k] if len(op.operands) > k and op.name in ("tt.load", "tt.store") else None
+    if mask is not None:
+        limits["mask"] = ctx.axes.get(mask, rank).constancy[dim]      # runs of equal mask bits along `dim`
+    vec = max(1, min(limits.values()))
+    bound = binding_limits(limits, vec)
     instructions = max(1, regs // vec)
     contiguous = axes.contiguity[dim] > 1
     sectors, ideal = ctx.memo.get(("sectors",) + ctx.key(ptr)[1:3] + (vec, bits, contiguous, dim),
                                   lambda: _sectors(ll, vec, bits, contiguous, dim))
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
-    verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)); "
+    verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
                f"{sectors} sector(s) of 32 bytes per warp access (ideal {ideal})")
-    limits = {"layout": contig, "alignment": align, "128 bits": 128 // bits}
     fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
               "sectors_per_warp_access": sectors, "ideal_sectors": ideal, "contiguity": axes.contiguity[dim],
-              "divisibility": axes.divisibility[dim], "limited_by": min(limits, key=limits.get)}
+              "divisibility": axes.divisibility[dim], "limited_by": bound[0], "bound_by": bound, "limits": limits,
+              "pointers": op.operands[0], **({"mask": mask} if mask is not None else {})}
     return _finding(ctx, op, "global", (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
-                    fields=fields)
+                    ideal_instructions(regs, bits), fields=fields)
+
+
+# What may limit a global vector, in the order a tie is named: the hardware's cap first (nothing to gain), then the
+# facts of the IR a kernel author can change.
+LIMITS = ("128-bit cap", "mask", "pointer divisibility", "pointer contiguity", "layout")
+
+
+def binding_limits(limits: dict, vec: int) -> list[str]:
+    """The limits that allow no more than `vec` elements, named in `LIMITS` order (the first is `limited_by`).
+
+    >>> binding_limits({"128-bit cap": 4, "layout": 4, "pointer divisibility": 4, "mask": 1}, 1)
+    ['mask']
+    >>> binding_limits({"128-bit cap": 8, "layout": 8, "mask": 16}, 8)
+    ['128-bit cap', 'layout']
+    """
+    return [name for name in LIMITS if name in limits and limits[name] <= vec]
+
+
+def limit_words(bound: list[str]) -> str:
+    """'at the 128-bit cap' where the cap binds (nothing more to gain), else 'limited by the mask' (every binding
+    limit, joined by 'and')."""
+    if bound[0] == "128-bit cap":
+        return "at the 128-bit cap"
+    return "limited by " + " and ".join(f"the {b}" for b in bound)
 
 
 def _sectors(ll, vec: int, bits: int, contiguous: bool, dim: int) -> tuple[int, int]:
     """32-byte sectors warp 0's first access touches, and the fewest its bytes could fill. Elements are taken as
     consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
-    from ..engine import unflatten
+    from ..engine import gf2, unflatten
     sizes = [s for _, s in ll.get_out_dims()]
-    lanes = ll.flat_in_dim("lane")
+    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order
     seen = set()
     for x in lanes:
         coords = unflatten(x, sizes)
@@ -468,7 +556,7 @@ def _reduce(ctx: _Context, op) -> Finding:
         cost = 0
     fields = {"axis": axis, "register_bits": along["register"], "lane_bits": along["lane"],
               "warp_bits": along["warp"], "scratch_bytes": scratch}
-    return _finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost,
+    return _finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost, rounds,
                     fields=fields, scratch_bytes=scratch)
 
 
@@ -879,7 +967,7 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
     return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
-                       tuple(rows), use, tuple(problems), given)
+                       tuple(rows), use, tuple(problems), given, getattr(module, "section", None))
 
 
 def analyze_audit(modules, target: str | None = None, several: bool = False) -> list[ModuleAudit]:
@@ -888,3 +976,70 @@ def analyze_audit(modules, target: str | None = None, several: bool = False) -> 
     analyses for them all; `several`: the file holds more than one module (errors then say which)."""
     memo = Memo()
     return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]
+
+
+# ----------------------------------------------------------------------------------------- one op
+
+
+def find_row(m: ModuleAudit, module, line: int | None = None, ident: str | None = None) -> Finding:
+    """The row of one op of an audited module: the op that starts at dump line `line`, or `ident`: the op defining
+    SSA value `%name`, or the K-th row in dump order (1-based). An op without a row, or none there, is an error
+    that lists where the rows are."""
+    rows = sorted(m.findings, key=lambda f: f.line)
+    where = "; rows at lines " + ", ".join(str(f.line) for f in rows[:12]) + (", ..." if len(rows) > 12 else "")
+    if not rows:
+        where = "; no op of it touches a layout"
+    if ident is not None and ident.isdigit():
+        k = int(ident)
+        if not 1 <= k <= len(rows):
+            raise TTLayoutError(f"there is no row {k}: the module has {len(rows)} row(s), numbered 1 to {len(rows)} "
+                                "in dump order")
+        return rows[k - 1]
+    if ident is not None:
+        name = ident if ident.startswith("%") else "%" + ident
+        op = next((o for o in module.ops if name in (r.split(":")[0] for r in o.results)), None)
+        if op is None:
+            raise TTLayoutError(f"no op of the module defines {name}{where}")
+        line = op.line
+    found = [f for f in rows if f.line == line]
+    if found:
+        return found[0]
+    op = next((o for o in module.ops if o.line == line), None)
+    if op is None:
+        raise TTLayoutError(f"no op starts at line {line}{where}")
+    raise TTLayoutError(f"line {line} holds {op.name}, which makes no layout decision the audit reports{where}")
+
+
+@dataclass(frozen=True)
+class OpLayouts:
+    """What the `convert` or `bank` report of one op needs, as the dump gives it: `kind` "convert" (layouts:
+    source, destination) or "shared" (register, shared; `access` READ or WRITE), their canonical texts, the
+    shape and element type of the value, its bits, and the target."""
+    kind: str
+    layouts: tuple
+    texts: tuple[str, str]
+    shape: tuple[int, ...]
+    element: str
+    bits: int
+    target: Target
+    access: str | None = None
+
+
+def op_layouts(module, f: Finding, target: Target) -> OpLayouts | None:
+    """The layouts of a convert or shared-memory row, read again from its op in the dump (a view is placed in its
+    buffer, as the row priced it); None for every other row, and for a row that was not analysed."""
+    if f.problem or f.category not in ("convert", "shared"):
+        return None
+    for unit in _units(module):
+        op = next((o for o in unit.ops if o.line == f.line and o.name == f.op), None)
+        if op is None:
+            continue
+        ctx = _Context(unit, target)
+        if f.category == "convert":
+            src, dst = ctx.parse_type(_type(op, "operand", 0)), ctx.parse_type(_type(op, "result", 0))
+            return OpLayouts("convert", (ctx.linear(src), ctx.linear(dst)), (ctx.key(src)[1], ctx.key(dst)[1]),
+                             tuple(src.shape), src.element, src.element_bits, target)
+        reg, mem, kind = _shared_operands(ctx, op)
+        return OpLayouts("shared", _placed(ctx, reg, mem), (ctx.key(reg)[1], ctx.key(mem)[1]), tuple(mem.shape),
+                         mem.element, mem.element_bits, target, kind)
+    return None

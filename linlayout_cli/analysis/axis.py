@@ -277,8 +277,3 @@ def _add(a: AxisInfo, b: AxisInfo, scale: int, subtract: bool) -> AxisInfo:
     divisibility = tuple(math.gcd(da, min(MAX_DIVISIBILITY, db * scale)) for da, db in zip(a.divisibility, b.divisibility))
     constancy = tuple(math.gcd(ka, kb) for ka, kb in zip(a.constancy, b.constancy))
     return AxisInfo(contiguity, divisibility, constancy)
-
-
-def load_alignment(info: AxisInfo, dim: int, element_bytes: int) -> int:
-    """Triton's getAlignment: elements a pointer run may be loaded as one aligned vector along `dim`."""
-    return max(1, min(info.divisibility[dim] // max(1, element_bytes), info.contiguity[dim]))

@@ -186,6 +186,22 @@ def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: 
     return model_of(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
 
 
+def vector_limit(report: BankReport) -> str:
+    """What keeps a shared-memory access from a wider vector, in one word: "128-bit cap" (it is as wide as an
+    access gets), "shared layout" (the next offset is outside the buffer, or it holds an element that a register
+    of the same thread holds, yet the swizzle's `vec` or phase split them), "register layout" (no register of the
+    same thread holds the element at the next offset: the layouts' common contiguous registers end there). reports/bank.vector_reason says
+    the same in a sentence."""
+    v, prep = report.vector_width, report.prep
+    if v * report.bitwidth >= 128:
+        return "128-bit cap"
+    if v >= prep.offset_size:
+        return "shared layout"
+    nxt = gf2.apply(prep.smem_flat, v)         # the element the next offset holds (offset 0 holds element 0)
+    held = nxt in set(gf2.span(prep.reg.flat_in_dim("register")))
+    return "shared layout" if held else "register layout"
+
+
 # ----------------------------------------------------------------------------------------- simulation
 
 MAX_SIMULATED_INSTRUCTIONS = 64

@@ -1,5 +1,6 @@
 """`ttlayout audit KERNEL.ttgir`: every layout decision of a real kernel (conversions, shared-memory accesses,
-global loads and stores, reductions, dots) with its cost and its Python line, and the kernel's shared memory."""
+global loads and stores, reductions, dots) with its cost, what it wastes and its Python line, and the kernel's
+shared memory; `--line N` / `--op ID`: the full report of one op."""
 from __future__ import annotations
 
 from .. import inputs
@@ -12,32 +13,111 @@ ARGUMENTS = (Arg("path", "FILE"),)
 OPTIONS = (
     TARGET,
     Opt(("--top",), "top", type=int, minimum=1, metavar="N",
-        help="Show the N costliest ops (every conversion and shared-memory access is always shown)."),
+        help="Show the N ops that waste most (every conversion and shared-memory access is always shown)."),
+    Opt(("--pass",), "pass_name", metavar="NAME|N",
+        help="Which module of an MLIR_ENABLE_DUMP capture to audit: part of a pass name ('Coalesce', "
+             "'RemoveLayoutConversions'), or its number (also a module of a '// -----' file). Default: the last "
+             "TTGIR module (the input of ConvertTritonGPUToLLVM); a file without pass headers: every module."),
+    Opt(("--line",), "line", type=int, minimum=1, metavar="N",
+        help="The full report of the op at line N of the file: `convert`'s for a convert_layout, `bank`'s for a "
+             "shared-memory access (layouts, shape, bit width and target from the dump), every fact for another."),
+    Opt(("--op",), "op", metavar="ID",
+        help="Like --line, for the op defining SSA value ID ('%42', '%x_19'), or the ID-th row in dump order."),
+    Opt(("--wide",), "wide", "flag",
+        help="Rows in full: the long verdicts and the layouts as the dump writes them, never cut."),
     JSON, OUTPUT,
 )
 
 
-def run(obj, path, target, top, as_json, output):
+def run(obj, path, target, top, pass_name, line, op, wide, as_json, output):
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin).
 
-    One row per op that touches layouts, costliest first, with the Python line it comes from; then the shared
-    memory the kernel needs against the target's limit. Files with several modules ('// -----') are audited
-    module by module, each on its own ttg.target unless --target is given.
+    One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in issue slots per
+    thread; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
+    layouts in full below the table; then the shared memory the kernel needs against the target's limit. Files
+    with several modules ('// -----') are audited module by module, each on its own ttg.target unless --target is
+    given; an MLIR_ENABLE_DUMP capture is audited at its last TTGIR module (--pass picks another).
 
     \b
     ttlayout audit kernel.ttgir
-    ttlayout audit kernel.ttgir --target gfx942 --top 10 --json -o audit.json
+    ttlayout audit mlir_dump.txt --pass RemoveLayoutConversions --top 10
+    ttlayout audit kernel.ttgir --line 119
+    ttlayout audit kernel.ttgir --target gfx942 --json -o audit.json
     """
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
     text = inputs.read_text(path, obj["stdin"])
+    inputs.check_ttgir(path, text)
+    if line is not None and op is not None:
+        raise TTLayoutError("give one op: --line N or --op ID, not both")
     if target is not None:
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
-    audits = analyze_audit(inputs.modules(text), target, inputs.several_modules(text))
     shown = "standard input" if path == "-" else path
+    only, notes, extra = _modules(text, pass_name, line, op is not None, shown)
+    audits = analyze_audit(inputs.modules(text, only), target, len(only or ()) > 1 or
+                           (only is None and inputs.several_modules(text)))
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
-    write_report(obj, output, lambda: report.blocks(audits, shown, top), lambda: report.json_text(audits, shown),
-                 as_json=as_json)
+    if line is not None or op is not None:
+        _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
+        return
+    write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes),
+                 lambda: report.json_text(audits, shown, extra), as_json=as_json)
+
+
+def _modules(text: str, pass_name, line, one: bool, shown: str):
+    """(the section numbers to audit, or None for all; lines under the title; JSON fields): --line's section,
+    --pass's, a dump's last TTGIR module, or every module of another file (one only, for --op)."""
+    found = inputs.file_sections(text)
+    dump = inputs.is_dump(found)
+    extra = {"passes": [{"number": s.number, "dump": s.title(), "line": s.first_line} for s in found]} if dump else {}
+    if line is not None:
+        chosen = inputs.section_at_line(found, line)
+        if pass_name is not None and inputs.pick_section(found, pass_name, "--pass") != chosen:
+            raise TTLayoutError(f"--line {line} is in module {chosen.number}, not in the one --pass names")
+        return {chosen.number}, (), extra
+    if pass_name is not None:
+        chosen = inputs.pick_section(found, pass_name, "--pass")
+        if dump and not inputs.section_is_ttgir(text, chosen):
+            return {chosen.number}, ("not TTGIR: a module before ConvertTritonToTritonGPU has no layouts yet, one "
+                                     "after ConvertTritonGPUToLLVM none any more",), extra
+        return {chosen.number}, (), extra
+    if dump:
+        chosen = inputs.last_ttgir(text, found)
+        if chosen is None:
+            raise TTLayoutError(f"{shown} is an MLIR_ENABLE_DUMP capture of {len(found)} modules, none of them TTGIR "
+                                "(no module carries ttg.num-warps and a tt.func); give --pass NAME to audit one")
+        note = (f"the last TTGIR module of the {len(found)} in the dump (the input of the lowering to LLVM); "
+                "--pass NAME picks another")
+        return {chosen.number}, (note,), extra
+    if one and len(found) > 1:
+        raise TTLayoutError(f"{shown} holds {len(found)} modules; --op looks in one: give --pass N (1 to "
+                            f"{len(found)}), or --line N")
+    return None, (), extra
+
+
+def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, output) -> None:
+    """`--line N` / `--op ID`: the op's `convert` or `bank` report, built from the dump's layouts, shape, bit
+    width and target as `ttlayout convert` / `ttlayout bank` build it; the full facts of any other row."""
+    from ..analysis.audit import find_row, op_layouts
+    from ..reports import audit as report
+    module = next(iter(inputs.modules(text, only or {1})))
+    f = find_row(audit, module, line=line, ident=op)
+    title = f"ttlayout audit {shown} --line {f.line}: {f.op} at {report.where(f)}, {audit.target.name}"
+    picked = op_layouts(module, f, audit.target)
+    if picked is None:
+        import json
+        write_report(obj, output, lambda: report.facts_blocks(f, title),
+                     lambda: json.dumps(report.finding_json(f), indent=2) + "\n", as_json=as_json)
+        return
+    if picked.kind == "convert":
+        from .convert import convert_report
+        blocks, json_text = convert_report(picked.layouts, picked.texts, picked.shape, picked.element, picked.bits,
+                                           picked.target)
+    else:
+        from .bank import bank_report
+        blocks, json_text = bank_report(picked.layouts, picked.texts, picked.element, picked.bits, picked.target)
+    from ..reports.blocks import line as text_line
+    write_report(obj, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)

@@ -33,7 +33,6 @@ def run(obj, target, as_json, fmt, output, **given):
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    from ..reports import bank as report
     p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
     tgt = select(target, p.targets, bank=True)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
@@ -46,8 +45,17 @@ def run(obj, target, as_json, fmt, output, **given):
     def svg(write):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
-    write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts), fmt,
-                 as_json, {"svg": svg})
+    blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
+    write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
+
+
+def bank_report(lls, texts, element: str, bits: int, tgt, result=None):
+    """(blocks(), json_text()) of the bank report of a register and a shared layout (`lls`, their attribute
+    texts `texts`): what `ttlayout bank` prints, and what `audit --line N` prints for a shared-memory access."""
+    from ..analysis.shared_access import analyze_shared_access
+    from ..reports import bank as report
+    result = result if result is not None else analyze_shared_access(*lls, bits, tgt)
+    return (lambda: report.blocks(result, *texts, element), lambda: report.json_text(result, *texts, element))
 
 
 def _padded(obj, p, tgt, texts, as_json, fmt, output):

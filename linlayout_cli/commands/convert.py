@@ -36,23 +36,38 @@ def run(obj, target, as_json, fmt, output, **given):
     tgt = select(target, p.targets)
     result = analyze_convert(*p.layouts, p.bits, tgt.name)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
-    gluon = _gluon(result, p, (given["src"], given["dst"]))
 
     def svg(write):
         from ..render.convert_svg import render_convert_svg
         render_convert_svg(*p.layouts, *texts, report.verdict(result), result.moves, p.bits, write)
-    write_report(obj, output, lambda: report.blocks(result, *texts, p.tensor.shape, p.tensor.element,
-                                                    _scratch_banks(result, p.layouts, p.bits, tgt), gluon[1]),
-                 lambda: report.json_text(result, *texts, p.tensor.shape, p.tensor.element, gluon[0]), fmt, as_json,
-                 {"svg": svg})
+    blocks, json_text = convert_report(p.layouts, texts, p.tensor.shape, p.tensor.element, p.bits, tgt, result,
+                                       p.attrs, (given["src"], given["dst"]))
+    write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
 
 
-def _gluon(result, p, given_texts):
+def convert_report(lls, texts, shape, element: str, bits: int, tgt, result=None, attrs=None, given_texts=(None, None)):
+    """(blocks(), json_text()) of the convert report of source and destination layouts `lls` (their attribute
+    texts `texts`) at `shape`: what `ttlayout convert` prints, and what `audit --line N` prints for a
+    convert_layout of a dump."""
+    from ..analysis.convert import analyze_convert
+    from ..reports import convert as report
+    result = result if result is not None else analyze_convert(*lls, bits, tgt.name)
+    gluon = _gluon(result, attrs if attrs is not None else _attributes(texts), lls, given_texts)
+    return (lambda: report.blocks(result, *texts, shape, element, _scratch_banks(result, lls, bits, tgt), gluon[1]),
+            lambda: report.json_text(result, *texts, shape, element, gluon[0]))
+
+
+def _attributes(texts):
+    from .. import inputs
+    return tuple(inputs.attribute(t) for t in texts)
+
+
+def _gluon(result, attrs, lls, given_texts):
     """(every Gluon constructor, those the text report shows): the source's, the destination's and the scratch
     layout's; the text leaves out an endpoint given as a Gluon constructor (its reader has it already)."""
     from ..inputs import looks_like_gluon
     from ..reports.gluon import of_layout, of_text
-    every = {"source": of_layout(p.attrs[0], p.layouts[0]), "destination": of_layout(p.attrs[1], p.layouts[1]),
+    every = {"source": of_layout(attrs[0], lls[0]), "destination": of_layout(attrs[1], lls[1]),
              "scratch": of_text(result.shared_layout) if result.shared_layout else None}
     shown = dict(every)
     for role, text in zip(("source", "destination"), given_texts):

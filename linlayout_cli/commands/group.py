@@ -56,7 +56,28 @@ Notation of the reports (info, lookup, convert, bank, swizzle, diff):
                 diff of shared layouts: offset 64 holds element (1, 0) in A and (1, 8) in B
   ... and 12 more
                 a list that stops says how many it left out (--json lists them all unless the line
-                says otherwise)"""
+                says otherwise)
+
+Notation of the audit table (ttlayout help audit-model):
+  waste  cost   cost: issue slots per thread (each instruction once per shared-memory wavefront,
+                or scaled by its sectors over the ideal; x8 inside a loop); waste: cost above the
+                op's ideal (0: as cheap as the model knows how to make it); rows: most waste first
+  #blocked, L1  layouts by the dump's alias; L1, L2, ...: a layout written inline; the layouts
+                line below the table gives each in full
+  8x16b x4, cap; sectors 16/16
+                global access: 8 elements of 16 bits per instruction, 4 instructions per thread,
+                limited by the 128-bit cap (mask, divisibility, contiguity: the pointers' facts,
+                layout; +2: two more limits bind); 16 sectors of 32 bytes per warp access where 16
+                would do
+  st.shared.v4.b32, regs; 0 conflicts
+                shared access: the instruction, what limits its vector (cap, regs: the register
+                layout's contiguous registers, swizzle: the shared layout), Triton's conflicts
+  smem 32768 B, conflicts 0/0
+                convert through shared memory: scratch bytes, store/load conflicts
+  4 warps: 5 shuffles + smem
+                reduction across 4 warps: 5 shuffle rounds, then shared memory and a barrier
+  --wide, --json, --line N
+                the long verdicts; every field; one op's full convert or bank report"""
 
 CUTE_NOTATION = """\
 CuTe notation ('ttlayout help cute'): info's cute line, --format cute, and CuTe text in -l/-r/-d/-s with -t:
@@ -65,7 +86,7 @@ CuTe notation ('ttlayout help cute'): info's cute line, --format cute, and CuTe 
   Swizzle<3,3,3> o (_64,_64):(_64,_1)
                 shared: element (i, j) -> offset, then CuTe's swizzle"""
 
-DOCS = {"bank-model": "bank_model.md", "cute": "cute.md"}     # help topics that are a document of docs/
+DOCS = {"bank-model": "bank_model.md", "cute": "cute.md", "audit-model": "audit_model.md"}   # docs/ topics
 
 EXAMPLES = """\
 Examples:
@@ -213,7 +234,7 @@ def _summary(name: str) -> str:
 @click.command("help", cls=_Command, context_settings=CONTEXT)
 @click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
 def help_command(topic):
-    """Help on the whole tool, one command, or a topic (notation, cute, bank-model)."""
+    """Help on the whole tool, one command, or a topic (notation, cute, bank-model, audit-model)."""
     ctx = click.get_current_context()
     group = ctx.parent.command
     if topic is None:

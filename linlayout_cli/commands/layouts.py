@@ -19,7 +19,7 @@ from __future__ import annotations
 from .. import inputs
 from ..errors import TTLayoutError, UnsupportedError, abbreviate
 from ..records import frozen
-from .options import BITWIDTH, INPUT, MAX_ELEMENTS, Opt
+from .options import BITWIDTH, INPUT, MAX_ELEMENTS, SECTION, Opt
 
 
 @frozen
@@ -76,7 +76,7 @@ def options(roles, example: str, bits: bool = False) -> tuple:
     names = Opt(("--alias-names",), "alias_names", "multi", metavar=",".join(r.word.upper() for r in roles),
                 help="With -i: the alias of the layout." if one else
                 f"With -i: the aliases of the {' and the '.join(r.name for r in roles)} layout, in this order.")
-    return (*(r.option() for r in roles), tensor, INPUT, names, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
+    return (*(r.option() for r in roles), tensor, INPUT, names, SECTION, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
 
 
 def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>",
@@ -86,7 +86,12 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     the command's --target, whose lanes per warp CuTe text is read with (`warp_lanes`)."""
     texts = [given[r.param] for r in roles]
     _check_usage(roles, texts, given["input_file"], given["alias_names"])
-    dump = inputs.dump(given["input_file"], obj["stdin"]) if given["input_file"] else None
+    if given.get("section") is not None and not given["input_file"]:
+        raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
+    dump = inputs.dump(given["input_file"], obj["stdin"], wanted_aliases(texts, given), given.get("section")) \
+        if given["input_file"] else None
+    if dump is not None and dump.note:
+        note(obj, dump.note)
     table = dump.aliases if dump else None
     cute = _cute_reading(texts, given, example, target, dump.targets if dump else ())
     attrs = [_given(text, table, role, len(roles) == 1, cute) for text, role in zip(texts, roles)]
@@ -107,6 +112,21 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     pairs = [_linear(a, r, t.shape, given["max_elements"]) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
                   paddings=tuple(p for _, p in pairs), table=table, given=filled)
+
+
+def wanted_aliases(texts, given: dict) -> list[str]:
+    """The alias names a command line gives: --alias-names, layout options written as `#name`, and the aliases
+    `-t` names (`tensor<64x64xf16, #blocked>`): the section of an -i file that defines them is the one read."""
+    import re
+    names = inputs.split_names(given.get("alias_names") or ())
+    names += [t for t in texts if t is not None and re.fullmatch(r"#[A-Za-z_][\w$\-]*", t.strip())]
+    names += re.findall(r"#([A-Za-z_][\w$\-]*)(?![\w$.\-])", given.get("tensor_type") or "")   # not #ttg.<...>
+    return list(dict.fromkeys(n.lstrip("#") for n in names))
+
+
+def note(obj, text: str) -> None:
+    """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
+    obj["stderr"].write(obj["error_line"](text).replace("error: ", "note: ", 1) + "\n")
 
 
 def _linear(attr, role: Role, shape, max_elements: int):

@@ -48,6 +48,10 @@ OUTPUT = Opt(("-o",), "output", metavar="FILE", help="Write to FILE instead of s
 JSON = Opt(("--json",), "as_json", "flag", help="Print one JSON object instead of the report.")
 INPUT = Opt(("-i",), "input_file", metavar="FILE", help="MLIR/TTGIR file whose '#name = <attr>' aliases the layouts "
             "may name ('-' = stdin).")
+SECTION = Opt(("--section",), "section", metavar="N|PASS", help="With -i: the section whose aliases are read, in "
+              "a file of several ('// -----' modules, or an MLIR_ENABLE_DUMP capture's passes): its number, or part "
+              "of a pass name. Default: the first section that defines the aliases named; a dump's last TTGIR "
+              "module.")
 BITWIDTH = Opt(("--bitwidth",), "bitwidth", type=int, metavar="N", help="Element bit width (overrides the element "
                "type).")
 

@@ -11,7 +11,7 @@ from functools import partial
 from .. import inputs
 from ..errors import TTLayoutError, abbreviate, escaped
 from ..records import frozen
-from .options import MAX_ELEMENTS, OUTPUT, Opt
+from .options import MAX_ELEMENTS, OUTPUT, SECTION, Opt
 from .options import quick as quick_params
 from .output import write_result
 
@@ -31,6 +31,7 @@ OPTIONS = (
     OUTPUT,
     Opt(("--alias-names",), "alias_names", "multi", metavar="A,B",
         help="Aliases (with or without '#') to print from the -i file, comma separated; repeatable."),
+    SECTION,
     Opt(("--use-hw-view",), "use_hw_view", "flag",
         help="Print the hardware view (per block/warp/register) instead of the tensor view."),
     Opt(("--format",), "fmt", type=FORMATS, default="text", show_default=True,
@@ -94,8 +95,8 @@ def quick(argv: list[str]) -> dict | None:
     return quick_params(args, OPTIONS) if args else None
 
 
-def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, fmt, as_json, color, max_elements,
-        tmem_warps, tmem_instr) -> int:
+def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_hw_view, fmt, as_json, color,
+        max_elements, tmem_warps, tmem_instr) -> int:
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
@@ -104,11 +105,13 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, use_hw_view, 
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     if alias_names and not input_file:
         raise TTLayoutError("--alias-names picks aliases of an -i FILE, but no -i was given")
+    if section is not None and not input_file:
+        raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
     failures: list[str] = []
     if input_file and not tensor_type and not layout:
-        jobs = _file_uses(input_file, obj["stdin"], inputs.split_names(alias_names), failures)
+        jobs = _file_uses(obj, input_file, inputs.split_names(alias_names), section, failures)
     else:
-        jobs = _jobs(layout, tensor_type, input_file, alias_names, obj["stdin"], max_elements)
+        jobs = _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
@@ -281,19 +284,24 @@ class Job:
             return 16
 
 
-def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> list[Job]:
+def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements) -> list[Job]:
     """-l and/or -i with -t (or a -t whose encoding is the layout): every layout at the one shape, as
-    triton-tensor-layout does."""
+    triton-tensor-layout does; a file of several sections gives the aliases of the one `inputs.dump` picks."""
     t = inputs.tensor(tensor_type, max_elements)
     shape, element = t.shape, t.element
     if not layout and not input_file and t.encoding is None:
         raise TTLayoutError("nothing to print: -t gives the shape, but no layout was given (-l ATTR, -i FILE, or an "
                             "encoding in -t such as tensor<16x16xf16, #ttg.blocked<...>>)")
     cute = inputs.looks_like_cute(layout)
-    dump = inputs.dump(input_file, stdin) if input_file and cute else None     # CuTe text: lanes of the file's target
-    table = dump.aliases if dump else inputs.alias_table(input_file, stdin) if input_file else None
     names = inputs.split_names(alias_names)
+    from .layouts import note, wanted_aliases
+    dump = inputs.dump(input_file, obj["stdin"], wanted_aliases([layout], {"alias_names": alias_names,
+                                                                           "tensor_type": tensor_type}), section) \
+        if input_file else None
+    table = dump.aliases if dump else None
     inline = inputs.inline_layout(t, table, required=not layout and not names)
+    if dump is not None and dump.note and (names or inline is not None or layout):
+        note(obj, dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
         jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
@@ -301,7 +309,7 @@ def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> 
     elif inline is not None and not layout:
         jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
     elif input_file:
-        jobs += [Job(d.name, d.attr, shape, element=element) for d in table.layouts()]
+        jobs += [Job(d.name, d.attr, shape, element=element) for d in dump.layouts]
         if not jobs and not layout:
             raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
                                 "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
@@ -317,17 +325,31 @@ def _jobs(layout, tensor_type, input_file, alias_names, stdin, max_elements) -> 
     return jobs
 
 
-def _file_uses(input_file, stdin, names, failures) -> list[Job]:
+def _file_uses(obj, input_file, names, section, failures) -> list[Job]:
     """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
-    order of first use; an alias that cannot be read is reported (in `failures`) and the others still print."""
-    modules = inputs.modules(inputs.read_text(input_file, stdin))
+    order of first use; an alias that cannot be read is reported (in `failures`) and the others still print. An
+    alias used only inside other layouts (a dot_op's or a slice's parent) prints where it is named, at the shape of
+    its user; unnamed, a note says it was left out. Every section of a lit file is read, one section of a dump
+    (`inputs.dump`'s choice) or the one --section names."""
+    from .layouts import note
+    text = inputs.read_text(input_file, obj["stdin"])
+    inputs.check_ttgir(input_file, text)
+    only, told = inputs.sections_to_read(input_file, text, names, section)
+    if told:
+        note(obj, told)
     wanted = {n.lstrip("#") for n in names}
-    seen, jobs = set(), []
-    for m in modules:
+    seen, jobs, inner, numbers = set(), [], {}, {}
+    for m in inputs.modules(text, only):
+        numbers[id(m)] = m.section.number if m.section is not None else 0
+        by_text: dict = {}                           # a layout's text -> the alias defining it (the first one)
+        for d in m.aliases.table.layouts():
+            by_text.setdefault(str(d.attr), d.name)
         for op in m.ops:
             for text in op.operand_types + op.result_types:
                 vt = m.value_type(text)
                 name = vt.encoding_text[1:] if vt.encoding_text.startswith("#") else ""
+                if vt.encoding is not None and vt.shape:
+                    _parents_of(id(m), by_text, vt, op.line, inner)
                 if not name or name not in m.aliases or not vt.shape or (wanted and name not in wanted):
                     continue
                 key = (id(m), name, vt.shape)
@@ -342,12 +364,52 @@ def _file_uses(input_file, stdin, names, failures) -> list[Job]:
                     continue
                 if getattr(attr, "kind", None) is None:
                     continue
-                shape_text = "x".join(map(str, vt.shape))
-                jobs.append(Job(name, attr, vt.shape, per_shape=True, line=op.line, element=vt.element,
-                                type_text=f"{'tensor' if vt.kind == 'tensor' else '!ttg.memdesc'}<{shape_text}x{vt.element}>"))
+                jobs.append(_use(name, attr, vt.shape, vt, op.line))
+    used = {(key[0], key[1]) for key in seen if len(key) == 3}
+    only_inside = {k: v for k, v in inner.items() if (k[0], k[1]) not in used}
+    for (_, name), uses in only_inside.items():
+        if name in wanted:
+            jobs += [_use(name, attr, shape, vt, line) for attr, shape, vt, line in uses]
+    skipped = list(dict.fromkeys(name for _, name in only_inside if name not in wanted))
+    if skipped and not wanted:
+        where = [f"#{name}" + (f" (section {numbers[mid]})" if len(numbers) > 1 else "") for mid, name in only_inside]
+        note(obj, f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
+                  f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
+                  f"{','.join(skipped[:4])}")
     if not jobs and not failures:
         where = "standard input" if input_file == "-" else abbreviate(input_file)
         what = f" named {', '.join(sorted(wanted))}" if wanted else ""
         raise TTLayoutError(f"{where} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
                             "its aliases at one shape")
     return jobs
+
+
+def _listed(items: list[str]) -> str:
+    """'#a, #b and 3 more'."""
+    return ", ".join(items[:4]) + (f" and {len(items) - 4} more" if len(items) > 4 else "")
+
+
+def _use(name: str, attr, shape, vt, line: int) -> Job:
+    """The job printing alias `name` at the shape one of the file's types uses it with."""
+    shape_text = "x".join(map(str, shape))
+    kind = "tensor" if vt.kind == "tensor" else "!ttg.memdesc"
+    return Job(name, attr, tuple(shape), per_shape=True, line=line, element=vt.element,
+               type_text=f"{kind}<{shape_text}x{vt.element}>")
+
+
+def _parents_of(module_id: int, by_text: dict, vt, line: int, inner: dict) -> None:
+    """Record each layout alias (`by_text`: a layout's text -> its alias) that a type's layout holds as a parent
+    (a dot_op's parent at the type's shape, a slice's parent at that shape with the sliced dimension 1), under
+    (module_id, name), once per shape, with the line that uses it."""
+    from ..attributes.encodings import DotOperandEncoding, SliceEncoding
+    enc, shape = vt.encoding, tuple(vt.shape)
+    while isinstance(enc, (DotOperandEncoding, SliceEncoding)):
+        if isinstance(enc, SliceEncoding):
+            shape = shape[:enc.dim] + (1,) + shape[enc.dim:]
+        enc = enc.parent
+        name = by_text.get(str(enc))
+        if name is None:
+            continue
+        uses = inner.setdefault((module_id, name), [])
+        if all(u[1] != shape for u in uses):
+            uses.append((enc, shape, vt, line))

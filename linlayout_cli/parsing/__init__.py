@@ -23,6 +23,7 @@ Modules, one job each:
     tensor_type  parse_tensor_type / parse_type_argument: shape, element type, encoding
     mlir_file    parse_mlir_file / parse_alias_table: alias definitions; operations and type aliases skipped
     module       read_modules / parse_type: whole TTGIR modules (ops, value types, locations) for audit and print
+    sections     a file's sections: lit `// -----` modules and the passes of an MLIR_ENABLE_DUMP capture
     gluon        parse_gluon: Gluon constructor text, read with `ast`, -> the attribute Gluon builds
     lexical      whitespace/comment, string and bracket skipping
     locate       offsets -> `line L, column C` messages; input limits

@@ -18,7 +18,7 @@ from .mlir_file import normalise_newlines
 
 _LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
 
-SEPARATOR = re.compile(r"^// -----\s*$", re.M)
+SEPARATOR = re.compile(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
 _RESULTS = re.compile(r"((?:%[\w$.\-]+(?::\d+)?)(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*)\s*=\s*")
 _NAME = re.compile(r'"([\w.$\-]+)"|([A-Za-z_][\w$]*(?:\.[\w$]+)+|module)\b')
 _SSA = re.compile(r"%[\w$.\-]+(?:#\d+)?")
@@ -98,6 +98,7 @@ class Module:
     aliases: dict                   # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
     ops: list = field(default_factory=list)
     types: dict = field(default_factory=dict, repr=False, compare=False)    # value_type's cache
+    section: object = None          # the file's `sections.Section` this module is (None: read on its own)
 
     def value_type(self, text: str) -> ValueType:
         """A type written in this module (an op's operand or result type) read by `parse_type`, its layout
@@ -577,15 +578,27 @@ def _shifted(error, first_line: int):
     return shifted
 
 
-def read_module(text: str, first_line: int = 1) -> Module:
-    """One module's text (no `// -----` inside) -> Module; an alias that fails to read is kept as its error."""
+def section_aliases(text: str, first_line: int = 1):
+    """`parse_alias_table` of one section of a file (its text starts on `first_line`), its errors counted in lines
+    of the whole file: a lit file's or a dump's section as an alias scope of its own."""
+    from ..errors import TTLayoutError
+    from .mlir_file import parse_alias_table
+    try:
+        return parse_alias_table(text)
+    except TTLayoutError as e:
+        raise _shifted(e, first_line) from None
+
+
+def read_module(text: str, first_line: int = 1, section=None) -> Module:
+    """One module's text (no `// -----` inside) -> Module; an alias that fails to read is kept as its error;
+    `section`: the file's section it is (`sections.Section`)."""
     from ..errors import TTLayoutError
     text = normalise_newlines(text)
     try:
         aliases = tolerant_aliases(text, first_line)
     except TTLayoutError as e:
         raise _shifted(e, first_line) from None
-    module = Module(first_line, _module_attributes(text), aliases)
+    module = Module(first_line, _module_attributes(text), aliases, section=section)
     locations = Locations(aliases)
     line, pos, regions = first_line, 0, 0
     for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
@@ -606,18 +619,15 @@ def read_modules(text: str) -> list[Module]:
     return list(iter_modules(text))
 
 
-def iter_modules(text: str):
-    """The modules of a file one by one, split at `// -----` lines (each read when asked for, so a file of many
-    modules is audited with one module in memory at a time)."""
+def iter_modules(text: str, only=None):
+    """The modules of a file one by one, split at the lines that start `// -----` (a lit file's separators, the
+    headers of an MLIR_ENABLE_DUMP capture: `sections.sections`), each read when asked for, so a file of many
+    modules is audited with one module in memory at a time; `only`: the section numbers to read (None: all)."""
+    from .sections import sections
     text = normalise_newlines(text)
-    line, pos = 1, 0
-    for m in list(SEPARATOR.finditer(text)) + [None]:
-        end = m.start() if m else len(text)
-        chunk = text[pos:end]
-        if chunk.strip():
-            yield read_module(chunk, line)
-        line += chunk.count("\n") + (1 if m else 0)
-        pos = m.end() if m else end
+    for s in sections(text):
+        if only is None or s.number in only:
+            yield read_module(text[s.start:s.end], s.first_line, s)
 
 
 # ----------------------------------------------------------------------------------------- types

@@ -1,66 +1,243 @@
-"""The `audit` report: one row per op that touches layouts, costliest first, with its Python line; then the
-kernel's shared memory against the target's limit, the conversions by path and the costliest ops. Blocks and JSON."""
+"""The `audit` report: one row per op that touches layouts, most waste first, with its Python line; the layouts the
+rows name, in full; then the kernel's shared memory against the target's limit, the conversions by path and the
+ops that waste most. Blocks and JSON.
+
+A row stays on one line in a 100-column terminal: a layout is shown by its alias (the dump's own `#blocked1`; a
+layout written inline gets a label `L1`) and given in full in the `layouts` legend below the table; the verdict is
+its short form (`short_verdict`); `--wide` shows the long one, which `--json` and `--line` give too.
+"""
 from __future__ import annotations
 
-from ..analysis.audit import Finding, ModuleAudit
+import re
+
+from ..analysis.audit import Finding, ModuleAudit, module_cost, rank_by_waste
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
 from .convert import verdict as convert_verdict
 
+COST_UNIT = "issue slots per thread"
+UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal; 'ttlayout help audit-model'"
+_ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
-def _short(text: str, limit: int = 44) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
-
-def _where(f: Finding) -> str:
-    """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location)."""
+def where(f: Finding, main: str | None = None) -> str:
+    """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location); '14'
+    where the file is `main`, the kernel's own file, which the footer names."""
     if not f.loc:
         return "-"
     path, _, rest = f.loc.rpartition(":")
     path, _, line_no = path.rpartition(":")
-    return f"{path.rsplit('/', 1)[-1]}:{line_no}" if path else f.loc
+    if not path:
+        return f.loc
+    return line_no if path == main else f"{path.rsplit('/', 1)[-1]}:{line_no}"
+
+
+def main_file(m: ModuleAudit) -> str | None:
+    """The Python file most rows come from (the kernel's own), None when no row has a location."""
+    files = [f.loc.rsplit(":", 2)[0] for f in m.findings if f.loc and f.loc.count(":") >= 2]
+    return max(dict.fromkeys(files), key=files.count) if files else None
+
+
+# op names the narrow table (a terminal too narrow for the rows: no cost column, shorter op names) writes shorter;
+# the dialect prefix goes too
+SHORT_OPS = {"ttg.async_copy_global_to_local": "async_copy", "ttng.async_tma_copy_global_to_local": "tma_load",
+             "ttng.async_tma_copy_local_to_global": "tma_store"}
+
+
+def short_op(name: str) -> str:
+    """'convert_layout' for 'ttg.convert_layout', 'async_copy' for 'ttg.async_copy_global_to_local'.
+
+    >>> short_op("ttg.convert_layout"), short_op("ttng.async_tma_copy_global_to_local"), short_op("amdg.buffer_load")
+    ('convert_layout', 'tma_load', 'amdg.buffer_load')
+    """
+    if name in SHORT_OPS:
+        return SHORT_OPS[name]
+    dialect, _, rest = name.partition(".")
+    return rest if dialect in ("tt", "ttg", "ttng") and rest else name
 
 
 def verdict(f: Finding) -> str:
-    """The row's answer in words (a conversion's is the `convert` report's verdict)."""
+    """The row's long answer in words (a conversion's is the `convert` report's verdict)."""
+    if f.problem:
+        return f"{f.verdict}: {f.problem}"
     return convert_verdict(f.conversion) if f.conversion is not None else f.verdict
 
 
-def _layouts(f: Finding) -> str:
-    sep = " -> " if f.category == "convert" else ", "
-    return sep.join(_short(x, 28) for x in f.layouts)
+# what may limit a vector, as the short verdict names it
+_LIMIT_WORDS = {"128-bit cap": "cap", "mask": "mask", "pointer divisibility": "divisibility",
+                "pointer contiguity": "contiguity", "layout": "layout", "register layout": "regs",
+                "shared layout": "swizzle", "scalar pointer": "scalar"}
+
+
+def _limit(f: Finding) -> str:
+    """'mask', 'cap', or the first of several limits and how many more bind ('divisibility+2')."""
+    bound = [b for b in f.fields.get("bound_by") or [f.fields.get("limited_by")] if b]
+    if not bound:
+        return "?"
+    more = len(bound) - 1 if bound[0] != "128-bit cap" else 0
+    return _LIMIT_WORDS.get(bound[0], bound[0]) + (f"+{more}" if more else "")
+
+
+def _number(x: float) -> str:
+    """Costs as the table shows them: whole numbers plain, others to one decimal.
+
+    >>> _number(4.0), _number(2.6667), _number(0.0), _number(1234.5)
+    ('4', '2.7', '0', '1234')
+    """
+    if x == int(x) or x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.1f}"
+
+
+def short_verdict(f: Finding) -> str:
+    """The row's answer in a few words for the table (the long one: `verdict`); the notation is in
+    'ttlayout help notation':
+
+    8x16b x4, cap; sectors 16/16   8 elements of 16 bits per instruction, 4 instructions per thread, limited by the
+                                   128-bit cap; 16 sectors per warp access where 16 would do
+    """
+    if f.problem:
+        return verdict(f)
+    d = f.fields
+    if f.category == "convert":
+        c = f.conversion
+        if c is None:
+            return f.verdict
+        if c.path == "noop":
+            return "no-op"
+        if c.path == "registers":
+            return "register permutation"
+        if c.path == "warp_shuffle":
+            return f"warp shuffle: {c.per_thread['shuffles']} per thread"
+        if c.path == "cross_cta":
+            return "cross-CTA"
+        k = c.bank_conflicts or {}
+        return f"smem {c.scratch_bytes} B, conflicts {k.get('store') or 0}/{k.get('load') or 0}"
+    if f.category == "global":
+        if d.get("scalar"):
+            return f"scalar, {d['vector_bits']}b"
+        bits = d["vector_bits"] // d["vector_width"]
+        text = f"{d['vector_width']}x{bits}b x{d['instructions_per_thread']}, {_limit(f)}"
+        if "sectors_per_warp_access" in d:
+            text += f"; sectors {d['sectors_per_warp_access']}/{d['ideal_sectors']}"
+        return text
+    if f.category == "shared":
+        ins = re.sub(r"\.sync\.aligned", "", d.get("instruction") or f.verdict.split(",")[0])
+        if ins.startswith(("cp.async", "buffer_load")):
+            ins = f"{ins.split(' ', 1)[0]} {d['vector_bits']}b"
+        return f"{ins}, {_limit(f)}; {plural(d['bank_conflicts'], 'conflict')}"
+    if f.category in ("reduce", "scan"):
+        if d["warp_bits"]:
+            return f"{1 << d['warp_bits']} warps: {d['lane_bits']} shuffles + smem"
+        if d["lane_bits"]:
+            return f"in a warp: {d['lane_bits']} shuffles"
+        return "in registers"
+    if f.category == "tma":
+        return f.verdict.replace("TMA bulk copy (no register layout, no bank conflicts)", "TMA copy")
+    if f.category == "dot":
+        return "; ".join(_operand(n) for n in d.get("operands", ())) or f.verdict
+    if f.category == "buffer":
+        b = d["buffer"]
+        stages = f"{b['stages']} x " if b["stages"] > 1 else ""
+        shape = b["shape"][1:] if b["stages"] > 1 else b["shape"]
+        return f"buffer {stages}{'x'.join(map(str, shape))}x{b['element_type']}, {b['bytes']} B"
+    return f.verdict
+
+
+def _operand(note: str) -> str:
+    """'A in shared memory' -> 'A smem'; 'A converted to its operand layout at line 9' -> 'A convert@9'."""
+    m = re.match(r"(\w+) (?:converted to its operand layout|loaded from shared memory) at line (\d+)", note)
+    if m:
+        return f"{m.group(1)} {'convert' if 'converted' in note else 'local_load'}@{m.group(2)}"
+    return note.replace(" in shared memory", " smem").replace(" in registers", " regs")
 
 
 def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
-    """Findings costliest first (ties: dump order); every convert and shared access is kept within `top`."""
-    rows = sorted(m.findings, key=lambda f: (-f.cost, f.line))
+    """Rows by waste (`rank_by_waste`); every convert and shared access is kept within `top`."""
+    rows = rank_by_waste(m.findings)
     if top is None or len(rows) <= top:
         return rows
     must = [f for f in rows if f.category in ("convert", "shared")]
     rest = [f for f in rows if f.category not in ("convert", "shared")]
-    return sorted(must + rest[:max(0, top - len(must))], key=lambda f: (-f.cost, f.line))
+    return rank_by_waste(must + rest[:max(0, top - len(must))])
 
 
-def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False) -> list:
+class Legend:
+    """The layouts a table names: the dump's aliases as they are, every other layout text as a label `L1`, `L2`,
+    ...; `rows()` gives each name with its full text, in order of first appearance."""
+
+    def __init__(self):
+        self.names: dict[str, str] = {}          # layout text as the dump writes it -> shown name
+        self.full: dict[str, str] = {}           # shown name -> full text
+
+    def name(self, text: str, canonical: str) -> str:
+        shown = self.names.get(text)
+        if shown is None:
+            shown = text if _ALIAS.fullmatch(text) else f"L{sum(1 for n in self.full if n.startswith('L')) + 1}"
+            self.names[text] = shown
+            self.full[shown] = canonical if shown == text else text
+        return shown
+
+    def rows(self) -> tuple[tuple[str, str], ...]:
+        return tuple((n, t) for n, t in self.full.items())
+
+
+def _layouts(f: Finding, legend: Legend | None) -> str:
+    sep = " -> " if f.category == "convert" else ", "
+    if legend is None:
+        return sep.join(f.layouts)
+    return sep.join(legend.name(t, c) for t, c in zip(f.layouts, f.attrs))
+
+
+def _title(m: ModuleAudit, path: str, several: bool) -> str:
     t = m.target
     warps = f"{m.num_warps} warps" if m.num_warps else "warps unknown"
     lanes = f" x {m.threads_per_warp} threads" if m.threads_per_warp else ""
-    where = f"{path}" + (f", module {m.index + 1} (line {m.first_line})" if several else "")
+    s = m.section
+    if s is not None and s.is_pass:
+        where = f"{path}, {s.title()} (line {s.first_line})"
+    elif several:
+        where = f"{path}, module {s.number if s is not None else m.index + 1} (line {m.first_line})"
+    else:
+        where = path
     default = " (the module names no ttg.target; give --target)" if m.target_given == "default" else ""
-    out = [line(f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}", "bold")]
+    return f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}"
+
+
+def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False, wide: bool = False,
+                  notes: tuple[str, ...] = (), extra_columns: tuple = ()) -> list:
+    """One module's report. `wide`: the long verdicts and the layouts as the dump writes them (no legend);
+    `notes`: lines under the title (which pass of a dump this is); `extra_columns`: (header, cell(finding)) pairs
+    added after the verdict (the assembly column, where assembly is given)."""
+    main = main_file(m)
+    out = [line(_title(m, path, several), "bold")]
+    out += [line(n, indent="  ") for n in notes]
     rows = ranked(m, top)
+    legend = None if wide else Legend()
     if rows:
-        out.append(Table(("cost", "line", "op", "python", "layouts", "verdict"), tuple(
-            (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f), verdict(f) if not f.problem else
-             f"{f.verdict}: {_short(f.problem, 70)}") for f in rows), "  "))
+        out.append(line(UNIT_LINE, indent="  "))
+        header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
+        full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
+                      verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))
+                     for f in rows)
+        narrow = None if wide else (header[:1] + header[2:], tuple(r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
+                                                                  for r in full))
+        out.append(Table(header, full, "  ", fit=not wide, narrow=narrow))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
     if hidden:
-        out.append(line(f"... {plural(hidden, 'cheaper op')} not shown (--top)", indent="  "))
+        out.append(line(f"... {plural(hidden, 'op')} with less waste not shown (--top)", indent="  "))
     out.append(BLANK)
-    out.append(Fields(tuple(_footer(m)), label_width=14))
+    legend_rows = legend.rows() if legend is not None else ()
+    python = [("python", f"{main} (the python column's lines)")] if main and rows else []
+    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m)), label_width=14))
     return out
+
+
+def _legend_rows(rows) -> list[tuple[str, str]]:
+    """The legend under the label 'layouts': each name and its full text."""
+    return [("layouts" if k == 0 else "", f"{name} = {text}") for k, (name, text) in enumerate(rows)]
 
 
 def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
@@ -77,53 +254,105 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
         rows.append(("conversions", ", ".join(f"{n} {p}" for p, n in sorted(paths.items(), key=lambda kv: -kv[1]))))
     else:
         rows.append(("conversions", "none"))
-    costly = [f for f in ranked(m) if f.cost > 0][:3]
-    if costly:
-        rows.append(("costliest", "; ".join(f"{f.op} at {_where(f)} (line {f.line})" for f in costly)))
+    total = module_cost(m)
+    rows.append(("total", f"cost {_number(total.cost)}, ideal {_number(total.ideal)}, waste {_number(total.waste)}"))
+    wasteful = [f for f in ranked(m) if f.waste > 0][:3]
+    rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
+                 if wasteful else "none: every op is as cheap as the model knows how to make it"))
     for status in ("not analysed", "not modelled"):
         problems = [f for f in m.findings if f.problem and f.verdict == status]
         if problems:
             f = problems[0]
-            rows.append((status, f"{plural(len(problems), 'op')}: {_short(f'line {f.line}: {f.op}: {f.problem}', 90)}"))
+            rows.append((status, f"{plural(len(problems), 'op')}: line {f.line}: {f.op}: {f.problem}"))
     return rows
 
 
-def blocks(audits: list[ModuleAudit], path: str, top: int | None = None) -> list:
+def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, wide: bool = False,
+           notes: tuple[str, ...] = (), extra_columns: tuple = ()) -> list:
     out: list = []
     for k, m in enumerate(audits):
         if k:
             out.append(BLANK)
-        out += module_blocks(m, path, top, several=len(audits) > 1)
+        out += module_blocks(m, path, top, several=len(audits) > 1, wide=wide, notes=notes,
+                             extra_columns=extra_columns)
     return out
 
 
-def _finding_json(f: Finding) -> dict:
+def finding_json(f: Finding) -> dict:
     return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
-            "verdict": verdict(f), "cost": f.cost, "scratch_bytes": f.scratch_bytes, **f.fields,
+            "verdict": verdict(f) if not f.problem else f.verdict, "short": short_verdict(f), "cost": f.cost,
+            "ideal": f.ideal, "waste": f.waste, "scratch_bytes": f.scratch_bytes, **f.fields,
             **({"problem": f.problem} if f.problem else {})}
 
 
 def _module_json(m: ModuleAudit) -> dict:
     s = m.shared
+    total = module_cost(m)
+    sec = m.section
     return {
         "module": m.index, "first_line": m.first_line, "target": m.target.name, "target_from": m.target_given,
+        **({"section": sec.number, "pass": sec.pass_name, "dump": sec.title()} if sec is not None and sec.is_pass
+           else {"section": sec.number} if sec is not None else {}),
         "num_warps": m.num_warps,
         "threads_per_warp": m.threads_per_warp, "shared_bytes": s.total, "shared_limit": s.limit,
         "shared_bytes_is_bound": s.bound,
+        "cost_unit": COST_UNIT, "cost": total.cost, "ideal": total.ideal, "waste": total.waste,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": [_finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],
+        "ops": [finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
-                                  for f in ranked(m) if f.cost > 0][:5],
+                                  for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
+                    "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
+                                   for f in ranked(m) if f.waste > 0][:5],
                     "problems": list(m.problems)},
     }
 
 
-def json_text(audits: list[ModuleAudit], path: str) -> str:
-    """One object; `modules` holds one entry per module; the first module's fields are repeated at the top."""
+def json_text(audits: list[ModuleAudit], path: str, extra: dict | None = None) -> str:
+    """One object; `modules` holds one entry per module; the first module's fields are repeated at the top;
+    `extra`: fields the command adds (the dump's passes)."""
     import json
     mods = [_module_json(m) for m in audits]
     top = dict(mods[0]) if mods else {}
-    return json.dumps({"file": path, **top, "modules": mods}, indent=2) + "\n"
+    return json.dumps({"file": path, **(extra or {}), **top, "modules": mods}, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- one op
+
+
+def facts_blocks(f: Finding, title: str) -> list:
+    """The full facts of a row that is neither a convert nor a shared access (`audit --line N`)."""
+    rows = [("op", f.op), ("python", f.loc or "-"), ("shape", "x".join(map(str, f.shape)) or "-"),
+            ("element", f.element or "-")]
+    for k, (text, canonical) in enumerate(zip(f.layouts, f.attrs)):
+        rows.append(("layouts" if k == 0 else "", text if text == canonical else f"{text} = {canonical}"))
+    rows += [("verdict", verdict(f)), ("cost", f"{_number(f.cost)} {COST_UNIT} (ideal {_number(f.ideal)}, "
+                                                f"waste {_number(f.waste)})")]
+    if f.loops:
+        rows.append(("loops", f"inside {plural(f.loops, 'loop')}: cost and ideal x8"))
+    for key, value in f.fields.items():
+        if key not in ("operands", "buffer"):
+            rows.append((key.replace("_", " "), _value(value)))
+    buf = f.fields.get("buffer")
+    if buf:
+        for key in ("shape", "stages", "layout", "bytes", "memory"):
+            rows.append((f"buffer {key}", _value(buf[key])))
+        for role in ("writes", "reads"):
+            uses = buf[role]
+            rows.append((f"buffer {role[:-1]}s", ", ".join(f"{u['op']} (line {u['line']}"
+                                                          + (f", {u['bank_conflicts']} conflicts" if 'bank_conflicts'
+                                                             in u else "") + ")" for u in uses) or "none"))
+    return [line(title, "bold"), Fields(tuple(rows), label_width=max(len(label) for label, _ in rows) + 2)]
+
+
+def _value(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {_value(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_value(x) for x in v) if not v or not isinstance(v[0], (int, float)) else \
+            "x".join(str(x) for x in v) if all(isinstance(x, int) for x in v) else str(list(v))
+    if isinstance(v, float):
+        return _number(v)
+    return str(v)

@@ -39,9 +39,14 @@ class Fields:
 
 @frozen
 class Table:
+    """Columns with a header row. `fit`: in rich, every row stays on one line: where the rows are wider than the
+    terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what is still
+    too wide is cut with '…' in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     indent: str = ""
+    fit: bool = False
+    narrow: tuple | None = None
 
 
 # ----------------------------------------------------------------------------------------- plain text
@@ -92,6 +97,8 @@ def to_rich(blocks, width: int | None = None) -> str:
             for label, value in block.rows:
                 grid.add_row(Text(escaped(label)), Text(escaped(value)))
             console.print(grid)
+        elif block.fit:
+            console.print(_fitted(block, RichTable, Text, console.width))
         else:
             table = RichTable(show_edge=False, header_style="bold")
             for col in block.columns:
@@ -100,3 +107,22 @@ def to_rich(blocks, width: int | None = None) -> str:
                 table.add_row(*(Text(escaped(c)) for c in row))
             console.print(table)
     return buf.getvalue()
+
+
+FITTED_SHRINK = ("verdict", "layouts")               # the columns a `fit` table may cut
+
+
+def _fitted(block: Table, RichTable, Text, width: int):
+    """A `fit` table: the plain text's spacing (two spaces between columns), one line per row; the narrow rows
+    where the rows do not fit `width`; only the columns of FITTED_SHRINK may be cut, with '…'."""
+    def widths(columns, rows):
+        return [max(len(escaped(r[i])) for r in (columns,) + rows) for i in range(len(columns))]
+    columns, rows = block.columns, block.rows
+    if block.narrow is not None and sum(widths(columns, rows)) + 2 * (len(columns) - 1) > width:
+        columns, rows = block.narrow
+    table = RichTable(box=None, show_edge=False, header_style="bold", padding=(0, 1), pad_edge=False)
+    for col, w in zip(columns, widths(columns, rows)):
+        table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=len(col) if col in FITTED_SHRINK else w)
+    for row in rows:
+        table.add_row(*(Text(escaped(c)) for c in row))
+    return table
