@@ -13,12 +13,16 @@ def _short(text: str, limit: int = 44) -> str:
 
 
 def _where(f: Finding) -> str:
+    return python_line(f.loc)
+
+
+def python_line(loc: str | None) -> str:
     """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location)."""
-    if not f.loc:
+    if not loc:
         return "-"
-    path, _, rest = f.loc.rpartition(":")
+    path, _, rest = loc.rpartition(":")
     path, _, line_no = path.rpartition(":")
-    return f"{path.rsplit('/', 1)[-1]}:{line_no}" if path else f.loc
+    return f"{path.rsplit('/', 1)[-1]}:{line_no}" if path else loc
 
 
 def verdict(f: Finding) -> str:
@@ -104,6 +108,11 @@ def _finding_json(f: Finding) -> dict:
             **({"problem": f.problem} if f.problem else {})}
 
 
+def ops_json(m: ModuleAudit) -> list[dict]:
+    """A module's op rows as the JSON report writes them (`ops`), in dump order."""
+    return [_finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)]
+
+
 def _module_json(m: ModuleAudit) -> dict:
     s = m.shared
     return {
@@ -113,7 +122,7 @@ def _module_json(m: ModuleAudit) -> dict:
         "shared_bytes_is_bound": s.bound,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": [_finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],
+        "ops": ops_json(m),
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
                                   for f in ranked(m) if f.cost > 0][:5],
