@@ -319,14 +319,18 @@ def audit_kernels(kernels, target: str | None = None, keep: int | None = None, j
 
 
 def _in_pool(kernels, target, keep, jobs, progress) -> list:
+    """`audit_kernels` over a pool of `jobs` worker processes. When a worker dies (killed, out of memory), the
+    pool is lost with every task it held: those kernels are audited again at the end one at a time, each alone in
+    its worker, so that only a kernel whose own worker dies fails, with that reason."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, wait
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     queue = iter([kernels[i:i + CHUNK] for i in range(0, len(kernels), CHUNK)])
     out: list = []
-    done = 0
+    suspects: list = []
     pending: dict = {}
+    done = 0
     with _Interruptible() as interrupt:
         pool = _pool(jobs, context)
         try:
@@ -339,27 +343,41 @@ def _in_pool(kernels, target, keep, jobs, progress) -> list:
                     break
                 finished, _ = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
                 interrupt.check()
-                broken = False
+                lost = False
                 for future in finished:
                     chunk = pending.pop(future)
-                    records = _result(future, chunk)
-                    broken = broken or records is None
-                    out += records or [KernelFailure(k.label, k.path, DIED) for k in chunk]
-                    done += len(chunk)
-                    if progress is not None:
-                        progress(done, len(kernels))
-                if broken:                            # every task of a broken pool fails; the rest get a new one
-                    for future, chunk in pending.items():
-                        out += _result(future, chunk) or [KernelFailure(k.label, k.path, DIED) for k in chunk]
+                    records = _result(future)
+                    if records is None:
+                        lost = True
+                        suspects += chunk
+                    else:
+                        out += records
                         done += len(chunk)
+                        _report(progress, done, len(kernels))
+                if lost:                     # a worker died: the pool and every task it held are lost
+                    suspects += [k for chunk in pending.values() for k in chunk]
                     pending.clear()
                     pool.shutdown(wait=True)
                     pool = _pool(jobs, context)
+            pool.shutdown(wait=True)
+            for kernel in suspects:          # one at a time, alone in a worker: a death is that kernel's
+                pool = _pool(1, context)
+                future = pool.submit(_audit_chunk, [kernel], target, keep)
+                while not wait([future], timeout=POLL)[0]:
+                    interrupt.check()
+                out += _result(future) or [KernelFailure(kernel.label, kernel.path, DIED)]
+                pool.shutdown(wait=True)
+                done += 1
+                _report(progress, done, len(kernels))
         except BaseException:
             _stop(pool)
             raise
-        pool.shutdown(wait=True)
         return out
+
+
+def _report(progress, done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
 
 
 DIED = "the process auditing it ended (killed, or out of memory)"
@@ -401,7 +419,7 @@ def _pool(jobs: int, context):
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_start)
 
 
-def _result(future, chunk) -> list | None:
+def _result(future) -> list | None:
     """A task's records, or None where its worker died."""
     from concurrent.futures.process import BrokenProcessPool
     try:

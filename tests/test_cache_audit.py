@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from linlayout_cli import sources
-from linlayout_cli.analysis.kernels import KernelAudit, compiled_from
+from linlayout_cli.analysis.kernels import KernelAudit, KernelFailure, compiled_from
 from linlayout_cli.cli import run
 from linlayout_cli.errors import abbreviate_path
 
@@ -228,6 +228,23 @@ def test_parallel_is_the_same_as_one_process():
     assert seen[-1] == (len(subset), len(subset)) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
+def test_a_worker_that_dies_fails_only_its_kernels(monkeypatch):
+    """A worker killed while auditing (here: one that exits on every vector_add, as the out-of-memory killer
+    would end it) fails those kernels with the reason; the kernels its pool held are tried again and report."""
+    real = sources.audit_kernel
+
+    def dies_on_vector_add(kernel, *args, **kwargs):
+        if kernel.name == "vector_add":
+            os._exit(9)
+        return real(kernel, *args, **kwargs)
+    monkeypatch.setattr(sources, "audit_kernel", dies_on_vector_add)          # the forked workers inherit it
+    kernels, _ = sources.find_kernels([str(CACHE)])
+    results = sources.audit_kernels(kernels, jobs=2)
+    failed = sorted(r.name.split("@")[0] for r in results if isinstance(r, KernelFailure))
+    assert failed == ["vector_add"] * 4 and len(results) == 73
+    assert {r.reason for r in results if isinstance(r, KernelFailure)} == {sources.DIED}
+
+
 def test_progress_bar_only_on_a_terminal():
     """The bar is drawn on a terminal once the run has lasted `delay` seconds, never on a pipe."""
     import io
@@ -423,3 +440,21 @@ def test_ctrl_c_stops_a_parallel_audit_cleanly(tmp_path):
                 break
             time.sleep(0.05)
         assert not Path(f"/proc/{pid}").exists() or "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_the_readme_shows_real_output(monkeypatch):
+    """Every line of the README's cache audit (trimmed: '  ...' stands for rows left out) is a line of the real
+    output, in the same order."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = "$ ttlayout audit --cache tests/data/cache --top 5\n"
+    shown = readme[readme.index(command) + len(command):].split("\n```", 1)[0].splitlines()
+    monkeypatch.chdir(ROOT)
+    code, out, _ = run(["audit", "--cache", "tests/data/cache", "--top", "5", "-j", "1"])
+    lines = out.splitlines()
+    assert code == 0 and len(shown) > 20
+    at = 0
+    for line in shown:
+        if line == "  ...":
+            continue
+        at = lines.index(line, at) + 1 if line else at
+    assert shown[-1] == lines[-1]
