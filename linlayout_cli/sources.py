@@ -191,7 +191,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     from .analysis.targets import get_target
     modules = list(inputs.modules(text))
     if not modules:
-        raise TTLayoutError("holds no module to audit")
+        raise TTLayoutError("the file holds no module to audit")
     chosen, origin = target, "option" if target is not None else None
     if chosen is None and compiled is not None:
         try:
@@ -249,8 +249,8 @@ def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = N
         return [KernelFailure(kernel.label, kernel.path, printable(str(e)))]
     except RecursionError:
         return [KernelFailure(kernel.label, kernel.path, "input nested too deeply")]
-    except (KeyboardInterrupt, SystemExit, MemoryError):
-        raise
+    except MemoryError:
+        return [KernelFailure(kernel.label, kernel.path, "out of memory while auditing it")]
     except Exception as e:                        # a bug: this kernel says so, the others still report
         return [KernelFailure(kernel.label, kernel.path, printable(
             f"internal error ({type(e).__name__}: {e}); please report this kernel"))]
@@ -260,7 +260,7 @@ def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = N
 
 CHUNK = 4                     # kernels a worker audits per task (fewer messages between processes)
 IN_FLIGHT = 2                 # tasks in flight per worker: results waiting in the parent stay bounded
-MEMO_LIMIT = 50_000           # analyses a worker keeps; past that it starts a fresh memo
+MEMO_LIMIT = 4096              # analyses a worker keeps (about 10 KB each); past that it starts a fresh memo
 
 _memo = None                  # a worker's memo of analyses (module global: one per process)
 

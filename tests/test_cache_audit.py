@@ -228,12 +228,15 @@ def test_symbolic_link_loops_end_and_the_file_limit_holds(tmp_path):
 
 
 def test_parallel_is_the_same_as_one_process():
+    """Workers keep one memo of analyses for all their kernels: the records are those of a fresh audit of each
+    kernel alone."""
+    from linlayout_cli.analysis.audit import Memo
     kernels, _ = sources.find_kernels([str(CACHE)])
-    subset = kernels[::6]
-    one = sources.audit_kernels(subset, jobs=1)
+    subset = kernels[::3]
+    alone = [r for k in subset for r in sources.audit_kernel(k, memo=Memo())]
     two = sources.audit_kernels(subset, jobs=2)
     key = lambda r: r.path                                          # noqa: E731
-    assert sorted(one, key=key) == sorted(two, key=key) and len(one) == len(subset)
+    assert sorted(alone, key=key) == sorted(two, key=key) and len(alone) == len(subset)
     seen = []
     sources.audit_kernels(subset, jobs=2, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (len(subset), len(subset)) and [d for d, _ in seen] == sorted(d for d, _ in seen)
