@@ -1,6 +1,6 @@
 """ttlayout's performance goals, measured side by side with Triton 3.9 in one run.
 
-    python benchmarks/bench.py [--oracle-python PY] [--repeat N] [--quick] [--dumps]
+    python benchmarks/bench.py [--oracle-python PY] [--repeat N] [--quick] [--dumps] [--cache]
 
 Run it with the python of a venv where ttlayout is installed (`pip install .`) from a checkout (the `-i` goal
 builds its dump with scripts/make_big_dump.py, the audit goal reads tests/data/kernels). --oracle-python (or
@@ -13,7 +13,8 @@ Triton's bindings, builds the layout from the same attribute text and writes `gl
 getLayoutStr that triton-tensor-layout prints); Triton's route to a conversion's cost is compiling the one-op
 kernel for sm90 (a fresh cache each run). A render time is the time at 1024x1024 minus the time at 16x16, for
 each tool. --quick skips the 4096x4096 measures. The last table times the `-i` reader and `audit` on generated dumps
-of 1 to 50 MB with their peak RSS (--dumps runs that table alone).
+of 1 to 50 MB with their peak RSS (--dumps runs that table alone). The cache goals (--cache runs them alone) audit
+a generated Triton cache of 1,000 kernel directories with two processes, and one kernel in process.
 """
 from __future__ import annotations
 
@@ -327,6 +328,74 @@ def scaling(run: Runner, quick: bool) -> None:
         row(name, *cells, f"{per:.3f}")
 
 
+CACHE_KERNELS = 1000
+PER_KERNEL_DUMP = "matmul_pipelined.sm80.ttgir"      # the matmul dump closest to 22 KB (21.8 KB)
+
+
+def make_cache(directory: str, count: int = CACHE_KERNELS) -> int:
+    """A Triton cache of `count` kernel directories: copies of tests/data/cache's entries (every file of each, hard
+    links where the file system allows), each under a distinct hash named as Triton names them (base32 of a
+    sha256, without padding). Returns the number of directories."""
+    import base64
+    import hashlib
+    source = os.path.join(ROOT, "tests", "data", "cache")
+    entries = sorted(d for d in os.listdir(source) if os.path.isdir(os.path.join(source, d)))
+    for i in range(count):
+        entry = entries[i % len(entries)]
+        key = base64.b32encode(hashlib.sha256(f"{entry}/{i}".encode()).digest()).decode().rstrip("=")
+        target = os.path.join(directory, key)
+        os.makedirs(target)
+        for name in os.listdir(os.path.join(source, entry)):
+            src, dst = os.path.join(source, entry, name), os.path.join(target, name)
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copyfile(src, dst)
+    return count
+
+
+def cache_goals(run: Runner, goals: Goals) -> None:
+    """Issue 20's goals: `audit --cache` over 1,000 kernel directories as a whole process on 2 cores (-j 2), and
+    one kernel audited in process (read, parse, analyse, its record) on the matmul dump closest to 22 KB."""
+    cache = os.path.join(run.scratch, "cache")
+    os.makedirs(cache)
+    count = make_cache(cache)
+    out = os.path.join(run.scratch, "cache-audit.txt")
+    repeat = max(1, min(run.repeat, 3))
+    seconds, peak = run.ours("audit", "--cache", cache, "-j", "2", "-o", out, repeat=repeat)
+    goals.add(f"audit --cache, {count:,} kernel directories, -j 2 (peak RSS {peak:.0f} MB)", seconds, "s", 20)
+    seconds, peak = run.ours("audit", "--cache", cache, "-j", "2", "--json", "-o", out, repeat=repeat)
+    goals.add(f"the same, --json ({os.path.getsize(out) / 1e6:.0f} MB; peak RSS {peak:.0f} MB)", seconds, "s", 20)
+    shutil.rmtree(cache, ignore_errors=True)
+    goals.add(f"one kernel in process: {PER_KERNEL_DUMP} "
+              f"({os.path.getsize(os.path.join(ROOT, 'tests', 'data', 'kernels', PER_KERNEL_DUMP)) / 1000:.1f} KB)",
+              per_kernel_ms(), "ms", 20)
+
+
+PER_KERNEL = r"""
+import statistics, sys, time
+from linlayout_cli import sources
+from linlayout_cli.analysis.audit import Memo
+kernel = sources.kernel_at(sys.argv[1])
+sources.audit_kernel(kernel, memo=Memo())                     # warm-up: imports, grammar tables
+runs = []
+for _ in range(int(sys.argv[2])):
+    start = time.perf_counter()
+    records = sources.audit_kernel(kernel, memo=Memo())       # a fresh memo: nothing cached from the last run
+    runs.append(time.perf_counter() - start)
+assert records and hasattr(records[0], "ops"), records
+print(statistics.median(runs) * 1e3)
+"""
+
+
+def per_kernel_ms(repeat: int = 51) -> float:
+    """The median in-process time of one kernel's audit (sources.audit_kernel: read, parse, analyse, its record)."""
+    dump = os.path.join(ROOT, "tests", "data", "kernels", PER_KERNEL_DUMP)
+    out = subprocess.run([sys.executable, "-c", PER_KERNEL, dump, str(repeat)], capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.split()[-1])
+
+
 DUMP_SIZES_MB = (1, 2, 5, 10, 20, 50)
 
 
@@ -362,8 +431,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--quick", action="store_true", help="skip the 4096x4096 measures")
     ap.add_argument("--dumps", action="store_true", help="only the dump table (the -i reader and audit, 1-50 MB)")
+    ap.add_argument("--cache", action="store_true", help="only the cache goals (1,000 kernels; one kernel)")
     opts = ap.parse_args()
     run = Runner(opts.repeat, opts.oracle_python)
+    if opts.cache:
+        try:
+            goals = Goals()
+            cache_goals(run, goals)
+            goals.print()
+        finally:
+            shutil.rmtree(run.scratch, ignore_errors=True)
+        return
     if opts.dumps:
         try:
             dump_scaling(run)
@@ -381,6 +459,7 @@ def main() -> None:
         if not opts.quick:
             memory_goal(run, goals)
         command_goals(run, goals)
+        cache_goals(run, goals)
         goals.print()
         in_process_render(run)
         scaling(run, opts.quick)

@@ -134,6 +134,29 @@ class FileKind:
         return f"{shown} is {self.what}, not TTGIR; {self.ttgir}"
 
 
+# what a file Triton writes beside a kernel's TTGIR is, by its extension (the text decides where it can)
+NOT_TTGIR_EXTENSIONS = (".json", ".ptx", ".amdgcn", ".ttir", ".llir", ".ll", ".source", ".cubin", ".hsaco", ".py")
+_BINARIES = {".cubin": "the binary of a kernel (a cubin)", ".hsaco": "the binary of a kernel (an hsaco)"}
+_HEAD_BYTES = 1 << 20
+
+
+def path_kind(path: str) -> FileKind | None:
+    """`file_kind` of a file named like one Triton writes beside a kernel (`NOT_TTGIR_EXTENSIONS`), read from at
+    most its first MiB; None for another name, or a file that cannot be read (the reader then says why)."""
+    import os
+    ext = os.path.splitext(path)[1].lower()
+    if path == "-" or ext not in NOT_TTGIR_EXTENSIONS:
+        return None
+    if ext in _BINARIES:
+        return FileKind(_BINARIES[ext], _where_ttgir(path, os.path.basename(path), None))
+    try:
+        with open(path, "rb") as f:
+            text = f.read(_HEAD_BYTES).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return None
+    return file_kind(path, text)
+
+
 def file_kind(path: str, text: str) -> FileKind | None:
     """What a file is when it is not TTGIR but another file Triton writes (read from its text, and from its name's
     extension where the text alone does not tell): Triton's metadata or cache group JSON, PTX or AMDGCN assembly,

@@ -62,13 +62,14 @@ class Layout:
         return self.svg()
 
 
-def layout(attr: str, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
+def layout(attr, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
            max_elements: int = inputs.DEFAULT_MAX_ELEMENTS) -> Layout:
-    """`attr` (a layout attribute's text, a Gluon constructor or CuTe text) at `tensor_type` (e.g.
-    'tensor<64x64xf16>', which gives CuTe text its shape); `lanes`: the lanes per warp a CuTe thread mode splits
-    into (64 for AMD CDNA). The title is the attribute, the one CuTe text became included. Like the command line's
-    --max-elements, `max_elements` refuses bigger tensors and hardware index spaces (ShapeError) before anything
-    is allocated (default 2^26; hard limit 2^31)."""
+    """`attr` (a layout attribute's text, a Gluon constructor or CuTe text, or a Gluon layout object such as
+    `ttgl.BlockedLayout(...)` itself) at `tensor_type` (e.g. 'tensor<64x64xf16>', which gives CuTe text its shape);
+    `lanes`: the lanes per warp a CuTe thread mode splits into (64 for AMD CDNA). The title is the attribute, the
+    one CuTe text became included. Like the command line's --max-elements, `max_elements` refuses bigger tensors
+    and hardware index spaces (ShapeError) before anything is allocated (default 2^26; hard limit 2^31)."""
+    attr = layout_text(attr)
     parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type, max_elements).shape, lanes=lanes)
     tensor = inputs.tensor(tensor_type, max_elements)
     linear = inputs.linear_layout(parsed, tensor.shape, max_elements)
@@ -76,11 +77,13 @@ def layout(attr: str, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
     return Layout(str(parsed), linear, bits)
 
 
-def linear_layout(attr: str, shape, kind: str | None = None, role: str | None = None,
+def linear_layout(attr, shape, kind: str | None = None, role: str | None = None,
                   lanes: int = inputs.DEFAULT_LANES):
-    """`attr` (an attribute's text, a Gluon constructor or CuTe text) as Triton's LinearLayout at `shape`; with
+    """`attr` (an attribute's text, a Gluon constructor or CuTe text, or a Gluon layout object) as Triton's
+    LinearLayout at `shape`; with
     `kind` ('distributed' or 'shared') it must be such a layout (CuTe text is read as one), the error naming it the
     `role` layout."""
+    attr = layout_text(attr)
     shape = [int(s) for s in shape]
     if not shape:
         raise ShapeError("a rank-0 tensor has no elements to lay out")
@@ -99,3 +102,177 @@ def bank_conflicts(reg: str, shared: str, shape, bitwidth: int) -> int:
     reg_ll = linear_layout(reg, shape, "distributed", "register")
     shared_ll = linear_layout(shared, shape, "shared", "shared")
     return conflicts_of_layouts(reg_ll, shared_ll, int(bitwidth), "sm90")
+
+
+# ----------------------------------------------------------------------------------------- kernels
+
+
+class Audit:
+    """What `audit(x)` found: `kernels` (one `analysis.kernels.KernelAudit` per kernel, or a `KernelFailure`
+    saying why one could not be audited) and, for one kernel, `modules` (its `ModuleAudit`s, every op row).
+    `.text()` is the report the command line prints, `.json()` its JSON, and a notebook shows the HTML table."""
+
+    def __init__(self, kernels, where: str, modules=None, compiled=None):
+        self.kernels, self.where, self.modules, self.compiled = list(kernels), where, modules, compiled
+
+    @property
+    def failed(self) -> bool:
+        from .analysis.kernels import KernelFailure
+        return any(isinstance(k, KernelFailure) for k in self.kernels)
+
+    def text(self, top: int | None = None) -> str:
+        """One kernel: every op row (`ttlayout audit FILE`), with the compiler's figures where known; many: one row
+        per kernel, ranked, then the `top` costliest ops (`ttlayout audit DIR`)."""
+        from .reports.blocks import to_text
+        if self.modules is None:
+            from .reports.kernels import blocks
+            return to_text(blocks(self.kernels, self.where, top))
+        from .reports.audit import blocks as one
+        from .reports.kernels import compiled_blocks
+        extra = [b for k in self.kernels for b in compiled_blocks(k)] if self.compiled is not None else []
+        return to_text(one(self.modules, self.where, top) + extra)
+
+    def json(self) -> str:
+        """A file or text: the JSON of `ttlayout audit FILE --json`; a directory or a compiled kernel (whose
+        compiler's figures it holds): `{"kernels": [...], "failures": [...], "summary": {...}}`."""
+        if self.modules is not None and self.compiled is None:
+            from .reports.audit import json_text
+            return json_text(self.modules, self.where)
+        from .reports.kernels import json_text as many
+        return many(self.kernels)
+
+    def html(self) -> str:
+        """The self-contained page of `ttlayout audit ... --format html`."""
+        from .render.kernels import page
+        return page(self.kernels, self.where)
+
+    def _repr_html_(self) -> str:
+        from .render.kernels import fragment
+        return fragment(self.kernels, self.where, top=None if self.modules is not None else 10)
+
+    def __repr__(self) -> str:
+        return f"<ttlayout audit of {self.where}: {len(self.kernels)} kernel(s)>"
+
+
+def audit(x, target: str | None = None, jobs: int | None = None) -> Audit:
+    """Audit kernels where they are: a path (a TTGIR file, or a directory searched for *.ttgir, Triton's cache
+    included, each kernel's NAME.json beside it), TTGIR text, or a Triton `CompiledKernel` (anything with
+    `.asm["ttgir"]` and `.metadata`, duck-typed: Triton is not imported). `target`: as --target; `jobs`: processes
+    for a directory (default: one per processor).
+
+        from linlayout_cli import audit
+        audit(kernel)              # kernel = my_kernel[grid](...) or triton.compile(...): a table in a notebook
+        print(audit("~/.triton/cache").text())
+    """
+    import os
+
+    from . import sources
+    from .analysis.targets import get_target
+    from .errors import TTLayoutError
+    if target is not None:
+        target = get_target(target).name
+    if hasattr(x, "asm") and hasattr(x, "metadata"):
+        return _audit_compiled(x, target)
+    if isinstance(x, os.PathLike) or isinstance(x, str) and not _looks_like_ttgir(x):
+        path = os.path.expanduser(os.fspath(x))
+        if sources.is_directory(path):
+            kernels, failures = sources.find_kernels([path])
+            return Audit(failures + sources.audit_kernels(kernels, target, None, jobs), path)
+        error = sources.not_ttgir_error(path)
+        if error is not None:
+            raise TTLayoutError(error)
+        return _audit_one(inputs.read_text(path, None), path, target)
+    if isinstance(x, str):
+        return _audit_one(x, "TTGIR text", target)
+    raise TTLayoutError(f"audit() takes a path, TTGIR text or a compiled kernel, not {type(x).__name__}")
+
+
+def _looks_like_ttgir(text: str) -> bool:
+    return "\n" in text or "module" in text and "{" in text
+
+
+def _audit_one(text: str, where: str, target: str | None, compiled=None, name: str | None = None) -> Audit:
+    import os
+
+    from . import sources
+    modules, audits, origin = sources.audit_modules(text, target, compiled)
+    name = name or os.path.basename(where).removesuffix(".ttgir")
+    records = sources.kernel_records(modules, audits, origin, name=name, path=where, compiled=compiled)
+    return Audit(records, where, audits, compiled)
+
+
+def _audit_compiled(kernel, target: str | None) -> Audit:
+    """A CompiledKernel: its TTGIR (`asm["ttgir"]`), its metadata (a namedtuple in Triton 3.9, a dict before)."""
+    from . import sources
+    from .analysis.kernels import compiled_from
+    from .errors import TTLayoutError
+    try:
+        text = kernel.asm["ttgir"]
+    except (KeyError, TypeError, IndexError):
+        raise TTLayoutError("the compiled kernel's asm holds no 'ttgir'") from None
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    compiled = compiled_from(kernel.metadata)
+    name = compiled.name or str(getattr(kernel, "name", "") or "kernel")
+    key = getattr(kernel, "hash", None)
+    label = sources.cache_label(name, key if isinstance(key, str) else compiled.key)
+    return _audit_one(text, label, target, compiled, label)
+
+
+# ----------------------------------------------------------------------------------------- Gluon layout objects
+
+
+def layout_text(attr) -> str:
+    """A layout given as text, as is; a Gluon layout object (`ttgl.BlockedLayout(...)`, `ttgl.amd.AMDMFMALayout`,
+    ...: any object whose class has the name and the constructor fields of one, as Triton 3.9's Gluon defines
+    them) as the constructor text that builds it. Triton is never imported."""
+    if isinstance(attr, str):
+        return attr
+    return gluon_constructor(attr)
+
+
+def gluon_constructor(obj, depth: int = 0) -> str:
+    """The Gluon constructor text of a Gluon layout object, read from its attributes (field names of
+    `parsing.gluon.CLASSES`); a nested layout (a slice's or dot operand's parent) is written the same way.
+
+    >>> class BlockedLayout:
+    ...     size_per_thread, threads_per_warp, warps_per_cta, order, cga_layout = [1, 4], [4, 8], [4, 1], [1, 0], []
+    >>> gluon_constructor(BlockedLayout())
+    'ttgl.BlockedLayout(size_per_thread=[1, 4], threads_per_warp=[4, 8], warps_per_cta=[4, 1], order=[1, 0], cga_layout=[])'
+    """
+    from .errors import UnsupportedError, abbreviate
+    from .parsing.gluon import CLASSES, REQUIRED
+    name = type(obj).__name__
+    if name not in CLASSES or depth > 8:
+        raise UnsupportedError(f"{abbreviate(name, 40)} is not a layout ttlayout reads: give a Gluon layout object "
+                               f"({', '.join(CLASSES)}) or a layout's text")
+    home, _, fields = CLASSES[name]
+    args = []
+    for field, _, default in fields:
+        value = getattr(obj, field, None)
+        if value is None:
+            if default is REQUIRED:
+                raise UnsupportedError(f"the {name} object has no '{field}'")
+            continue
+        args.append(f"{field}={_gluon_value(value, depth)}")
+    return f"ttgl{'.' + home if home else ''}.{name}({', '.join(args)})"
+
+
+def _gluon_value(value, depth: int) -> str:
+    """A field's value as Gluon code: True/False, an integer, a list of them, or a nested layout object."""
+    import operator
+
+    from .errors import UnsupportedError, abbreviate
+    value = getattr(value, "value", value) if type(value).__name__ == "constexpr" else value
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    try:
+        return str(operator.index(value))               # int, numpy integers
+    except TypeError:
+        pass
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_gluon_value(v, depth) for v in value) + "]"
+    if hasattr(value, "__dict__") or hasattr(type(value), "__dataclass_fields__"):
+        return gluon_constructor(value, depth + 1)
+    raise UnsupportedError(f"a Gluon layout field holds {abbreviate(repr(value), 40)}, not an integer, a list or a "
+                           "layout")

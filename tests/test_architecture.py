@@ -19,7 +19,7 @@ LAYERS = (
     ("analysis",),
     ("reports",),
     ("render",),
-    ("inputs",),
+    ("inputs", "sources"),
     ("notebook",),
     ("commands",),
     ("cli", "__main__", ""),

@@ -216,3 +216,85 @@ def test_hostile_titles_cannot_break_the_page(browser, tmp_path):
         assert page.errors == [] and state[0] == 2 and state[2], (hostile, page.errors, state)
         assert "x.y<" in state[1]                      # the title as text (its '<' and '>' literal)
         page.page.close()
+
+
+# ----------------------------------------------------------------------------------------- many kernels
+
+
+class KernelsPage:
+    """The page of `ttlayout audit DIR --format html`, with the console errors it logged."""
+
+    def __init__(self, browser, path):
+        self.page = browser.new_page()
+        self.errors = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(path.as_uri())
+        self.page.wait_for_function("window.ttlKernels !== undefined")
+
+    def column(self, key):
+        """The cells of one column as shown, top to bottom."""
+        index = self.page.evaluate("(k) => Array.from(document.querySelectorAll('#kernels th'))"
+                                   ".findIndex(th => th.dataset.key === k)", key)
+        return self.page.evaluate("(i) => Array.from(document.querySelectorAll('#kernels tbody tr'), "
+                                  "r => r.cells[i].textContent)", index)
+
+    def rows(self, selector):
+        return self.page.evaluate("(s) => Array.from(document.querySelectorAll(s), "
+                                  "r => Array.from(r.cells, c => c.textContent))", selector)
+
+
+def test_kernels_page_sorts_and_lists_a_kernels_ops(browser, tmp_path):
+    """The cache's 73 kernels: the table sorts by a clicked column (numbers high to low first, names A to Z), and
+    a click on a kernel lists its op rows, as many as the JSON report gives it, costliest first."""
+    import json
+    from pathlib import Path
+    cache = str(Path(__file__).resolve().parent / "data" / "cache")
+    out = tmp_path / "kernels.html"
+    code, _, err = run(["audit", "--cache", cache, "--format", "html", "-o", str(out)])
+    assert code == 0, err
+    code, text, _ = run(["audit", "--cache", cache, "--json"])
+    kernels = json.loads(text)["kernels"]
+    page = KernelsPage(browser, out)
+    assert len(page.column("name")) == 73 and page.column("name") == [k["name"] for k in kernels]
+    page.page.click("#kernels th[data-key=shared]")
+    shared = [int(x) for x in page.column("shared")]
+    assert shared == sorted(shared, reverse=True) and shared[0] == max(k["shared_bytes"] for k in kernels)
+    page.page.click("#kernels th[data-key=shared]")
+    assert [int(x) for x in page.column("shared")] == sorted(shared)
+    page.page.click("#kernels th[data-key=name]")
+    assert page.column("name") == sorted(k["name"] for k in kernels)
+    page.page.click("#kernels th[data-key=shared]")                       # back to the largest first
+    want = max(kernels, key=lambda k: (k["shared_bytes"], k["cost"]))
+    page.page.click(f"#kernels tbody tr:nth-child({page.column('name').index(want['name']) + 1})")
+    assert page.page.locator("#detail-title").text_content().startswith(f"{want['name']} ({want['target']}, ")
+    ops = page.rows("#ops tbody tr")
+    assert len(ops) == len(want["ops"]) > 0
+    assert [float(o[0]) for o in ops] == sorted((o["cost"] for o in want["ops"]), reverse=True)
+    assert {(int(o[1]), o[2]) for o in ops} == {(o["line"], o["op"]) for o in want["ops"]}
+    assert page.rows("#kernels tbody tr.on")[0][2] == want["name"]
+    notes = page.page.locator("#detail-notes li").all_text_contents()
+    assert notes == ([want["shared_note"]] if want["shared_note"] else []) + want["notes"]
+    page.page.screenshot(path=str(tmp_path / "kernels.png"))
+    assert page.errors == []
+
+
+def test_hostile_kernel_names_cannot_break_the_kernels_page(browser, tmp_path):
+    """Kernel files whose names, locations and types carry '</script>', '<!--<script>', markup and control
+    characters: the page loads its two scripts, lists every kernel, and shows the strings as text."""
+    from test_hostile_output import HOSTILE, dump
+    names = []
+    for k, hostile in enumerate(HOSTILE):
+        name = f"k{k}" + hostile.replace("/", "_")
+        (tmp_path / f"{name}.ttgir").write_text(dump(hostile), encoding="utf-8")
+        names.append(name)
+    out = tmp_path / "page.html"
+    code, _, err = run(["audit", str(tmp_path), "--format", "html", "-o", str(out), "-j", "1"])
+    assert code == 0, err
+    page = KernelsPage(browser, out)
+    assert page.page.evaluate("document.scripts.length") == 2 and page.errors == []
+    shown = page.column("name")
+    assert len(shown) == len(HOSTILE)
+    assert "k7<!--<script>" in shown and "k8<_script><script>alert(1)<_script>" in shown
+    page.page.click("#kernels tbody tr:nth-child(1)")
+    assert page.rows("#ops tbody tr") and page.errors == []

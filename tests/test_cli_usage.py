@@ -97,11 +97,11 @@ PLAIN = [["-l", B, "-t", "tensor<8xf16>"], ["-l=" + B, "--t", "tensor<8xf16>", "
          ["convert", "-s", M, "-d", "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = "
           "[4, 1], order = [1, 0]}>", "-t", "tensor<128x256xf16>"],
          ["bank", "-r", B, "-s", S.replace("[1, 0]", "[0]"), "-t", "tensor<64xf16>", "--target=sm80"],
-         ["audit", KERNEL, "--top", "3"]]
+         ["audit", KERNEL, "--top", "3"], ["audit", KERNEL, KERNEL.replace("softmax", "cumsum"), "--top", "3"]]
 
 
 @pytest.mark.parametrize("argv", PLAIN, ids=["plain", "llvm-spellings", "stdout", "info", "lookup", "convert", "bank",
-                                             "audit"])
+                                             "audit", "audit-many"])
 def test_a_plain_command_line_does_not_load_click(argv):
     """Short commands start fast because they import little (start-up is measured by benchmarks/bench.py; this
     only guards the imports that would cost most): no click; printing also loads no numpy, dataclasses (inspect)
@@ -119,7 +119,8 @@ def test_a_plain_command_line_does_not_load_click(argv):
 @pytest.mark.parametrize("argv", [["-l", B, "-t", "tensor<8xf16>", "--color", "sometimes"], ["--help"],
                                   ["-l", B, "-t", "tensor<8xf16>", "-t", "tensor<4xf16>"], ["-l", B, "-t"],
                                   ["-l", B, "-t", "-o"], ["info", "--help"], ["lookup", "--thread", "x"],
-                                  ["audit"], ["audit", "a", "b"], ["bank", "--format", "png"], ["print", "-l", B],
+                                  ["audit", "--top", "x"], ["audit", "a", "--jobs", "0"], ["bank", "--format", "png"],
+                                  ["print", "-l", B],
                                   ["help", "info"], ["-l", B, "-t", "tensor<8xf16>", "--use-hw-view", "--use-hw-view"],
                                   ["convert", "-t=tensor<8xf16>"], []])
 def test_anything_but_a_plain_line_goes_to_click(argv):

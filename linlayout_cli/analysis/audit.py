@@ -970,11 +970,13 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None))
 
 
-def analyze_audit(modules, target: str | None = None, several: bool = False) -> list[ModuleAudit]:
+def analyze_audit(modules, target: str | None = None, several: bool = False,
+                  memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
     each read when its turn comes), for `target` (default: each module's `ttg.target`), with one cache of
-    analyses for them all; `several`: the file holds more than one module (errors then say which)."""
-    memo = Memo()
+    analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits); `several`:
+    the file holds more than one module (errors then say which)."""
+    memo = memo if memo is not None else Memo()
     return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]
 
 

@@ -1,19 +1,26 @@
 """`ttlayout audit KERNEL.ttgir`: every layout decision of a real kernel (conversions, shared-memory accesses,
 global loads and stores, reductions, dots) with its cost, what it wastes and its Python line, and the kernel's
-shared memory; `--line N` / `--op ID`: the full report of one op."""
+shared memory; `--line N` / `--op ID`: the full report of one op. `ttlayout audit DIR... | --cache [DIR]`: every
+kernel found there, one row each, ranked."""
 from __future__ import annotations
 
-from .. import inputs
-from ..errors import TTLayoutError
+from .. import inputs, sources
+from ..errors import TTLayoutError, abbreviate_path
 from .hardware import TARGET, check_named, select
-from .options import JSON, OUTPUT, Arg, Opt
-from .output import write_report
+from .options import JSON, OUTPUT, Arg, Opt, format_option
+from .output import Progress, width, write_report, write_result
 
-ARGUMENTS = (Arg("path", "FILE"),)
+ARGUMENTS = (Arg("paths", "PATH...", required=False, many=True),)
+CACHE = Opt(("--cache",), "cache", "flag", help="Audit Triton's cache: the directories given, else $TRITON_CACHE_DIR "
+            "(else ~/.triton/cache). Each kernel's NAME.json gives its target, warps and the compiler's shared bytes.")
+FORMAT = format_option("html: one page, the kernels in a sortable table, a click lists a kernel's ops")
+JOBS = Opt(("-j", "--jobs"), "jobs", type=int, minimum=1, metavar="N",
+           help="Audit N kernels at a time (default: one per processor).")
 OPTIONS = (
     TARGET,
     Opt(("--top",), "top", type=int, minimum=1, metavar="N",
-        help="Show the N ops that waste most (every conversion and shared-memory access is always shown)."),
+        help="Show the N ops that waste most (every conversion and shared-memory access is always shown); over "
+             "many kernels, the N costliest ops across them (default 10)."),
     Opt(("--pass",), "pass_name", metavar="NAME|N",
         help="Which module of an MLIR_ENABLE_DUMP capture to audit: part of a pass name ('Coalesce', "
              "'RemoveLayoutConversions'), or its number (also a module of a '// -----' file). Default: the last "
@@ -25,12 +32,19 @@ OPTIONS = (
         help="Like --line, for the op defining SSA value ID ('%42', '%x_19'), or the ID-th row in dump order."),
     Opt(("--wide",), "wide", "flag",
         help="Rows in full: the long verdicts and the layouts as the dump writes them, never cut."),
+    CACHE,
+    FORMAT,
+    JOBS,
     JSON, OUTPUT,
 )
 
+# the options that look at one file only
+_ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"))
 
-def run(obj, path, target, top, pass_name, line, op, wide, as_json, output):
-    """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin).
+
+def run(obj, paths, target, top, pass_name, line, op, wide, cache, fmt, jobs, as_json, output):
+    """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
+    kernel in directories and Triton's cache.
 
     One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in issue slots per
     thread; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
@@ -38,20 +52,42 @@ def run(obj, path, target, top, pass_name, line, op, wide, as_json, output):
     with several modules ('// -----') are audited module by module, each on its own ttg.target unless --target is
     given; an MLIR_ENABLE_DUMP capture is audited at its last TTGIR module (--pass picks another).
 
+    Directories are searched for *.ttgir; each kernel is a row, ranked by layout cost, with its costliest op,
+    conversions and shared bytes beside the compiler's (NAME.json), then the costliest ops across all of them.
+    A kernel that cannot be audited is listed with the reason, and the exit status is 1.
+
     \b
     ttlayout audit kernel.ttgir
     ttlayout audit mlir_dump.txt --pass RemoveLayoutConversions --top 10
     ttlayout audit kernel.ttgir --line 119
     ttlayout audit kernel.ttgir --target gfx942 --json -o audit.json
+    ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
+    ttlayout audit --cache DIR --format html -o kernels.html
     """
+    if not paths and not cache:
+        raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache")
+    if target is not None:
+        target = select(target).name
+    if not cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
+        return _one_file(obj, paths[0], target, top, pass_name, line, op, wide, as_json or fmt == "json", output)
+    one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide}
+    given = [flag for flag, name in _ONE_FILE if one_file[name] not in (None, False)]
+    if given:
+        raise TTLayoutError(f"{given[0]} looks at one file; it does not apply to directories or --cache")
+    return _many(obj, paths, cache, target, top, fmt, jobs, as_json, output)
+
+
+def _one_file(obj, path, target, top, pass_name, line, op, wide, as_json, output):
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
+    if path != "-":
+        error = sources.not_ttgir_error(path)
+        if error is not None:
+            raise TTLayoutError(error)
     text = inputs.read_text(path, obj["stdin"])
     inputs.check_ttgir(path, text)
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
-    if target is not None:
-        target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
     shown = "standard input" if path == "-" else path
@@ -121,3 +157,39 @@ def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, ou
         blocks, json_text = bank_report(picked.layouts, picked.texts, picked.element, picked.bits, picked.target)
     from ..reports.blocks import line as text_line
     write_report(obj, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
+
+
+def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
+    """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
+    from ..analysis.kernels import KernelFailure
+    from ..reports import kernels as report
+    from ..reports.blocks import to_rich, to_text
+    if "-" in paths:
+        raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
+    if cache and not paths:
+        paths = (sources.default_cache(),)
+        if not sources.is_directory(paths[0]):
+            raise TTLayoutError(f"no Triton cache at {abbreviate_path(paths[0])} (set TRITON_CACHE_DIR, or give "
+                                "the directory: ttlayout audit --cache DIR)")
+    where = ", ".join(abbreviate_path(p, 60) for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3
+                                                                    else "")
+    kernels, failures = sources.find_kernels(paths)
+    if not kernels and not failures:
+        raise TTLayoutError(f"no kernel in {where}: no *.ttgir file below it")
+    keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
+    with Progress(obj["stderr"], "auditing") as progress:
+        results = failures + sources.audit_kernels(kernels, target, keep, jobs, progress)
+
+    def html(write):
+        from ..render.kernels import page
+        write(page(results, where).encode("utf-8"))
+
+    def json(write):
+        for chunk in report.json_chunks(results, top):
+            write(chunk.encode("utf-8"))
+
+    def text(write):
+        write(to_text(report.blocks(results, where, top)).encode("utf-8"))
+    write_result(obj, output, text, json, fmt, as_json, {"html": html},
+                 rich=lambda: to_rich(report.blocks(results, where, top), width()))
+    return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

@@ -166,7 +166,7 @@ def click_command(name: str):
     for opt in reversed(module.OPTIONS):
         f = click_option(opt)(f)
     for arg in reversed(getattr(module, "ARGUMENTS", ())):
-        f = click.argument(arg.name, metavar=arg.metavar, required=arg.required)(f)
+        f = click.argument(arg.name, metavar=arg.metavar, required=arg.required, nargs=-1 if arg.many else 1)(f)
     if name == PRINT:
         f = click.version_option(__version__, "--version", prog_name="ttlayout")(f)
     _BUILT[name] = click.command(name, cls=_Command, context_settings=CONTEXT, help=inspect_doc(module.run))(f)

@@ -35,10 +35,12 @@ class Opt:
 
 @frozen
 class Arg:
-    """A positional argument (`required`: it must be given; else it is None when left out)."""
+    """A positional argument (`required`: it must be given; else it is None when left out). `many`: it takes
+    every remaining word (a tuple, empty when none is given)."""
     name: str
     metavar: str
     required: bool = True
+    many: bool = False
 
 
 # ----------------------------------------------------------------------------------------- options many commands share
@@ -92,7 +94,7 @@ def quick(argv: list[str], options, arguments=()) -> dict | None:
     (None, None, None)
     """
     by_decl = {d: opt for opt in options for d in opt.decls}
-    params = {opt.name: opt.empty() for opt in options} | {arg.name: None for arg in arguments}
+    params = {opt.name: opt.empty() for opt in options} | {arg.name: () if arg.many else None for arg in arguments}
     given: set = set()
     positional = list(arguments)
     words = iter(argv)
@@ -101,7 +103,11 @@ def quick(argv: list[str], options, arguments=()) -> dict | None:
         opt = by_decl.get(name)
         if opt is None:
             if positional and (word == "-" or not word.startswith("-")):
-                params[positional.pop(0).name] = word
+                arg = positional[0]
+                if arg.many:
+                    params[arg.name] += (word,)
+                else:
+                    params[positional.pop(0).name] = word
                 continue
             return None
         if opt.kind == "flag":
@@ -118,4 +124,4 @@ def quick(argv: list[str], options, arguments=()) -> dict | None:
                 return None
             params[opt.name] = params[opt.name] + (value,) if opt.kind == "multi" else value
         given.add(opt.name)
-    return None if any(arg.required for arg in positional) else params
+    return None if any(arg.required and not (arg.many and params[arg.name]) for arg in positional) else params

@@ -48,3 +48,39 @@ def on_terminal() -> bool:
 def width() -> int:
     import shutil
     return max(60, min(160, shutil.get_terminal_size((120, 24)).columns))
+
+
+class Progress:
+    """A progress bar (rich) on `stream` for a long run: shown only where `stream` is a terminal, and only once
+    the run has lasted `delay` seconds, so short runs and pipes see nothing; gone when the run ends. Called as
+    `progress(done, total)`."""
+
+    def __init__(self, stream, what: str, delay: float = 1.0):
+        import time
+        self.stream, self.what, self.delay = stream, what, delay
+        self.start = time.monotonic()
+        self.bar = self.task = None
+        try:
+            self.wanted = bool(stream is not None and stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.wanted = False
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        import time
+        if self.bar is None:
+            if not self.wanted or time.monotonic() - self.start < self.delay or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+            self.bar = Progress(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                console=Console(file=self.stream), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.what, total=total)
+        self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()

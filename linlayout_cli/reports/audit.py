@@ -20,16 +20,25 @@ UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal;
 _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 
-def where(f: Finding, main: str | None = None) -> str:
+def python_line(loc: str | None, main: str | None = None) -> str:
     """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location); '14'
-    where the file is `main`, the kernel's own file, which the footer names."""
-    if not f.loc:
+    where the file is `main`, the kernel's own file, which the footer names.
+
+    >>> python_line("tests/data/kernels/src/softmax.py:14:19"), python_line("/k/softmax.py:14:19", "/k/softmax.py")
+    ('softmax.py:14', '14')
+    """
+    if not loc:
         return "-"
-    path, _, rest = f.loc.rpartition(":")
+    path, _, rest = loc.rpartition(":")
     path, _, line_no = path.rpartition(":")
     if not path:
-        return f.loc
+        return loc
     return line_no if path == main else f"{path.rsplit('/', 1)[-1]}:{line_no}"
+
+
+def where(f: Finding, main: str | None = None) -> str:
+    """Where a row's op comes from in Python (`python_line`)."""
+    return python_line(f.loc, main)
 
 
 def main_file(m: ModuleAudit) -> str | None:
@@ -286,6 +295,11 @@ def finding_json(f: Finding) -> dict:
             **({"problem": f.problem} if f.problem else {})}
 
 
+def ops_json(m: ModuleAudit) -> list[dict]:
+    """A module's op rows as the JSON report writes them (`ops`), in dump order."""
+    return [finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)]
+
+
 def _module_json(m: ModuleAudit) -> dict:
     s = m.shared
     total = module_cost(m)
@@ -300,7 +314,7 @@ def _module_json(m: ModuleAudit) -> dict:
         "cost_unit": COST_UNIT, "cost": total.cost, "ideal": total.ideal, "waste": total.waste,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": [finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],
+        "ops": ops_json(m),
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
                                   for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
