@@ -13,11 +13,13 @@ OPTIONS = (
     TARGET,
     Opt(("--top",), "top", type=int, minimum=1, metavar="N",
         help="Show the N costliest ops (every conversion and shared-memory access is always shown)."),
+    Opt(("--asm",), "asm", metavar="FILE", help="The kernel's PTX or AMDGCN (default: NAME.ptx / NAME.amdgcn beside "
+        "NAME.ttgir): a column of its instructions per Python line beside the model's."),
     JSON, OUTPUT,
 )
 
 
-def run(obj, path, target, top, as_json, output):
+def run(obj, path, target, top, asm, as_json, output):
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin).
 
     One row per op that touches layouts, costliest first, with the Python line it comes from; then the shared
@@ -27,6 +29,7 @@ def run(obj, path, target, top, as_json, output):
     \b
     ttlayout audit kernel.ttgir
     ttlayout audit kernel.ttgir --target gfx942 --top 10 --json -o audit.json
+    ttlayout audit ~/.triton/cache/HASH/kernel.ttgir --asm kernel.ptx
     """
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
@@ -35,9 +38,15 @@ def run(obj, path, target, top, as_json, output):
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
-    audits = analyze_audit(inputs.modules(text), target, inputs.several_modules(text))
+    several = inputs.several_modules(text)
+    audits = analyze_audit(inputs.modules(text), target, several)
     shown = "standard input" if path == "-" else path
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
-    write_report(obj, output, lambda: report.blocks(audits, shown, top), lambda: report.json_text(audits, shown),
-                 as_json=as_json)
+    listing = inputs.assembly(path, asm, obj["stdin"], several)
+    columns = None
+    if listing is not None:
+        from ..analysis.asm import kernel_asm
+        columns = [kernel_asm(m, listing) for m in audits]
+    write_report(obj, output, lambda: report.blocks(audits, shown, top, columns),
+                 lambda: report.json_text(audits, shown, columns), as_json=as_json)

@@ -41,7 +41,38 @@ def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
     return sorted(must + rest[:max(0, top - len(must))], key=lambda f: (-f.cost, f.line))
 
 
-def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False) -> list:
+def asm_cell(f: Finding, asm) -> str:
+    """The assembly column of a row: for its Python line, the model's count / the assembly's in each class
+    either has ('st 4/4, bar 2/2'; 'none' where both are zero), with ' *' where the line differs; the assembly's
+    alone ('asm: st 4') on a line the model counts nothing on; '-' for a row without a line."""
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    row = asm.row(f) if asm is not None else None
+    if row is None:
+        return "-"
+    line, counts = row
+    check = asm.check(line)
+    if check is None:
+        parts = [f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts[c]]
+        return "asm: " + (", ".join(parts) if parts else "none")
+    parts = [f"{SHORT[c]} {check.model[c]}/{check.asm[c]}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
+    return (", ".join(parts) if parts else "none") + ("" if check.agrees else " *")
+
+
+def asm_footer(asm) -> list[tuple[str, str]]:
+    """The footer lines of the assembly column: how many Python lines agree, the ones that differ, the totals."""
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    kind = "PTX" if asm.kind == "ptx" else "AMDGCN"
+    agree = (f"{kind}: {asm.agreeing} of {plural(len(asm.lines), 'Python line')} agree with the model "
+             f"(model/assembly per line; * differs)")
+    rows = [("assembly", agree)]
+    if asm.disagreeing:
+        rows.append(("differ", _short("; ".join(f"line {c.line} ({c.differences()})" for c in asm.disagreeing), 110)))
+    totals = ", ".join(f"{SHORT[c]} {asm.model_total[c]}/{asm.total[c]}" for c in ASM_CLASSES)
+    rows.append(("kernel total", totals))
+    return rows
+
+
+def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False, asm=None) -> list:
     t = m.target
     warps = f"{m.num_warps} warps" if m.num_warps else "warps unknown"
     lanes = f" x {m.threads_per_warp} threads" if m.threads_per_warp else ""
@@ -50,16 +81,18 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     out = [line(f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}", "bold")]
     rows = ranked(m, top)
     if rows:
-        out.append(Table(("cost", "line", "op", "python", "layouts", "verdict"), tuple(
-            (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f), verdict(f) if not f.problem else
-             f"{f.verdict}: {_short(f.problem, 70)}") for f in rows), "  "))
+        head = ("cost", "line", "op", "python", "layouts") + (("asm",) if asm is not None else ()) + ("verdict",)
+        out.append(Table(head, tuple(
+            (f"{f.cost:g}", str(f.line), f.op, _where(f), _layouts(f))
+            + ((asm_cell(f, asm),) if asm is not None else ())
+            + (verdict(f) if not f.problem else f"{f.verdict}: {_short(f.problem, 70)}",) for f in rows), "  "))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
     if hidden:
         out.append(line(f"... {plural(hidden, 'cheaper op')} not shown (--top)", indent="  "))
     out.append(BLANK)
-    out.append(Fields(tuple(_footer(m)), label_width=14))
+    out.append(Fields(tuple(_footer(m) + (asm_footer(asm) if asm is not None else [])), label_width=14))
     return out
 
 
@@ -80,7 +113,7 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     costly = [f for f in ranked(m) if f.cost > 0][:3]
     if costly:
         rows.append(("costliest", "; ".join(f"{f.op} at {_where(f)} (line {f.line})" for f in costly)))
-    for status in ("not analysed", "not modelled"):
+    for status in ("error", "not analysed", "not modelled"):
         problems = [f for f in m.findings if f.problem and f.verdict == status]
         if problems:
             f = problems[0]
@@ -88,23 +121,25 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     return rows
 
 
-def blocks(audits: list[ModuleAudit], path: str, top: int | None = None) -> list:
+def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, asm=None) -> list:
+    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None."""
     out: list = []
     for k, m in enumerate(audits):
         if k:
             out.append(BLANK)
-        out += module_blocks(m, path, top, several=len(audits) > 1)
+        out += module_blocks(m, path, top, several=len(audits) > 1, asm=asm[k] if asm else None)
     return out
 
 
-def _finding_json(f: Finding) -> dict:
+def _finding_json(f: Finding, asm=None) -> dict:
+    row = asm.row(f) if asm is not None else None
     return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
             "verdict": verdict(f), "cost": f.cost, "scratch_bytes": f.scratch_bytes, **f.fields,
-            **({"problem": f.problem} if f.problem else {})}
+            **({"problem": f.problem} if f.problem else {}), **({"asm": row[1]} if row is not None else {})}
 
 
-def _module_json(m: ModuleAudit) -> dict:
+def _module_json(m: ModuleAudit, asm=None) -> dict:
     s = m.shared
     return {
         "module": m.index, "first_line": m.first_line, "target": m.target.name, "target_from": m.target_given,
@@ -113,17 +148,19 @@ def _module_json(m: ModuleAudit) -> dict:
         "shared_bytes_is_bound": s.bound,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": [_finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)],
+        "ops": [_finding_json(f, asm) for f in sorted(m.findings, key=lambda f: f.line)],
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
                                   for f in ranked(m) if f.cost > 0][:5],
                     "problems": list(m.problems)},
+        **({"asm": asm.json()} if asm is not None else {}),
     }
 
 
-def json_text(audits: list[ModuleAudit], path: str) -> str:
-    """One object; `modules` holds one entry per module; the first module's fields are repeated at the top."""
+def json_text(audits: list[ModuleAudit], path: str, asm=None) -> str:
+    """One object; `modules` holds one entry per module; the first module's fields are repeated at the top.
+    `asm`: per module, its assembly column or None (then every op has `asm`, the module an `asm` total)."""
     import json
-    mods = [_module_json(m) for m in audits]
+    mods = [_module_json(m, asm[k] if asm else None) for k, m in enumerate(audits)]
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **top, "modules": mods}, indent=2) + "\n"
