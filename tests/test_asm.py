@@ -96,6 +96,33 @@ shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;
     assert listing.unattributed.shuffles == 1 and not listing.lines
 
 
+@pytest.mark.parametrize("suffix", [".ptx", ".amdgcn"])
+def test_mangled_assembly_is_read_or_refused_never_a_crash(suffix):
+    # deterministic mutations of a real file: lines dropped, swapped, duplicated, huge numbers, cut in the middle
+    import random
+    key = next(k for k, e in sorted(ENTRIES.items()) if e["asm"].endswith(suffix) and e["kernel"] == "softmax")
+    lines = entry_files(key, ENTRIES[key])[1].read_text().splitlines()
+    rng = random.Random(20)
+    for _ in range(12):
+        mutated = list(lines)
+        for _ in range(40):
+            i = rng.randrange(len(mutated))
+            action = rng.randrange(4)
+            if action == 0:
+                del mutated[i]
+            elif action == 1:
+                mutated.insert(rng.randrange(len(mutated)), mutated[i])
+            elif action == 2:
+                mutated[i] = mutated[i].replace("1", "9" * 5000, 1)
+            else:
+                mutated[i] = mutated[i][: len(mutated[i]) // 2]
+        try:
+            listing = read_asm("\n".join(mutated))
+        except AsmError:
+            continue
+        assert listing.total.shared_loads >= 0
+
+
 def test_text_that_is_no_assembly_is_refused():
     with pytest.raises(AsmError):
         read_asm("module attributes {} {}\n")

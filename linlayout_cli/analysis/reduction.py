@@ -172,7 +172,15 @@ def within_thread(ll: LinearLayout, axis: int) -> LinearLayout:
 def warp_reduce_shuffles(lane_bits: list[int], widths, target: str, combiner: str | None) -> int:
     """Shuffle instructions of one accumulator's reduction across the lane bits `lane_bits` (Triton's
     `warpReduce`): one xor shuffle per lane bit and operand (AMD: `convert.shuffle_instructions`; 64-bit values
-    twice), none where NVIDIA's `redux.sync` does it, six DPP steps for AMD's full-wave reduction."""
+    twice), none where NVIDIA's `redux.sync` does it, six DPP steps for AMD's full-wave reduction.
+
+    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), "sm90", "arith.addf"), warp_reduce_shuffles([0, 1], (16, 32), "sm90", None)
+    (4, 4)
+    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), "sm100", "arith.maxnumf"), warp_reduce_shuffles([4], (32,), "sm80", "arith.addi")
+    (0, 0)
+    >>> warp_reduce_shuffles([0, 1, 2, 3, 4, 5], (32,), "gfx942", "arith.addf"), warp_reduce_shuffles([2, 3], (32,), "gfx942", None)
+    (6, 3)
+    """
     from .convert import get_lowering, shuffle_instructions
     if not lane_bits:
         return 0

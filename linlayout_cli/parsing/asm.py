@@ -93,8 +93,8 @@ class AsmError(TTLayoutError):
 _PTX_PREFIXES = (("ld.shared", "shared_loads"), ("ldmatrix", "shared_loads"), ("st.shared", "shared_stores"),
                  ("stmatrix", "shared_stores"), ("shfl.sync", "shuffles"))
 _PTX_BARRIER = re.compile(r"(?:bar|barrier)\.sync(?:\.|$)")
-_PTX_LANES = re.compile(r"\.v(\d+)(?:\.|$)")
-_PTX_WIDTH = re.compile(r"\.[bfsu](\d+)$")
+_PTX_LANES = re.compile(r"\.v(\d{1,4})(?:\.|$)")
+_PTX_WIDTH = re.compile(r"\.[bfsu](\d{1,4})$")
 _GCN_MEMORY = re.compile(r"(global|buffer)_(load|store)_(?:lds_)?([a-z0-9]+)")
 _GCN_WIDTHS = {"ubyte": 8, "sbyte": 8, "byte": 8, "ushort": 16, "sshort": 16, "short": 16, "dword": 32,
                "dwordx2": 64, "dwordx3": 96, "dwordx4": 128, "b8": 8, "u8": 8, "i8": 8, "b16": 16, "u16": 16,
@@ -146,9 +146,9 @@ def gcn_class(mnemonic: str, operands: str) -> tuple[str, int] | None:
 
 # ----------------------------------------------------------------------------------------- the text
 
-_LOC = re.compile(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")
-_INLINED_AT = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
-_FILE = re.compile(r'\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
+_LOC = re.compile(r"\.loc\s+(\d{1,9})\s+(\d{1,9})\s+(\d{1,9})(?!\d)(.*)$")
+_INLINED_AT = re.compile(r"inlined_at\s+(\d{1,9})\s+(\d{1,9})\s+(\d{1,9})(?!\d)")
+_FILE = re.compile(r'\.file\s+(\d{1,9})\s+"([^"]*)"(?:\s+"([^"]*)")?')
 _LABEL = re.compile(r"([.$\w]+):")
 _PTX_OPCODE = re.compile(r"[a-z]")
 _GCN_OPCODE = re.compile(r"[a-z_][a-z0-9_]*(?:\s|$)")
@@ -294,7 +294,7 @@ class _Reader:
 
 # ----------------------------------------------------------------------------------------- AMDGCN: DWARF
 
-_ABBREV = re.compile(r"Abbrev \[(\d+)\] \S+ (DW_TAG_\w+)")
+_ABBREV = re.compile(r"Abbrev \[(\d{1,9})\] \S+ (DW_TAG_\w+)")
 
 
 @frozen
@@ -312,7 +312,7 @@ def _children(lines: list) -> dict[int, bool]:
     for body, comment in lines:
         if comment == "Abbreviation Code":
             parts = body.split()
-            code = int(parts[1]) if len(parts) == 2 and parts[1].isdigit() else None
+            code = int(parts[1]) if len(parts) == 2 and parts[1].isdigit() and len(parts[1]) < 10 else None
         elif comment in ("DW_CHILDREN_yes", "DW_CHILDREN_no") and code is not None:
             table[code] = comment == "DW_CHILDREN_yes"
             code = None
@@ -380,7 +380,7 @@ def _inlined_entries(sections: dict) -> list[_Inlined]:
         value = parts[1].strip() if len(parts) == 2 else ""
         if comment in ("DW_AT_call_file", "DW_AT_call_line", "DW_AT_call_column"):
             k = ("DW_AT_call_file", "DW_AT_call_line", "DW_AT_call_column").index(comment)
-            current["call"][k] = int(value) if value.isdigit() else None
+            current["call"][k] = int(value) if value.isdigit() and len(value) < 10 else None
         elif comment == "DW_AT_ranges":
             current["ranges"].extend(lists.get(value, ()))
         elif comment == "DW_AT_low_pc":
