@@ -774,3 +774,34 @@ def tmem_element_bits(t: Tensor) -> int:
         raise UnsupportedError(f"tensor memory holds elements of 1 to 32 bits that divide 32; "
                                f"{abbreviate(t.element)} has {bits}")
     return bits
+
+
+ASM_SUFFIXES = (".ptx", ".amdgcn")
+
+
+def assembly(path: str, option: str | None, stdin=None, several: bool = False):
+    """The compiled assembly of an audited kernel, counted per Python line (parsing.asm.AsmListing), or None: the
+    `--asm FILE` given, else NAME.ptx or NAME.amdgcn beside NAME.ttgir (as Triton's cache keeps them). A file of
+    several modules takes no assembly (one assembly belongs to one kernel)."""
+    import os
+
+    from .parsing.asm import AsmError, read_asm
+    if option is None:
+        if path == "-" or several:
+            return None
+        base = os.path.splitext(path)[0]
+        found = [base + s for s in ASM_SUFFIXES if os.path.isfile(base + s)]
+        if not found:
+            return None
+        file = found[0]
+    else:
+        if several:
+            raise TTLayoutError("--asm: the input holds several modules; give one kernel's TTGIR")
+        if option == "-" and path == "-":
+            raise TTLayoutError("--asm: standard input already holds the TTGIR")
+        file = option
+    text = read_text(file, stdin)
+    try:
+        return read_asm(text)                        # the text says which it is, whatever the file is named
+    except AsmError as e:
+        raise TTLayoutError(f"--asm {abbreviate_path(file)}: {e}") from None

@@ -191,13 +191,23 @@ def _looks_like_ttgir(text: str) -> bool:
     return "\n" in text or "module" in text and "{" in text
 
 
-def _audit_one(text: str, where: str, target: str | None, compiled=None, name: str | None = None) -> Audit:
+def _audit_one(text: str, where: str, target: str | None, compiled=None, name: str | None = None,
+               assembly: str | None = None) -> Audit:
+    """One TTGIR text's audit; `assembly`: its kernel's PTX or AMDGCN text (a CompiledKernel's `asm`), else the
+    NAME.ptx / NAME.amdgcn beside the file `where` names."""
     import os
 
     from . import sources
     modules, audits, origin = sources.audit_modules(text, target, compiled)
     name = name or os.path.basename(where).removesuffix(".ttgir")
-    records = sources.kernel_records(modules, audits, origin, name=name, path=where, compiled=compiled)
+    if assembly is not None:
+        listing, asm_error = sources.read_assembly(assembly)
+    elif os.path.isfile(where):
+        listing, asm_error = sources.kernel_assembly(where, len(modules) > 1)
+    else:
+        listing, asm_error = None, None
+    records = sources.kernel_records(modules, audits, origin, name=name, path=where, compiled=compiled,
+                                     listing=listing, asm_error=asm_error)
     return Audit(records, where, audits, compiled)
 
 
@@ -216,7 +226,10 @@ def _audit_compiled(kernel, target: str | None) -> Audit:
     name = compiled.name or str(getattr(kernel, "name", "") or "kernel")
     key = getattr(kernel, "hash", None)
     label = sources.cache_label(name, key if isinstance(key, str) else compiled.key)
-    return _audit_one(text, label, target, compiled, label)
+    assembly = next((kernel.asm[k] for k in ("ptx", "amdgcn") if isinstance(kernel.asm, dict) and k in kernel.asm), None)
+    if isinstance(assembly, bytes):
+        assembly = assembly.decode("utf-8", "replace")
+    return _audit_one(text, label, target, compiled, label, assembly)
 
 
 # ----------------------------------------------------------------------------------------- Gluon layout objects

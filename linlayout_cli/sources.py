@@ -142,10 +142,23 @@ def read_metadata(path: str):
         raise TTLayoutError(f"{os.path.basename(path)}: {e}") from None
 
 
-def assembly(kernel: Kernel, audit: KernelAudit):
-    """The assembly's counts beside the model for one kernel (NAME.ptx / NAME.amdgcn beside its TTGIR): the one
-    place where the per-kernel `asm` of the report is filled. None until the assembly reader exists."""
-    return None
+def read_assembly(text: str):
+    """(the listing of a kernel's PTX or AMDGCN text, or None; why it could not be read, or None)."""
+    from .parsing.asm import AsmError, read_asm
+    try:
+        return read_asm(text), None
+    except AsmError as e:
+        return None, printable(str(e))
+
+
+def kernel_assembly(path: str, several: bool):
+    """(the assembly beside a kernel's TTGIR, NAME.ptx / NAME.amdgcn, read by `inputs.assembly`, or None; the
+    reason it could not be read, or None): an unreadable assembly does not stop the kernel's audit, its `asm`
+    says why."""
+    try:
+        return inputs.assembly(path, None, None, several), None
+    except TTLayoutError as e:
+        return None, printable(str(e))
 
 
 def audit_modules(text: str, target: str | None = None, compiled=None, source: str = "metadata", memo=None):
@@ -168,20 +181,26 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
 
 
 def kernel_records(modules, audits, origin: str | None, *, name: str, path: str, compiled=None,
-                   source: str = "metadata", keep: int | None = None) -> list[KernelAudit]:
+                   source: str = "metadata", keep: int | None = None, listing=None,
+                   asm_error: str | None = None) -> list[KernelAudit]:
     """One `KernelAudit` per module (`analysis.kernels.kernel_audit`) with its op rows as the JSON report writes
-    them; `keep`: how many to keep (the costliest; None: all, in dump order)."""
+    them; `keep`: how many to keep (the costliest; None: all, in dump order); `listing`: the kernel's assembly
+    (`parsing.asm.read_asm`), whose counts fill each op's and the kernel's `asm` (`asm_error`: why it is missing)."""
+    from .analysis.asm import kernel_asm
     from .analysis.kernels import kernel_audit
     from .reports.audit import ops_json
     out = []
     for module, m in zip(modules, audits):
-        ops = ops_json(m)
+        column = kernel_asm(m, listing) if listing is not None else None
+        ops = ops_json(m, column)
         if keep is not None:
             ops = sorted((o for o in ops if o["cost"] > 0), key=lambda o: (-o["cost"], o["line"]))[:keep]
         label = f"{name} (module {m.index + 1})" if len(audits) > 1 else name
         kernel = compiled.name if compiled is not None and compiled.name else name.split("@")[0]
-        out.append(kernel_audit(module, m, name=label, kernel=kernel, path=path, compiled=compiled, source=source,
-                                target_from=origin, ops=tuple(ops)))
+        record = kernel_audit(module, m, name=label, kernel=kernel, path=path, compiled=compiled, source=source,
+                              target_from=origin, ops=tuple(ops))
+        asm = column.json() if column is not None else {"error": asm_error} if asm_error else None
+        out.append(replace(record, asm=asm))
     return out
 
 
@@ -207,9 +226,10 @@ def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = N
         compiled = read_metadata(kernel.metadata) if kernel.metadata else None
         source = os.path.basename(kernel.metadata) if kernel.metadata else "metadata"
         text = inputs.read_text(kernel.path, None)
-        records = kernel_records(*audit_modules(text, target, compiled, source, memo), name=kernel.label,
-                                 path=kernel.path, compiled=compiled, source=source, keep=keep)
-        return [replace(r, asm=assembly(kernel, r)) for r in records]
+        modules, audits, origin = audit_modules(text, target, compiled, source, memo)
+        listing, asm_error = kernel_assembly(kernel.path, len(modules) > 1)
+        return kernel_records(modules, audits, origin, name=kernel.label, path=kernel.path, compiled=compiled,
+                              source=source, keep=keep, listing=listing, asm_error=asm_error)
     except TTLayoutError as e:
         return [KernelFailure(kernel.label, kernel.path, printable(str(e)))]
     except RecursionError:

@@ -93,7 +93,9 @@ def test_ops_are_the_single_file_ops(cache_json):
     """Each kernel's ops are exactly what `ttlayout audit FILE --json` gives for that file."""
     k = next(k for k in cache_json["kernels"] if k["kernel"] == "matmul" and k["target"] == "sm90")
     code, out, _ = run(["audit", k["path"], "--json"])
-    assert code == 0 and json.loads(out)["ops"] == k["ops"] and k["asm"] is None
+    single = json.loads(out)
+    assert code == 0 and single["ops"] == k["ops"] and k["asm"] == single["asm"]
+    assert k["asm"]["lines_agreeing"] == k["asm"]["lines_compared"] == 4     # its PTX beside it, counted
     ranked = [k["cost"] for k in cache_json["kernels"]]
     assert ranked == sorted(ranked, reverse=True)
 
@@ -335,6 +337,8 @@ def test_audit_a_compiled_kernel_without_triton(key, as_dict):
     d = json.loads(result.json())
     assert d["kernels"][0]["ops"] and d["kernels"][0]["compiler_shared_bytes"] == meta["shared"]
     assert "<table>" in result._repr_html_() and "triton" not in sys.modules
+    single = json.loads(run(["audit", str(entry / "softmax.ttgir"), "--json"])[1])  # the assembly of kernel.asm
+    assert d["kernels"][0]["asm"] == single["asm"] and single["asm"]["lines_compared"] > 0
 
 
 def test_audit_paths_and_text(tmp_path):

@@ -1,12 +1,13 @@
 """Every layout decision of a real TTGIR kernel, with its cost and its Python line.
 
 For each op that touches layouts: `ttg.convert_layout` (the `convert` model), shared-memory stores and loads
-(`local_alloc` with a value, `local_store`, `local_load`, `async_copy_global_to_local`: the `bank` model), TMA copies,
-global loads, stores and atomics on tensors of pointers (vector width from the layout and the pointers' AxisInfo,
-32-byte sectors per warp access), reductions and scans (within a thread, across lanes, across warps) and dots
-(operand and accumulator layouts). Then the kernel's shared memory: its allocations live from definition to last
-use (a use inside a loop keeps them live through the loop) and each op's scratch lives at that op; the peak is what
-the CTA needs, against the target's limit.
+(`local_alloc` with a value, `local_store`, `local_load`: the shared-access model; `async_copy_global_to_local`: the
+`bank` model), TMA copies, global loads, stores and atomics on tensors of pointers (vector width from the layout
+and the pointers' AxisInfo, 32-byte sectors per warp access), reductions and scans (within a thread, across lanes,
+across warps) and dots (operand and accumulator layouts). Then the kernel's shared memory: its allocations live
+from definition to last use (a use inside a loop keeps them live through the loop) and each op's scratch lives at
+that op; the peak is what the CTA needs, against the target's limit. Each row also counts its op's instructions
+in the assembly's classes (`Finding.counts`, with Triton's Membar barriers: analysis/membar.py).
 
 `cost` is counted in issue slots per thread: the instructions one thread issues for the op (shuffles, shared-memory
 and global accesses, 2 per barrier), each taken once per shared-memory wavefront it needs, or scaled by its
@@ -15,8 +16,8 @@ and global accesses, 2 per barrier), each taken once per shared-memory wavefront
 ideal ranks the rows (`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
 
 An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
-kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled"; any other exception is a bug
-and ends the audit. Analyses are cached by (op kind, canonical layouts, shapes, element widths, target), across
+kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled", a padded buffer the compiled
+kernel would fault on a row "error"; any other exception is a bug and ends the audit. Analyses are cached by (op kind, canonical layouts, shapes, element widths, target), across
 the modules of a file, so a dump repeating one conversion ten thousand times analyses it once.
 """
 from __future__ import annotations
@@ -57,6 +58,9 @@ class Finding:
     scratch_bytes: int = 0
     problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
     conversion: object = None        # a convert_layout's ConvertReport
+    instructions: dict | None = None  # counts the op's analysis computed (reductions, scans), in COUNT_CLASSES
+    frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
+    membar: int = 0                  # barriers Triton's Membar pass puts at this op (analysis/membar.py)
     ideal: float = 0.0               # the op's cost at its best (`ideal_cost`), in the same unit, loops weighed
 
     @property
@@ -70,20 +74,33 @@ class Finding:
         compiled code of this op holds, once, loops not unrolled), or None where the model does not count this op.
 
         A convert counts its lowering (`convert` model); a register <-> shared access its ld/st.shared (ldmatrix,
-        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; TMA copies and
-        dots issue none of these classes themselves."""
+        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; a reduction or
+        scan its shuffles and its rounds through shared memory (analysis/reduction.py); TMA copies and dots issue
+        none of these classes themselves (a warp_group_dot of two warp groups: one warp-index shuffle). Every op
+        also counts the barriers Triton's Membar pass inserts at it (`membar`). docs/audit_model.md states each
+        rule; `ModuleAudit.extras` holds what the compiled code has at ops that are no row."""
+        base = self._own_counts()
+        if base is not None and self.membar:
+            base["barriers"] += self.membar
+        return base
+
+    def _own_counts(self) -> dict | None:
+        """`counts` without Membar's barriers."""
         if self.problem:
             return None
         zero = dict.fromkeys(COUNT_CLASSES, 0)
+        if self.instructions is not None:
+            return zero | self.instructions
         if self.category == "convert":
-            p = self.fields["per_thread"]
+            from .convert import assembly_counts
+            p = assembly_counts(self.conversion) if self.conversion is not None else self.fields["per_thread"]
             return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
                            "shuffles": p["shuffles"], "barriers": p["barriers"]}
         if self.category == "shared":
             if self.op == "ttg.async_copy_global_to_local":
                 return zero
             key = "shared_loads" if self.fields["access"] == READ else "shared_stores"
-            return zero | {key: self.fields["instructions_per_thread"]}
+            return zero | {key: self.fields.get("issued", self.fields["instructions_per_thread"])}
         if self.category == "global" and self.op in ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"):
             key = "global_loads" if self.op.endswith("load") else "global_stores"
             return zero | {key: self.fields["instructions_per_thread"]}
@@ -132,6 +149,17 @@ class ModuleAudit:
     problems: tuple[str, ...]
     target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
     section: object = None           # the file's `parsing.sections.Section` the module is (None: read on its own)
+    extras: tuple = ()               # Extra: instructions at ops that are no row (Membar's barriers, waits)
+
+    @property
+    def counts(self) -> dict:
+        """The kernel's static instruction counts in COUNT_CLASSES: every row's `Finding.counts` (rows the model
+        does not count add nothing) plus the extras."""
+        total = dict.fromkeys(COUNT_CLASSES, 0)
+        for c in [f.counts for f in self.findings] + [e.counts for e in self.extras]:
+            for k in COUNT_CLASSES:
+                total[k] += c[k] if c is not None else 0
+        return total
 
     @property
     def paths(self) -> dict:
@@ -166,6 +194,18 @@ def rank_by_waste(findings) -> list[Finding]:
     return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
 
 
+@dataclass(frozen=True)
+class Extra:
+    """Instructions of the assembly's classes at an op that is no row of the audit: a barrier Membar puts before
+    an mbarrier wait or a fence, or after an async wait; the barrier that ends a `warp_group_dot_wait` of two
+    warp groups. Counted like `Finding.counts` (the assembly column adds them to their Python line)."""
+    op: str
+    line: int                        # line of the dump
+    loc: str | None
+    frames: tuple
+    counts: dict
+
+
 # ----------------------------------------------------------------------------------------- the walk
 
 
@@ -175,6 +215,10 @@ class NotModelled(TTLayoutError):
 
 class Unreadable(TTLayoutError):
     """An op whose text lacks what its analysis needs (a type, an operand)."""
+
+
+class Misaligned(TTLayoutError):
+    """A padded buffer whose padding leaves the compiler's vector access misaligned: the kernel would fault."""
 
 
 class Memo:
@@ -204,13 +248,16 @@ class _Context:
 
     def __init__(self, module, target: Target, memo: Memo | None = None):
         self.module, self.target = module, target
+        self.num_warps: int | None = None
         self.memo = memo if memo is not None else Memo()
         self.type_cache: dict = {}
         self.types: dict = {}
         self.canon: dict = {}
         self._parse = module.value_type
         self.defined: dict[str, int] = {}
+        self.position: dict[int, int] = {}
         for i, op in enumerate(module.ops):
+            self.position[id(op)] = i
             for r in op.results:
                 self.defined[r.split(":")[0]] = i
         from .axis import Axes
@@ -268,7 +315,7 @@ def _finding(ctx: _Context, op, category, types, vt, verdict, cost, ideal=0.0, *
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category,
                    tuple(t.encoding_text for t in types), tuple(ctx.key(t)[1] for t in types),
                    tuple(vt.shape) if vt else (), vt.element if vt else "", verdict, cost * _weight(op),
-                   ideal=min(cost, ideal) * _weight(op), **kw)
+                   ideal=min(cost, ideal) * _weight(op), frames=op.loc.frames if op.loc else (), **kw)
 
 
 def ideal_instructions(elements: int, bits: int) -> int:
@@ -282,9 +329,10 @@ def ideal_instructions(elements: int, bits: int) -> int:
 
 def _problem(op, category, error: TTLayoutError) -> Finding:
     """The row of an op that is not modelled (NotModelled) or whose text could not be read (any other error)."""
-    status = "not modelled" if isinstance(error, NotModelled) else "not analysed"
+    status = ("not modelled" if isinstance(error, NotModelled) else "error" if isinstance(error, Misaligned)
+              else "not analysed")
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category, (), (), (), "",
-                   status, 0.0, problem=str(error) or type(error).__name__)
+                   status, 0.0, problem=str(error) or type(error).__name__, frames=op.loc.frames if op.loc else ())
 
 
 # ----------------------------------------------------------------------------------------- per op
@@ -357,6 +405,8 @@ def _shared_operands(ctx: _Context, op):
 def _shared(ctx: _Context, op) -> Finding:
     """A register tensor stored to or loaded from shared memory."""
     reg, mem, kind = _shared_operands(ctx, op)
+    if op.name != "ttg.async_copy_global_to_local":
+        return _local_access(ctx, op, reg, mem, kind)
     report, access = _bank(ctx, reg, mem, kind)
     vec = report.vector_width
     instruction = access.instruction
@@ -375,6 +425,90 @@ def _shared(ctx: _Context, op) -> Finding:
               "shared_bytes": _bytes(mem), "instruction": instruction, "limited_by": limit}
     return _finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
                     ideal_instructions(elements, report.bitwidth), fields=fields)
+
+
+def _direction(ctx: _Context, reg_vt, mem_vt, kind: str):
+    """The shared-access model (analysis/shared_access.py) of a register layout writing or reading a buffer: the
+    instruction Triton emits, how many, the wavefronts; a padded buffer priced with its padding. A view of a
+    larger buffer keeps the larger one's layout (the register layout is placed inside it)."""
+    from ..conversions import PrintOnlyLayout
+    from ..engine import LinearLayout
+    from .shared_access import local_access, shared_layout_of
+
+    def compute():
+        reg = ctx.linear(reg_vt)
+        try:
+            smem, padding = shared_layout_of(mem_vt.encoding, mem_vt.shape)
+        except PrintOnlyLayout as e:
+            raise NotModelled(str(e)) from None
+        if reg.get_out_dims() != smem.get_out_dims():
+            if len(reg_vt.shape) != len(mem_vt.shape):
+                raise NotModelled(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")
+            reg = LinearLayout(dict(reg.get_bases()), smem.get_out_dims(), require_surjective=False)
+        return local_access(reg, smem, _memory_bits(reg_vt), kind, ctx.target, padding)
+    if mem_vt.encoding is None:
+        raise Unreadable(mem_vt.problem or "no layout on the buffer")
+    return ctx.memo.get(("access", ctx.key(reg_vt), ctx.key(mem_vt), kind, ctx.target.name), compute)
+
+
+def _memory_bits(vt) -> int:
+    """Bits of one element in shared memory (i1 is stored as a byte)."""
+    return max(8, vt.element_bits)
+
+
+def _local_access(ctx: _Context, op, reg, mem, kind: str) -> Finding:
+    """A local_alloc with a value, local_store or local_load, on the shared-access model; a padding that leaves
+    the compiler's vector access misaligned is the error it is (the kernel would fault)."""
+    from .shared_access import MisalignedAccess
+    try:
+        d = _direction(ctx, reg, mem, kind)
+    except MisalignedAccess as e:
+        raise Misaligned(str(e)) from None
+    per_thread = d.instructions_per_warp
+    waves = f", {d.wavefronts_max} wavefront(s) each" if d.wavefronts_max is not None else ""
+    if d.wavefronts_mean is not None and d.wavefronts_mean != d.wavefronts_max:
+        waves = f", {d.wavefronts_mean:.3g} wavefront(s) each (at most {d.wavefronts_max})"
+    ideal = ""
+    if d.wavefronts_total is not None and d.ideal_wavefronts_total is not None \
+            and d.wavefronts_total != d.ideal_wavefronts_total:
+        ideal = f", ideal {d.ideal_wavefronts_total / max(1, d.instructions_per_cta):.3g}"
+    triton = f"; Triton's model: {d.conflicts} bank conflict(s)" if d.conflicts is not None else ""
+    if d.wavefronts_max is None and d.why:           # no wavefronts: say why (a target without a bank model)
+        triton = f"; {d.why.rstrip('.')}"
+    verdict = f"{per_thread} x {d.instruction} per thread{waves}{ideal}{triton}"
+    cost = float(per_thread)                         # instructions x (wavefronts / the ideal), like a convert's
+    if d.wavefronts_total and d.ideal_wavefronts_total:
+        cost = per_thread * d.wavefronts_total / d.ideal_wavefronts_total
+    fields = {"bank_conflicts": d.conflicts, "instruction": d.instruction,
+              "vector_width": d.vector_bits // _memory_bits(reg), "vector_bits": d.vector_bits,
+              "instructions_per_thread": per_thread, "instructions_per_cta": d.instructions_per_cta,
+              "wavefronts": d.wavefronts_max, "wavefronts_mean": d.wavefronts_mean,
+              "wavefronts_total": d.wavefronts_total, "ideal_wavefronts_total": d.ideal_wavefronts_total,
+              "access": kind, "shared_bytes": _bytes(mem)}
+    fields["limited_by"] = _shared_limit(ctx, d, reg, mem, kind)
+    if d.why:
+        fields["why"] = d.why
+    if d.issued is not None and d.issued != per_thread:
+        fields["issued"] = d.issued
+    elements = per_thread * d.vector_bits // _memory_bits(reg)
+    return _finding(ctx, op, "shared", (reg, mem), reg, verdict, cost,
+                    ideal_instructions(elements, _memory_bits(reg)), fields=fields)
+
+
+def _shared_limit(ctx: _Context, d, reg, mem, kind: str) -> str:
+    """What keeps a shared access from a wider vector, in the words of `bank.vector_limit` ("128-bit cap",
+    "register layout", "shared layout"); "matrix instruction" for ldmatrix / stmatrix / ds_read_tr, whose width is
+    the instruction's; "layout" where the bank model does not place the buffer (padded, or a target without one)."""
+    if d.vector_bits >= 128:
+        return "128-bit cap"
+    from .bank import vector_limit
+    from .shared_access import DS_READ_TR, MATRIX, MATRIX_TRANS
+    if d.kind in (MATRIX, MATRIX_TRANS, DS_READ_TR):
+        return "matrix instruction"
+    try:
+        return vector_limit(_bank(ctx, reg, mem, kind)[0])
+    except TTLayoutError:
+        return "layout"
 
 
 def _view_of(ctx: _Context, op, mem):
@@ -556,8 +690,46 @@ def _reduce(ctx: _Context, op) -> Finding:
         cost = 0
     fields = {"axis": axis, "register_bits": along["register"], "lane_bits": along["lane"],
               "warp_bits": along["warp"], "scratch_bytes": scratch}
+    try:
+        counts = _reduce_instructions(ctx, op, ll, axis, widths)
+    except TTLayoutError:                            # the counts are not modelled; the row's verdict stands
+        counts = None
     return _finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost, rounds,
-                    fields=fields, scratch_bytes=scratch)
+                    fields=fields, scratch_bytes=scratch, instructions=counts)
+
+
+def _combiner(ctx: _Context, op) -> str | None:
+    """The one arithmetic op of a reduce / scan body (`arith.addf` for tl.sum), or None for a longer body."""
+    i = ctx.position.get(id(op))
+    if i is None:
+        return None
+    body = []
+    for inner in ctx.module.ops[i + 1:]:
+        if inner.depth <= op.depth:
+            break
+        if inner.name not in ("tt.reduce.return", "tt.scan.return"):
+            body.append(inner.name)
+            if len(body) > 1:
+                return None
+    return body[0] if body else None
+
+
+def _reduce_instructions(ctx: _Context, op, ll, axis: int, widths) -> dict | None:
+    """The reduce's or scan's shared loads and stores, shuffles and barriers (analysis/reduction.py); None for
+    what that model leaves out (a reversed scan, a result of another rank)."""
+    from .reduction import reduce_counts, scan_counts
+    target = ctx.target.name
+    if op.name == "tt.scan":
+        if re.search(r"\breverse\s*=\s*true", op.attrs):
+            return None
+        return ctx.memo.get(("scan-counts",) + ctx.key(ctx.parse_type(_type(op, "operand", 0)))[1:3]
+                            + (axis, widths, target), lambda: scan_counts(ll, axis, widths, target))
+    out = ctx.parse_type(op.result_types[0]) if op.result_types else None
+    out_ll = ctx.linear(out) if out is not None and out.kind == "tensor" else None
+    combiner = _combiner(ctx, op)
+    key = ("reduce-counts",) + ctx.key(ctx.parse_type(_type(op, "operand", 0)))[1:3] + (
+        axis, widths, target, combiner, ctx.key(out) if out_ll is not None else None)
+    return ctx.memo.get(key, lambda: reduce_counts(ll, axis, widths, out_ll, target, combiner))
 
 
 def _scan_scratch(src, axis: int, ll, bits: int) -> int:
@@ -587,7 +759,15 @@ def _dot(ctx: _Context, op) -> Finding:
         else:
             notes.append(f"{label} in {where}")
     verdict = "; ".join(notes)
-    return _finding(ctx, op, "dot", types[:2] + [acc], acc, verdict, 0.0, fields={"operands": notes})
+    return _finding(ctx, op, "dot", types[:2] + [acc], acc, verdict, 0.0, fields={"operands": notes},
+                    instructions=_dot_instructions(ctx, op))
+
+
+def _dot_instructions(ctx: _Context, op) -> dict | None:
+    """A wgmma of two or more warp groups makes its warp-group index warp-uniform with one shfl.sync.idx."""
+    if op.name == "ttng.warp_group_dot" and (ctx.num_warps or 4) > 4:
+        return {"shuffles": 1}
+    return None
 
 
 _ATTR_PATTERNS: dict[str, re.Pattern] = {}
@@ -670,7 +850,7 @@ def buffer_users(ctx: _Context, root: dict, findings: dict) -> dict[str, dict]:
                 continue
             f = findings.get(i)
             use = {"op": op.name, "line": op.line}
-            if f is not None and "bank_conflicts" in f.fields and f.category == "shared":
+            if f is not None and f.fields.get("bank_conflicts") is not None and f.category == "shared":
                 use["bank_conflicts"] = f.fields["bank_conflicts"]
             out.setdefault(name, {"writes": [], "reads": []})[role].append(use)
     return out
@@ -713,7 +893,7 @@ def _alloc(ctx: _Context, op, root: dict, users: dict) -> Finding:
 # ----------------------------------------------------------------------------------------- shared memory
 
 
-def shared_use(ctx: _Context, findings: dict, roots=None) -> SharedUse:
+def shared_use(ctx: _Context, findings: dict, roots=None, placed: dict | None = None) -> SharedUse:
     """The kernel's shared memory as Triton's allocator lays it out (see `allocation`): explicit allocations with
     their views' liveness, each op's scratch, warp-specialization captures; each function on its own (Triton
     allocates per function), the module needing the most of them."""
@@ -773,6 +953,9 @@ def shared_use(ctx: _Context, findings: dict, roots=None) -> SharedUse:
         bound = bound or al.is_bound(group)
     if not groups and warps:
         total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
+    if placed is not None:                           # where each buffer and scratch landed (for Membar)
+        placed.update({"buffers": {n: (b.offset, b.size) for n, b in buffers.items()},
+                       "scratch": {where[b.name]: (b.offset, b.size) for b in scratch}})
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
     return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
@@ -932,8 +1115,10 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
     rows: list[Finding] = []
     problems: list[str] = []
     shared: list[SharedUse] = []
+    extras: list[Extra] = []
     for unit in _units(module):
         ctx = _Context(unit, tgt, memo)
+        ctx.num_warps = module.num_warps
         findings: dict[int, Finding] = {}
         allocs = []
         for i, op in enumerate(unit.ops):
@@ -961,13 +1146,91 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
             except TTLayoutError as e:
                 findings[i] = _problem(op, "buffer", e)
                 problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
-        shared.append(shared_use(ctx, findings, roots))
+        placed: dict = {}
+        shared.append(shared_use(ctx, findings, roots, placed))
+        extras += _synchronisation(ctx, findings, roots[0], placed)
         rows += [findings[i] for i in sorted(findings)]
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
     return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
-                       tuple(rows), use, tuple(problems), given, getattr(module, "section", None))
+                       tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
+
+
+def _synchronisation(ctx: _Context, findings: dict, root: dict, placed: dict) -> list[Extra]:
+    """Membar's barriers (analysis/membar.py) and the lowering's own barriers at ops without a row: each op's
+    row counts those at it (`Finding.membar`); the others are returned as Extras."""
+    from dataclasses import replace
+
+    from . import membar
+    from .allocation import OpTree
+    ops = ctx.module.ops
+    warp_sync = {i for i, f in findings.items()
+                 if f.conversion is not None and getattr(f.conversion, "barrier", None) == "warp"}
+    syncs = {i for i, op in enumerate(ops)          # a wgmma wait of two warp groups ends with a CTA barrier
+             if op.name == "ttng.warp_group_dot_wait"
+             and (ctx.num_warps or 4) > 4 and ctx.target.vendor == "nvidia"}
+    scratch = {i: s for i, s in placed.get("scratch", {}).items()   # a TMA descriptor's 128 bytes: one warp
+               if ops[i].name != "ttng.tensormap_create"}            # writes them and Triton keeps them apart
+    at = membar.barriers(ops, OpTree(ops), root, placed.get("buffers", {}), scratch, warp_sync, syncs=syncs)
+    for i in syncs:
+        at[i] = at.get(i, 0) + 1
+    for i, op in enumerate(ops):                     # a tcgen05 MMA is issued by one thread after a CTA barrier
+        if op.name in ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"):
+            at[i] = at.get(i, 0) + 1
+    extras = []
+    for i in sorted(at):
+        if i in findings:
+            findings[i] = replace(findings[i], membar=findings[i].membar + at[i])
+        else:
+            extras.append(_extra(ops[i], barriers=at[i]))
+    if ctx.target.vendor == "nvidia":
+        extras += _warp_index_shuffles(ops, findings)
+    return extras
+
+
+WARP_INDEX_OPS = ("ttng.tmem_load", "ttng.tmem_store", "ttng.async_tma_copy_local_to_global")
+
+
+def _warp_index_shuffles(ops, findings: dict) -> list[Extra]:
+    """Tensor memory is addressed by warp and a TMA store is issued by one elected warp: the first such op of a
+    function (or of a warp_specialize partition, which becomes a function) makes the warp index uniform with one
+    `shfl.sync.idx`; LLVM reuses it for the others."""
+    from .allocation import OpTree
+    from .membar import partition_scopes
+    seen, out = set(), []
+    for i, (op, scope) in enumerate(zip(ops, partition_scopes(ops, OpTree(ops)))):
+        if op.name in WARP_INDEX_OPS and scope not in seen:
+            seen.add(scope)
+            if i in findings:
+                counts = dict(findings[i].instructions or {})
+                counts["shuffles"] = counts.get("shuffles", 0) + 1
+                from dataclasses import replace
+                findings[i] = replace(findings[i], instructions=counts)
+            else:
+                out.append(_extra(op, shuffles=1))
+    return out
+
+
+_CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
+
+
+def _alias_partitions(op, root: dict) -> None:
+    """A warp_specialize partition's block arguments stand for the op's captures (a partition's `%a_24` is the
+    buffer `%a` passed in)."""
+    m = _CAPTURES.search(op.text)
+    captures = [c.strip() for c in m.group(1).split(",") if c.strip()] if m else []
+    rest = op.operands[len(captures):]
+    for k in range(0, len(rest) - len(captures) + 1, max(1, len(captures))):
+        for capture, arg in zip(captures, rest[k:k + len(captures)]):
+            r = root.get(capture.split("#")[0])
+            if r is not None:
+                root[arg] = r
+
+
+def _extra(op, **counts) -> Extra:
+    return Extra(op.name, op.line, str(op.loc) if op.loc else None, op.loc.frames if op.loc else (),
+                 dict.fromkeys(COUNT_CLASSES, 0) | counts)
 
 
 def analyze_audit(modules, target: str | None = None, several: bool = False,

@@ -378,6 +378,16 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, convers
                          shared_linear_text(list(smem.offsets + smem.reps), shape), tuple(notes), trip)
 
 
+def assembly_counts(report: ConvertReport) -> dict:
+    """The convert's `per_thread` counts as the assembly has them: AMD's paired LDS accesses (`ds_read2*`,
+    `ds_write2*`, shared_access.issued_count) count once."""
+    p = dict(report.per_thread)
+    trip = report.shared_access
+    if trip is not None and trip.write.issued is not None and trip.read.issued is not None:
+        p["shared_stores"], p["shared_loads"] = trip.write.issued, trip.read.issued
+    return p
+
+
 def _amd_generic(low: Lowering, name: str) -> str:
     """The generic instruction name on the target: AMD's `ds_write` / `ds_read` (RDNA4: `ds_store` / `ds_load`)
     for the plain `st.shared` / `ld.shared`."""

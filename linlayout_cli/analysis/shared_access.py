@@ -123,6 +123,7 @@ class Direction:
     ideal_wavefronts_total: int | None  # the same data with no two words of a wavefront on one bank
     conflicts: int | None               # Triton's model: 2^k - 1 (None where it has no number)
     why: str | None = None              # where the hardware figure differs from Triton's model
+    issued: int | None = None           # instructions per warp in the assembly (AMD: LLVM pairs some, see issued_count)
 
     @property
     def wavefronts(self) -> int | None:
@@ -358,6 +359,55 @@ def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str) -> str:
     if bits <= 32:
         return f"{kind}.b{bits}"
     return f"{kind}.v{bits // 32}.b32"
+
+
+# ----------------------------------------------------------------------------------------- what the assembly issues
+
+DS2_OFFSETS = 255                       # ds_read2 / ds_write2: two 8-bit offsets, in units of the access (x64: st64)
+
+
+def _additive_offsets(regs, varying: int) -> list[int]:
+    """The register offsets (combinations of `regs`) that leave the bits `varying` with lanes and warps alone:
+    added to a lane's address they are constants (a base register plus an immediate)."""
+    rows: list[tuple[int, int]] = []            # (projection, value), reduced on the projection's top bit
+    out = []
+    for r in regs:
+        proj, val = r & varying, r
+        for p, v in rows:
+            if proj ^ p < proj:
+                proj, val = proj ^ p, val ^ v
+        if proj:
+            rows.append((proj, val))
+        elif val:
+            out.append(val)
+    return out
+
+
+def issued_count(m: Machine, a: Access, low: Lowering, bitwidth: int, padding: Padding | None = None) -> int:
+    """Instructions per warp as the assembly has them. NVIDIA: `low.count`. AMD: LLVM's load/store optimizer
+    joins two 32- or 64-bit LDS accesses with one base address and constant offsets into one `ds_read2*` /
+    `ds_write2*` (offsets up to 255 units of the access, or of 64 accesses for the `st64` forms): the register
+    offsets that touch no bit the lanes and warps vary are such constants, so each base address then serves
+    pairs (`ds_read2st64_b64` for a dot operand's two k halves).
+
+    >>> m = MACHINES["gfx942"]
+    >>> a = Access((1, 2, 8, 0x1000), (4, 8, 16, 32, 64, 128), (256, 512))
+    >>> issued_count(m, a, Lowering(SHARED, 4, 4, (8, 0x1000), ()), 16)
+    2
+    """
+    if m.vendor != "amd" or low.kind != SHARED or padding is not None or low.count < 2:
+        return low.count
+    size = low.elems * bitwidth // 8
+    if size not in (4, 8):
+        return low.count
+    varying = 0
+    for x in a.lanes + a.warps:
+        varying |= x
+    constants = _additive_offsets(low.instr_regs, varying)
+    for d in sorted(c * bitwidth // 8 for c in constants):
+        if d % size == 0 and (d // size <= DS2_OFFSETS or (d % (64 * size) == 0 and d // (64 * size) <= DS2_OFFSETS)):
+            return low.count // 2
+    return low.count
 
 
 # ----------------------------------------------------------------------------------------- addresses
@@ -615,7 +665,8 @@ def _direction(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, war
         broadcast = waves.broadcast
     bits = low.elems * bitwidth
     d = Direction(op, name, low.kind, bits, low.count, per_cta, wmax, wmean, total, ideal,
-                  tri.conflicts if tri is not None and padding is None else None)
+                  tri.conflicts if tri is not None and padding is None else None,
+                  issued=issued_count(m, a, low, bitwidth, padding))
     why = explain(d, tri, a, warps, padding, broadcast, bitwidth)
     if d.wavefronts_total is None and why is None:
         why = ("no measured bank rule for ds_read_b64_tr." if low.kind == DS_READ_TR
@@ -706,8 +757,6 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
             low = matrix_lowering(a, bitwidth, kind == "matrix.trans")
             if low is None:                     # cannot happen for a tile Triton picked; keep the plain form
                 low = shared_lowering(a, bitwidth, 128 // bitwidth)
-        low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
-                       low.matrix_regs)
         if tri_lanes is not None:
             read, write = cs.tile_conflicts(tri_lanes[0], tri_lanes[1], smem, dim)
             tri_conf = write if op == WRITE else read
@@ -716,8 +765,11 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
                 tri_conf = conflicts_of_layouts(ll, smem_ll, bitwidth, m.banks, op) if m.banks else None
             except (ShapeError, UnsupportedError):
                 tri_conf = None
+        issued = issued_count(m, a, low, bitwidth) * smem.n_reps     # pairs form within one round
+        low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
+                       low.matrix_regs)
         d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None), smem.n_reps)
-        out[op] = replace(d, conflicts=tri_conf, why=_convert_why(d, tri_conf))
+        out[op] = replace(d, conflicts=tri_conf, why=_convert_why(d, tri_conf), issued=issued)
     rounds = smem.n_reps
     n_bar = 2 * rounds - 1
     if m.vendor == "nvidia":

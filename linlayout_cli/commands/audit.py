@@ -32,6 +32,8 @@ OPTIONS = (
         help="Like --line, for the op defining SSA value ID ('%42', '%x_19'), or the ID-th row in dump order."),
     Opt(("--wide",), "wide", "flag",
         help="Rows in full: the long verdicts and the layouts as the dump writes them, never cut."),
+    Opt(("--asm",), "asm", metavar="FILE", help="The kernel's PTX or AMDGCN (default: NAME.ptx / NAME.amdgcn beside "
+        "NAME.ttgir, as Triton's cache keeps them): a column of its instructions per Python line beside the model's."),
     CACHE,
     FORMAT,
     JOBS,
@@ -39,10 +41,10 @@ OPTIONS = (
 )
 
 # the options that look at one file only
-_ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"))
+_ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"), ("--asm", "asm"))
 
 
-def run(obj, paths, target, top, pass_name, line, op, wide, cache, fmt, jobs, as_json, output):
+def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, jobs, as_json, output):
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
@@ -60,6 +62,7 @@ def run(obj, paths, target, top, pass_name, line, op, wide, cache, fmt, jobs, as
     ttlayout audit kernel.ttgir
     ttlayout audit mlir_dump.txt --pass RemoveLayoutConversions --top 10
     ttlayout audit kernel.ttgir --line 119
+    ttlayout audit ~/.triton/cache/HASH/kernel.ttgir --asm kernel.ptx
     ttlayout audit kernel.ttgir --target gfx942 --json -o audit.json
     ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
     ttlayout audit --cache DIR --format html -o kernels.html
@@ -69,15 +72,16 @@ def run(obj, paths, target, top, pass_name, line, op, wide, cache, fmt, jobs, as
     if target is not None:
         target = select(target).name
     if not cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
-        return _one_file(obj, paths[0], target, top, pass_name, line, op, wide, as_json or fmt == "json", output)
-    one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide}
+        return _one_file(obj, paths[0], target, top, pass_name, line, op, wide, asm, as_json or fmt == "json",
+                         output)
+    one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide, "asm": asm}
     given = [flag for flag, name in _ONE_FILE if one_file[name] not in (None, False)]
     if given:
         raise TTLayoutError(f"{given[0]} looks at one file; it does not apply to directories or --cache")
     return _many(obj, paths, cache, target, top, fmt, jobs, as_json, output)
 
 
-def _one_file(obj, path, target, top, pass_name, line, op, wide, as_json, output):
+def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, output):
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
     if path != "-":
@@ -99,8 +103,13 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, as_json, output
     if line is not None or op is not None:
         _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
         return
-    write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes),
-                 lambda: report.json_text(audits, shown, extra), as_json=as_json)
+    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1)
+    columns = None
+    if listing is not None:
+        from ..analysis.asm import kernel_asm
+        columns = [kernel_asm(m, listing) for m in audits]
+    write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
+                 lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
 
 
 def _modules(text: str, pass_name, line, one: bool, shown: str):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..analysis.audit import Finding, ModuleAudit, module_cost, rank_by_waste
+from ..errors import abbreviate
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
 from .convert import verdict as convert_verdict
@@ -75,7 +76,7 @@ def verdict(f: Finding) -> str:
 # what may limit a vector, as the short verdict names it
 _LIMIT_WORDS = {"128-bit cap": "cap", "mask": "mask", "pointer divisibility": "divisibility",
                 "pointer contiguity": "contiguity", "layout": "layout", "register layout": "regs",
-                "shared layout": "swizzle", "scalar pointer": "scalar"}
+                "shared layout": "swizzle", "scalar pointer": "scalar", "matrix instruction": "matrix"}
 
 
 def _limit(f: Finding) -> str:
@@ -132,9 +133,12 @@ def short_verdict(f: Finding) -> str:
         return text
     if f.category == "shared":
         ins = re.sub(r"\.sync\.aligned", "", d.get("instruction") or f.verdict.split(",")[0])
+        if ins.startswith(("ldmatrix", "stmatrix")):        # ldmatrix.x4.trans.b16: the shape and space go
+            ins = re.sub(r"\.m\d+n\d+|\.shared", "", ins)
         if ins.startswith(("cp.async", "buffer_load")):
             ins = f"{ins.split(' ', 1)[0]} {d['vector_bits']}b"
-        return f"{ins}, {_limit(f)}; {plural(d['bank_conflicts'], 'conflict')}"
+        conflicts = d.get("bank_conflicts")
+        return f"{ins}, {_limit(f)}; " + (plural(conflicts, "conflict") if conflicts is not None else "no bank model")
     if f.category in ("reduce", "scan"):
         if d["warp_bits"]:
             return f"{1 << d['warp_bits']} warps: {d['lane_bits']} shuffles + smem"
@@ -169,6 +173,37 @@ def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
     must = [f for f in rows if f.category in ("convert", "shared")]
     rest = [f for f in rows if f.category not in ("convert", "shared")]
     return rank_by_waste(must + rest[:max(0, top - len(must))])
+
+
+def asm_cell(f: Finding, asm) -> str:
+    """The assembly column of a row: for its Python line, the model's count / the assembly's in each class
+    either has ('st 4/4, bar 2/2'; 'none' where both are zero), with ' *' where the line differs; the assembly's
+    alone ('asm: st 4') on a line the model counts nothing on; '-' for a row without a line."""
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    row = asm.row(f) if asm is not None else None
+    if row is None:
+        return "-"
+    line, counts = row
+    check = asm.check(line)
+    if check is None:
+        parts = [f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts[c]]
+        return "asm: " + (", ".join(parts) if parts else "none")
+    parts = [f"{SHORT[c]} {check.model[c]}/{check.asm[c]}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
+    return (", ".join(parts) if parts else "none") + ("" if check.agrees else " *")
+
+
+def asm_footer(asm) -> list[tuple[str, str]]:
+    """The footer lines of the assembly column: how many Python lines agree, the ones that differ, the totals."""
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    kind = "PTX" if asm.kind == "ptx" else "AMDGCN"
+    agree = (f"{kind}: {asm.agreeing} of {plural(len(asm.lines), 'Python line')} agree with the model "
+             f"(model/assembly per line; * differs)")
+    rows = [("assembly", agree)]
+    if asm.disagreeing:
+        rows.append(("differ", abbreviate("; ".join(f"line {c.line} ({c.differences()})" for c in asm.disagreeing), 110)))
+    totals = ", ".join(f"{SHORT[c]} {asm.model_total[c]}/{asm.total[c]}" for c in ASM_CLASSES)
+    rows.append(("kernel total", totals))
+    return rows
 
 
 class Legend:
@@ -214,10 +249,12 @@ def _title(m: ModuleAudit, path: str, several: bool) -> str:
 
 
 def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False, wide: bool = False,
-                  notes: tuple[str, ...] = (), extra_columns: tuple = ()) -> list:
+                  notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None) -> list:
     """One module's report. `wide`: the long verdicts and the layouts as the dump writes them (no legend);
     `notes`: lines under the title (which pass of a dump this is); `extra_columns`: (header, cell(finding)) pairs
-    added after the verdict (the assembly column, where assembly is given)."""
+    added after the verdict; `asm`: the kernel's assembly (analysis.asm.KernelAsm), its column and footer."""
+    if asm is not None:
+        extra_columns = tuple(extra_columns) + (("asm", lambda f: asm_cell(f, asm)),)
     main = main_file(m)
     out = [line(_title(m, path, several), "bold")]
     out += [line(n, indent="  ") for n in notes]
@@ -240,7 +277,8 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     out.append(BLANK)
     legend_rows = legend.rows() if legend is not None else ()
     python = [("python", f"{main} (the python column's lines)")] if main and rows else []
-    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m)), label_width=14))
+    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m) + (asm_footer(asm) if asm is not None else [])),
+                      label_width=14))
     return out
 
 
@@ -268,7 +306,7 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     wasteful = [f for f in ranked(m) if f.waste > 0][:3]
     rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
                  if wasteful else "none: every op is as cheap as the model knows how to make it"))
-    for status in ("not analysed", "not modelled"):
+    for status in ("error", "not analysed", "not modelled"):
         problems = [f for f in m.findings if f.problem and f.verdict == status]
         if problems:
             f = problems[0]
@@ -277,30 +315,33 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
 
 
 def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, wide: bool = False,
-           notes: tuple[str, ...] = (), extra_columns: tuple = ()) -> list:
+           notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None) -> list:
+    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None."""
     out: list = []
     for k, m in enumerate(audits):
         if k:
             out.append(BLANK)
         out += module_blocks(m, path, top, several=len(audits) > 1, wide=wide, notes=notes,
-                             extra_columns=extra_columns)
+                             extra_columns=extra_columns, asm=asm[k] if asm else None)
     return out
 
 
-def finding_json(f: Finding) -> dict:
+def finding_json(f: Finding, asm=None) -> dict:
+    """One row as the JSON report writes it; `asm`: the kernel's assembly column (the row's line's counts)."""
+    row = asm.row(f) if asm is not None else None
     return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
             "verdict": verdict(f) if not f.problem else f.verdict, "short": short_verdict(f), "cost": f.cost,
             "ideal": f.ideal, "waste": f.waste, "scratch_bytes": f.scratch_bytes, **f.fields,
-            **({"problem": f.problem} if f.problem else {})}
+            **({"problem": f.problem} if f.problem else {}), **({"asm": row[1]} if row is not None else {})}
 
 
-def ops_json(m: ModuleAudit) -> list[dict]:
+def ops_json(m: ModuleAudit, asm=None) -> list[dict]:
     """A module's op rows as the JSON report writes them (`ops`), in dump order."""
-    return [finding_json(f) for f in sorted(m.findings, key=lambda f: f.line)]
+    return [finding_json(f, asm) for f in sorted(m.findings, key=lambda f: f.line)]
 
 
-def _module_json(m: ModuleAudit) -> dict:
+def _module_json(m: ModuleAudit, asm=None) -> dict:
     s = m.shared
     total = module_cost(m)
     sec = m.section
@@ -314,21 +355,23 @@ def _module_json(m: ModuleAudit) -> dict:
         "cost_unit": COST_UNIT, "cost": total.cost, "ideal": total.ideal, "waste": total.waste,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": ops_json(m),
+        "ops": ops_json(m, asm),
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
                                   for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
                     "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
                                    for f in ranked(m) if f.waste > 0][:5],
                     "problems": list(m.problems)},
+        **({"asm": asm.json()} if asm is not None else {}),
     }
 
 
-def json_text(audits: list[ModuleAudit], path: str, extra: dict | None = None) -> str:
+def json_text(audits: list[ModuleAudit], path: str, extra: dict | None = None, asm=None) -> str:
     """One object; `modules` holds one entry per module; the first module's fields are repeated at the top;
-    `extra`: fields the command adds (the dump's passes)."""
+    `extra`: fields the command adds (the dump's passes); `asm`: per module, its assembly column or None (then
+    every op has `asm`, the module an `asm` total)."""
     import json
-    mods = [_module_json(m) for m in audits]
+    mods = [_module_json(m, asm[k] if asm else None) for k, m in enumerate(audits)]
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **(extra or {}), **top, "modules": mods}, indent=2) + "\n"
 
