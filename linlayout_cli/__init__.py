@@ -1,6 +1,6 @@
 """ttlayout: Triton GPU layout inspector (tensor and hardware views, bank conflicts)."""
 
-__all__ = ["LinearLayout", "layout", "__version__"]
+__all__ = ["LinearLayout", "advise", "layout", "__version__"]
 
 
 def __getattr__(name):
@@ -14,4 +14,7 @@ def __getattr__(name):
     if name == "layout":
         from .notebook import layout
         return layout
+    if name == "advise":
+        from .notebook import advise
+        return advise
     raise AttributeError(name)

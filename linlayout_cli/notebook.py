@@ -99,3 +99,64 @@ def bank_conflicts(reg: str, shared: str, shape, bitwidth: int) -> int:
     reg_ll = linear_layout(reg, shape, "distributed", "register")
     shared_ll = linear_layout(shared, shape, "shared", "shared")
     return conflicts_of_layouts(reg_ll, shared_ll, int(bitwidth), "sm90")
+
+
+# ----------------------------------------------------------------------------------------- advise
+
+
+@frozen
+class AdviceResult:
+    """What `advise` found for a dump: `modules` (one `analysis.advise.Advice` each, its `changes` best first),
+    the report as text or JSON, and the dump with a change applied (`patched`)."""
+    source: str                    # the dump's text
+    name: str                      # what the report calls it (the path, or "<text>")
+    modules: tuple
+
+    @property
+    def changes(self) -> tuple:
+        """The first module's changes, best first."""
+        return self.modules[0].changes if self.modules else ()
+
+    def text(self) -> str:
+        from .reports.advise import blocks
+        from .reports.blocks import to_text
+        return to_text(blocks(list(self.modules), self.name))
+
+    def json(self) -> str:
+        from .reports.advise import json_text
+        return json_text(list(self.modules), self.name)
+
+    def patched(self, change: int = 1) -> str:
+        """The dump with the `change`-th change (1 = the best) of every module applied: only the changed alias
+        definitions differ from the input; the input itself where no module has that many changes."""
+        chosen = {a.index: {c.alias: c.after for c in a.changes[change - 1].aliases}
+                  for a in self.modules if len(a.changes) >= change}
+        return inputs.replace_aliases(self.source, chosen) if chosen else self.source
+
+
+def advise(source, target: str | None = None) -> AdviceResult:
+    """`ttlayout advise` in Python: `source` is a TTGIR dump's text, a path to one, or a Triton `CompiledKernel`
+    (its `asm["ttgir"]`); `target` overrides the dump's `ttg.target`.
+
+        from linlayout_cli import advise
+        a = advise("kernel.ttgir")
+        print(a.text())                      # the report; a.json() the same as JSON
+        open("patched.ttgir", "w").write(a.patched())
+    """
+    from .analysis.advise import analyze_advise
+    text, name = _kernel_text(source)
+    modules = tuple(analyze_advise(inputs.modules(text), target))
+    return AdviceResult(text, name, modules)
+
+
+def _kernel_text(source) -> tuple[str, str]:
+    """(TTGIR text, name) of a dump given as text, a path, or a CompiledKernel (`.asm["ttgir"]`)."""
+    import os
+    asm = getattr(source, "asm", None)
+    if asm is not None:
+        return asm["ttgir"], getattr(getattr(source, "name", None), "__str__", lambda: "<kernel>")()
+    if isinstance(source, os.PathLike) or isinstance(source, str) and "\n" not in source and os.path.exists(source):
+        return inputs.read_text(os.fspath(source), None), os.fspath(source)
+    if not isinstance(source, str):
+        raise TypeError(f"advise takes TTGIR text, a path or a CompiledKernel, not {type(source).__name__}")
+    return source, "<text>"
