@@ -232,6 +232,12 @@ def command_goals(run: Runner, goals: Goals) -> None:
     largest = max((os.path.join(dumps, f) for f in os.listdir(dumps) if f.endswith(".ttgir")), key=os.path.getsize)
     goals.add(f"audit {os.path.basename(largest)} (the largest real dump, {os.path.getsize(largest) // 1024} KB)",
               run.ours("audit", largest)[0], "s", 1)
+    goals.add(f"advise {os.path.basename(largest)} (every candidate priced on the whole kernel)",
+              run.ours("advise", largest)[0], "s", 2)
+    every = sorted(os.path.join(dumps, f) for f in os.listdir(dumps) if f.endswith(".ttgir"))
+    slowest = max(every, key=lambda path: run.ours("advise", path, repeat=1)[0])
+    goals.add(f"advise, slowest of the {len(every)} test dumps ({os.path.basename(slowest)})",
+              run.ours("advise", slowest)[0], "s", 2)
     dump, alias = big_dump(run)
     goals.add(f"-i 4 MB dump, 80,000 #loc lines: -t tensor<64x64xf16> --alias-names {alias}",
               run.ours("-i", dump, "-t", "tensor<64x64xf16>", "--alias-names", alias)[0], "s", 0.3)

@@ -1,6 +1,6 @@
 """ttlayout: Triton GPU layout inspector (tensor and hardware views, bank conflicts)."""
 
-__all__ = ["LinearLayout", "audit", "layout", "__version__"]
+__all__ = ["LinearLayout", "advise", "audit", "layout", "__version__"]
 
 
 def __getattr__(name):
@@ -17,4 +17,7 @@ def __getattr__(name):
     if name == "audit":
         from .notebook import audit
         return audit
+    if name == "advise":
+        from .notebook import advise
+        return advise
     raise AttributeError(name)

@@ -69,6 +69,13 @@ def modules(text: str, only=None):
     return iter_modules(text, only)
 
 
+def replace_aliases(text: str, values: dict[int, dict[str, str]]) -> str:
+    """The dump with some alias definitions given new values (module index -> {name: value text}): every other
+    byte as it was (`advise --write`)."""
+    from .parsing.module import replace_alias_values
+    return replace_alias_values(text, values)
+
+
 def several_modules(text: str) -> bool:
     """Whether a dump holds more than one module (a `// -----` line)."""
     from .parsing.module import SEPARATOR

@@ -211,17 +211,21 @@ def _audit_one(text: str, where: str, target: str | None, compiled=None, name: s
     return Audit(records, where, audits, compiled)
 
 
-def _audit_compiled(kernel, target: str | None) -> Audit:
-    """A CompiledKernel: its TTGIR (`asm["ttgir"]`), its metadata (a namedtuple in Triton 3.9, a dict before)."""
-    from . import sources
-    from .analysis.kernels import compiled_from
+def _compiled_ttgir(kernel) -> str:
+    """A CompiledKernel's TTGIR text (`asm["ttgir"]`, text or bytes)."""
     from .errors import TTLayoutError
     try:
         text = kernel.asm["ttgir"]
     except (KeyError, TypeError, IndexError):
         raise TTLayoutError("the compiled kernel's asm holds no 'ttgir'") from None
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+
+
+def _audit_compiled(kernel, target: str | None) -> Audit:
+    """A CompiledKernel: its TTGIR (`asm["ttgir"]`), its metadata (a namedtuple in Triton 3.9, a dict before)."""
+    from . import sources
+    from .analysis.kernels import compiled_from
+    text = _compiled_ttgir(kernel)
     compiled = compiled_from(kernel.metadata)
     name = compiled.name or str(getattr(kernel, "name", "") or "kernel")
     key = getattr(kernel, "hash", None)
@@ -289,3 +293,67 @@ def _gluon_value(value, depth: int) -> str:
         return gluon_constructor(value, depth + 1)
     raise UnsupportedError(f"a Gluon layout field holds {abbreviate(repr(value), 40)}, not an integer, a list or a "
                            "layout")
+
+
+# ----------------------------------------------------------------------------------------- advise
+
+
+@frozen
+class AdviceResult:
+    """What `advise` found for a dump: `modules` (one `analysis.advise.Advice` each, its `changes` best first),
+    the report as text or JSON, and the dump with a change applied (`patched`)."""
+    source: str                    # the dump's text
+    name: str                      # what the report calls it (the path, or "<text>")
+    modules: tuple
+
+    @property
+    def changes(self) -> tuple:
+        """The first module's changes, best first."""
+        return self.modules[0].changes if self.modules else ()
+
+    def text(self) -> str:
+        from .reports.advise import blocks
+        from .reports.blocks import to_text
+        return to_text(blocks(list(self.modules), self.name))
+
+    def json(self) -> str:
+        from .reports.advise import json_text
+        return json_text(list(self.modules), self.name)
+
+    def patched(self, change: int = 1) -> str:
+        """The dump with the `change`-th change (1 = the best) of every module applied: only the changed alias
+        definitions differ from the input; the input itself where no module has that many changes."""
+        chosen = {a.index: {c.alias: c.after for c in a.changes[change - 1].aliases}
+                  for a in self.modules if len(a.changes) >= change}
+        return inputs.replace_aliases(self.source, chosen) if chosen else self.source
+
+
+def advise(source, target: str | None = None) -> AdviceResult:
+    """`ttlayout advise` in Python: `source` is a TTGIR dump's text, a path to one, or a Triton `CompiledKernel`
+    (its `asm["ttgir"]`); `target` overrides the dump's `ttg.target`.
+
+        from linlayout_cli import advise
+        a = advise("kernel.ttgir")
+        print(a.text())                      # the report; a.json() the same as JSON
+        open("patched.ttgir", "w").write(a.patched())
+    """
+    from .analysis.advise import analyze_advise
+    text, name = _kernel_text(source)
+    modules = tuple(analyze_advise(inputs.modules(text), target))
+    return AdviceResult(text, name, modules)
+
+
+def _kernel_text(source) -> tuple[str, str]:
+    """(TTGIR text, name) of a dump given as text, a path, or a CompiledKernel (`.asm["ttgir"]`), read as
+    `audit` reads them."""
+    import os
+
+    from .errors import TTLayoutError
+    if hasattr(source, "asm") and hasattr(source, "metadata"):
+        return _compiled_ttgir(source), str(getattr(source, "name", "") or "kernel")
+    if isinstance(source, os.PathLike) or isinstance(source, str) and not _looks_like_ttgir(source):
+        path = os.path.expanduser(os.fspath(source))
+        return inputs.read_text(path, None), path
+    if not isinstance(source, str):
+        raise TTLayoutError(f"advise() takes TTGIR text, a path or a compiled kernel, not {type(source).__name__}")
+    return source, "<text>"

@@ -31,6 +31,7 @@ CASES = {
     "lookup": ["lookup", "-l", B, "-t", T, "--element", "3,5"],
     "convert": ["convert", "-r", B, "-d", C, "-t", T],
     "audit": ["audit", str(KERNELS / "matmul.sm90.ttgir")],
+    "advise": ["advise", str(KERNELS / "reduce_sum_axis0.sm90.ttgir")],
     "bank": ["bank", "-r", B, "-s", SW, "-t", T],
     "swizzle": ["swizzle", "-r", B, "-d", C, "-t", T],
     "diff": ["diff", B, C, "-t", T],
@@ -118,14 +119,14 @@ def test_one_target_option_and_one_target_list():
     covers exactly the registry's targets."""
     from linlayout_cli.analysis.convert import LOWERINGS
     with_target = [name for name in COMMANDS if any("--target" in o.decls for o in options(name))]
-    assert set(with_target) == {"convert", "bank", "swizzle", "audit", "diff"}
+    assert set(with_target) == {"convert", "bank", "swizzle", "audit", "advise", "diff"}
     for name in with_target:
         assert TARGET in options(name), name
     assert list(LOWERINGS) == list(KNOWN)
     assert all(name in TARGET.help for name in KNOWN)
 
 
-TARGETED = {name: CASES[name] for name in ("convert", "bank", "swizzle", "audit")}
+TARGETED = {name: CASES[name] for name in ("convert", "bank", "swizzle", "audit", "advise")}
 
 
 @pytest.mark.parametrize("spelling", [*KNOWN, "hopper", "MI300X", "cuda:86", "hip:gfx942", "hip:gfx1201"])
@@ -210,7 +211,7 @@ def test_modules_naming_different_targets_need_target():
 # ----------------------------------------------------------------------------------------- messages that are true
 
 
-@pytest.mark.parametrize("name", [n for n in COMMANDS if n != "audit"])
+@pytest.mark.parametrize("name", [n for n in COMMANDS if n not in ("audit", "advise")])
 def test_the_size_limit_names_an_option_the_command_has(name):
     argv = [a if a != T else "tensor<16384x16384xf16>" for a in CASES[name]]
     message = one_error_line(argv)

@@ -423,6 +423,8 @@ def _shared(ctx: _Context, op) -> Finding:
     fields = {"bank_conflicts": access.conflicts, "vector_width": vec, "vector_bits": vec * report.bitwidth,
               "instructions_per_thread": per_thread, "wavefronts": access.wavefronts, "access": kind,
               "shared_bytes": _bytes(mem), "instruction": instruction, "limited_by": limit}
+    if op.name == "ttg.async_copy_global_to_local":
+        fields["sectors_per_warp_access"] = _copy_sectors(ctx, reg, vec, report.bitwidth)
     return _finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
                     ideal_instructions(elements, report.bitwidth), fields=fields)
 
@@ -509,6 +511,15 @@ def _shared_limit(ctx: _Context, d, reg, mem, kind: str) -> str:
         return vector_limit(_bank(ctx, reg, mem, kind)[0])
     except TTLayoutError:
         return "layout"
+
+
+def _copy_sectors(ctx: _Context, reg, vec: int, bits: int) -> int:
+    """32-byte sectors of global memory warp 0's first asynchronous copy reads (the copy's pointers run along the
+    layout's fastest dim, as the recorded `contiguity` says), as `_global` counts a load's."""
+    ll = ctx.linear(reg)
+    dim = _layout_facts(ctx, reg, ll)[0]
+    return ctx.memo.get(("sectors",) + ctx.key(reg)[1:3] + (vec, bits, True, dim),
+                        lambda: _sectors(ll, vec, bits, True, dim))[0]
 
 
 def _view_of(ctx: _Context, op, mem):
@@ -643,7 +654,7 @@ def _sectors(ll, vec: int, bits: int, contiguous: bool, dim: int) -> tuple[int, 
     consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
     from ..engine import gf2, unflatten
     sizes = [s for _, s in ll.get_out_dims()]
-    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order
+    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order (not the bases alone)
     seen = set()
     for x in lanes:
         coords = unflatten(x, sizes)
@@ -1237,8 +1248,8 @@ def analyze_audit(modules, target: str | None = None, several: bool = False,
                   memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
     each read when its turn comes), for `target` (default: each module's `ttg.target`), with one cache of
-    analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits); `several`:
-    the file holds more than one module (errors then say which)."""
+    analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
+    across its candidates); `several`: the file holds more than one module (errors then say which)."""
     memo = memo if memo is not None else Memo()
     return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]
 

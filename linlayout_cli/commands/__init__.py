@@ -33,6 +33,7 @@ COMMANDS = {
     "convert": Command("convert", "What a ttg.convert_layout costs, as Triton 3.9's compiler lowers it."),
     "diff": Command("diff", "Two layouts compared: equal or not, which bits differ, what converting costs."),
     "audit": Command("audit", "Every layout decision of a TTGIR dump with its cost and its Python line."),
+    "advise": Command("advise", "The layout changes that make a TTGIR kernel cheaper, priced on the whole kernel."),
     "bank": Command("bank", "Shared-memory bank conflicts of a register layout and a shared layout."),
     "swizzle": Command("swizzle", "The shared layout to write one register layout with and read another."),
     PRINT: Command("print", "Print a layout as triton-tensor-layout does (the default: no name needed)."),

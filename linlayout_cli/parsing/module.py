@@ -10,6 +10,7 @@ several modules separated by `// -----` (as Triton's own tests are) is read modu
 from __future__ import annotations
 
 import re
+from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -117,6 +118,33 @@ class Module:
     def target(self) -> str | None:
         value = self.attributes.get("ttg.target")
         return value.strip('"') if value else None
+
+    def with_aliases(self, values: dict) -> Module:
+        """This module with some aliases redefined (name -> attribute): the same ops, read through the new
+        definitions (an `advise` candidate is priced without reading the dump again)."""
+        return Module(self.first_line, self.attributes, Redefined(self.aliases, values), self.ops)
+
+
+class Redefined(Mapping):
+    """A module's aliases with some of them given new values (`Module.with_aliases`); `attributes` is what the
+    attribute parser resolves `#name` against (a slice's parent), the new values first."""
+
+    def __init__(self, aliases, values: dict):
+        self.base, self.values = aliases, dict(values)
+        self.attributes = ChainMap(self.values, getattr(aliases, "attributes", aliases))
+
+    def __getitem__(self, name: str):
+        return self.values[name] if name in self.values else self.base[name]
+
+    def __contains__(self, name) -> bool:
+        return name in self.values or name in self.base
+
+    def __iter__(self):
+        yield from self.base
+        yield from (n for n in self.values if n not in self.base)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _int_attr(value: str | None) -> int | None:
@@ -628,6 +656,43 @@ def iter_modules(text: str, only=None):
     for s in sections(text):
         if only is None or s.number in only:
             yield read_module(text[s.start:s.end], s.first_line, s)
+
+
+def module_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each module of a file in its own characters (CR LF kept), in the order `iter_modules`
+    reads them: the pieces between `// -----` lines that hold more than white space."""
+    spans, pos = [], 0
+    for m in list(SEPARATOR.finditer(text)) + [None]:
+        end = m.start() if m else len(text)
+        if text[pos:end].strip():
+            spans.append((pos, end))
+        pos = m.end() if m else end
+    return spans
+
+
+def replace_alias_values(text: str, values: dict[int, dict[str, str]]) -> str:
+    """`text` with the values of some alias definitions replaced (module index -> {name: new value text}); every
+    other character is kept, line endings included. A name the module does not define is a TTLayoutError.
+
+    >>> replace_alias_values("#a = #x<1>\\n#b = #y<2>\\nmodule {}\\n", {0: {"b": "#z<3>"}})
+    '#a = #x<1>\\n#b = #z<3>\\nmodule {}\\n'
+    """
+    from ..errors import TTLayoutError
+    from .mlir_file import scan_value_end
+    edits = []
+    spans = module_spans(text)
+    for index, names in values.items():
+        start, end = spans[index]
+        for name, value in names.items():
+            m = re.compile(rf"^[ \t]*#{re.escape(name)}[ \t]*=[ \t]*", re.M).search(text, start, end)
+            if m is None:
+                raise TTLayoutError(f"the module defines no alias #{name}")
+            edits.append((m.end(), scan_value_end(text, m.end()), value))
+    out, pos = [], 0
+    for a, b, value in sorted(edits):
+        out += [text[pos:a], value]
+        pos = b
+    return "".join(out) + text[pos:]
 
 
 # ----------------------------------------------------------------------------------------- types

@@ -20,6 +20,7 @@ except for ``convert``, whose derived sections are drawn from Triton's linear la
 Modules: ``text`` (attribute text builders), ``pieces`` (random parameters), ``suite`` (sections),
 ``core`` / ``files`` / ``errors`` / ``mma`` / ``bank`` / ``gluon`` / ``memory`` / ``convert`` / ``shared_access``
 (one per suite),
+``advise`` (every test dump advised by ttlayout, the changed ones compiled: ``python3 -m scripts.golden.advise``),
 ``oracle`` (the worker pool), ``write`` (running and writing a suite), ``linear`` (Triton's linear layouts of the
 core and mma cases), ``kernel`` (the convert suite's one-op kernels and their assembly counts).
 

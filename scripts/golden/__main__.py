@@ -2,7 +2,8 @@
 
 Every suite but ``convert`` and ``shared_access`` is a ``Suite`` of cases run through the oracle pool by
 ``write.write_suite``; ``convert`` compiles kernels instead (``convert.write``), and its listing needs the pool for
-Triton's linear layouts; ``shared_access`` compiles one kernel per case in its own subprocess
+Triton's linear layouts; ``shared_access`` (and ``advise``, which advises every test dump and compiles the changed
+ones) compiles one kernel per case in its own subprocess
 (``shared_access.generate``: about half an hour on two cores) and needs no pool."""
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 from collections import Counter
 
 from . import __doc__ as DOC
-from . import bank, convert, core, errors, files, gluon, memory, mma, shared_access
+from . import advise, bank, convert, core, errors, files, gluon, memory, mma, shared_access
 from .oracle import OraclePool
 from .suite import Suite
 from .write import summarize, write_suite
@@ -21,7 +22,7 @@ from .write import summarize, write_suite
 GENERATORS = {"core": core.generate, "files": files.generate, "errors": errors.generate, "mma": mma.generate,
               "bank": bank.generate, "gluon": gluon.generate,
               "memory": memory.generate}
-SUITE_ORDER = list(GENERATORS) + ["convert", "shared_access"]
+SUITE_ORDER = list(GENERATORS) + ["convert", "shared_access", "advise"]
 
 
 def build_suite(name):
@@ -56,6 +57,8 @@ def main(argv=None):
                 print("\n".join(convert.listing(pool)))
             if "shared_access" in suites:
                 print("\n".join(shared_access.listing()))
+            if "advise" in suites:
+                print("\n".join(advise.listing()))
             return 0
         for s in built:
             t0 = time.monotonic()
@@ -67,6 +70,10 @@ def main(argv=None):
             print("\n".join(convert.write(pool, a.jobs) + ["        %.0f s" % (time.monotonic() - t0)]), flush=True)
         if "shared_access" in suites:
             shared_access.generate(a.jobs, None)
+        if "advise" in suites:
+            t0 = time.monotonic()
+            print("\n".join(advise.summary(advise.generate(a.jobs)) + ["        %.0f s" % (time.monotonic() - t0)]),
+                  flush=True)
     finally:
         if pool:
             pool.close()

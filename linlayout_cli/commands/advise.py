@@ -1,0 +1,77 @@
+"""`ttlayout advise KERNEL.ttgir`: the layout changes that make a kernel cheaper, priced on the whole kernel by the
+audit model, best first; `--write FILE` writes the dump with the chosen change applied (only the alias definitions
+differ)."""
+from __future__ import annotations
+
+import os
+
+from .. import inputs
+from ..errors import TTLayoutError
+from .hardware import TARGET, check_named, select
+from .options import JSON, OUTPUT, Arg, Opt
+from .output import write_report
+
+ARGUMENTS = (Arg("path", "FILE"),)
+OPTIONS = (
+    TARGET,
+    Opt(("--write",), "write", metavar="FILE",
+        help="Write the dump with the chosen change applied (only the changed alias definitions differ; never the "
+             "input file)."),
+    Opt(("--write-dir",), "write_dir", metavar="DIR",
+        help="Write the changed dump into DIR under the input's file name (for several kernels)."),
+    Opt(("--change",), "change", type=int, minimum=1, metavar="N",
+        help="Which change --write applies: the N-th of the report (default 1, the best)."),
+    JSON, OUTPUT,
+)
+
+
+def read_kernels(path: str, obj) -> tuple[str, str]:
+    """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
+    text = inputs.read_text(path, obj["stdin"])
+    return text, "standard input" if path == "-" else path
+
+
+def run(obj, path, target, write, write_dir, change, as_json, output):
+    """Propose layout changes that lower a kernel's cost (a TTGIR dump; '-' = stdin).
+
+    For every layout alias, alternatives that every op using it accepts are priced on the whole kernel with the
+    audit model; the changes that lower the cost are shown best first, with the ops they touch, the kernel's
+    instruction counts and shared memory before and after, and the trade-offs. --write FILE writes the dump with
+    the best change (or --change N) applied: TRITON_KERNEL_OVERRIDE=1 runs it, and the Gluon line carries it into
+    a Gluon kernel (README, "advise").
+
+    \b
+    ttlayout advise kernel.ttgir
+    ttlayout advise kernel.ttgir --write patched.ttgir --json -o advice.json
+    """
+    from ..analysis.advise import analyze_advise
+    from ..reports import advise as report
+    if write and write_dir:
+        raise TTLayoutError("give --write or --write-dir, not both")
+    text, shown = read_kernels(path, obj)
+    if target is not None:
+        target = select(target).name
+    for named in inputs.module_targets(text) if target is None else ():
+        check_named(named)
+    advice = analyze_advise(inputs.modules(text), target)
+    if not advice:
+        raise TTLayoutError(f"{shown} holds no module to advise on")
+    pick = (change or 1) - 1
+    chosen = {a.index: {c.alias: c.after for c in a.changes[pick].aliases} for a in advice if len(a.changes) > pick}
+    if change and not chosen:
+        raise TTLayoutError(f"--change {change}: no module has {change} change(s)")
+    destination = write or (os.path.join(write_dir, _file_name(path, advice)) if write_dir else None)
+    if destination and chosen:
+        patched = inputs.replace_aliases(text, chosen)
+        with obj["sink"](destination) as put:
+            put(patched.encode("utf-8"))
+    write_report(obj, output, lambda: report.blocks(advice, shown, destination, pick),
+                 lambda: report.json_text(advice, shown, destination if chosen else None, pick),
+                 as_json=as_json)
+
+
+def _file_name(path: str, advice) -> str:
+    """The name a changed dump gets in --write-dir: the input's file name, or the kernel's for stdin."""
+    if path != "-":
+        return os.path.basename(path)
+    return f"{advice[0].kernel.split(',')[0]}.ttgir"

@@ -1,0 +1,186 @@
+"""The `advise` report: per module, the kernel's counts now, then each change that lowers its cost (best first):
+the alias text before and after, the Gluon constructor, why it was a candidate, the ops it touches (line, Python
+line, facts before -> after), the whole kernel's counts and shared memory before -> after, the trade-offs in
+words; then the aliases that cannot change and the candidates refused. Blocks and JSON."""
+from __future__ import annotations
+
+from ..analysis.advise import COUNT_WORDS, Advice, Change, OpChange
+from .blocks import BLANK, Fields, Table, line
+from .common import plural
+
+SHOWN_REFUSED = 6
+
+
+def gluon(change_alias) -> str | None:
+    """The Gluon constructor of a changed alias's new layout (at the largest shape the alias is used at)."""
+    from ..conversions import to_linear_layout
+    from ..errors import TTLayoutError
+    from .gluon import class_text, of_layout
+    own = class_text(change_alias.attr)
+    if own is not None or not change_alias.shape:
+        return own
+    try:
+        return of_layout(change_alias.attr, to_linear_layout(change_alias.attr, list(change_alias.shape)))
+    except TTLayoutError:
+        return None
+
+
+def _where(loc: str | None) -> str:
+    """'matmul.py:26' from 'tests/data/kernels/src/matmul.py:26:5'."""
+    if not loc:
+        return "-"
+    path, _, rest = loc.rpartition(":")
+    path, _, line_no = path.rpartition(":")
+    return f"{path.rsplit('/', 1)[-1]}:{line_no}" if path else loc
+
+
+def facts_text(facts: dict) -> str:
+    """One op's facts in a few words: 'shared_memory, 4096 B scratch, 8 ld / 8 st, 15 barriers'."""
+    if "problem" in facts:
+        return facts["problem"]
+    parts = []
+    if "path" in facts:
+        parts.append(facts["path"])
+    if facts.get("scratch_bytes"):
+        parts.append(f"{facts['scratch_bytes']} B scratch")
+    for key, word in (("shared_loads", "shared loads"), ("shared_stores", "shared stores")):
+        if facts.get(key):
+            parts.append(f"{facts[key]} {word}")
+    for key, word in (("shuffles", "shuffles"), ("barriers", "barriers")):
+        if facts.get(key):
+            parts.append(f"{facts[key]} {word}")
+    if "vector_bits" in facts:
+        parts.append(f"{facts['vector_bits']}-bit x {facts.get('instructions_per_thread', '?')}")
+    if "sectors_per_warp_access" in facts:
+        parts.append(f"{facts['sectors_per_warp_access']} sectors/warp")
+    conflicts = facts.get("bank_conflicts")
+    if isinstance(conflicts, dict):
+        conflicts = sum(v or 0 for v in conflicts.values())
+    if conflicts:
+        parts.append(f"{conflicts} conflicts")
+    if "bytes" in facts:
+        parts.append(f"{facts['bytes']} B")
+    return ", ".join(parts) or "-"
+
+
+def _op_rows(ops: tuple[OpChange, ...]) -> tuple:
+    return tuple((o.op, str(o.line), _where(o.loc), facts_text(o.before), facts_text(o.after)) for o in ops)
+
+
+def _totals_rows(c: Change) -> tuple:
+    keys = [k for k in c.totals_before if k != "shared_bytes"]
+    rows = []
+    for k in keys + ["shared_bytes"]:
+        b, a = c.totals_before.get(k, 0), c.totals_after.get(k, 0)
+        mark = "" if a == b else f"  ({a - b:+d})"
+        rows.append((COUNT_WORDS.get(k, k.replace("_", " ")), f"{b} -> {a}{mark}"))
+    return tuple(rows)
+
+
+def change_blocks(k: int, c: Change, cost: float) -> list:
+    names = " and ".join(f"#{a.alias}" for a in c.aliases)
+    out = [line(f"change {k}: {names} (saves {c.saving:g} of {cost:g}, weighted: docs/advise_model.md)", "bold")]
+    for a in c.aliases:
+        rows = [("before", f"#{a.alias} = {a.before}"), ("after", f"#{a.alias} = {a.after}")]
+        g = gluon(a)
+        rows.append(("gluon", g if g is not None else "(Gluon 3.9 has no constructor for it)"))
+        rows.append(("why", a.source))
+        out.append(Fields(tuple(rows), label_width=10, indent="  "))
+    if c.tradeoffs:
+        out.append(Fields((("in words", c.tradeoffs[0]),), label_width=10, indent="  "))
+    if c.ops:
+        out.append(Table(("op", "line", "python", "before", "after"), _op_rows(c.ops), "  "))
+    if c.retyped:
+        out.append(line(f"{plural(c.retyped, 'other op')} in the changed layout cost the same", indent="  "))
+    out.append(line("kernel (static per-thread counts, as the assembly has them)", indent="  "))
+    out.append(Fields(_totals_rows(c), label_width=16, indent="    "))
+    return out
+
+
+def module_blocks(a: Advice, path: str, several: bool = False) -> list:
+    where = path + (f", module {a.index + 1} (line {a.first_line})" if several else "")
+    out = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}", "bold")]
+    counts = ", ".join(f"{COUNT_WORDS.get(k, k)} {v}" for k, v in a.totals.items() if k != "shared_bytes")
+    out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; weighted cost "
+                                      f"{a.cost:g}"),
+                       ("searched", f"{plural(a.candidates_priced, 'candidate')} priced, {len(a.refused)} refused; "
+                                    f"{len(a.ineligible)} {'alias' if len(a.ineligible) == 1 else 'aliases'} "
+                                    "cannot change")),
+                      label_width=12, indent="  "))
+    if a.not_counted:
+        out.append(line(f"  not counted by the model: {plural(len(a.not_counted), 'op')} (lines "
+                        f"{', '.join(map(str, a.not_counted[:8]))}{' ...' if len(a.not_counted) > 8 else ''})"))
+    out.append(BLANK)
+    if not a.changes:
+        out.append(line(f"no layout change lowers the cost: {plural(a.candidates_priced, 'candidate')} priced, "
+                        "none cheaper", "bold"))
+    for k, c in enumerate(a.changes, 1):
+        out += change_blocks(k, c, a.cost)
+        out.append(BLANK)
+    if a.ineligible:
+        out.append(line("aliases that cannot change", "bold"))
+        out.append(Fields(tuple((f"#{n}", why) for n, why in a.ineligible), label_width=12, indent="  "))
+    if a.refused:
+        out.append(line("candidates refused", "bold"))
+        rows = tuple((alias, f"{_short(text, 60)}: {why}") for alias, text, why in a.refused[:SHOWN_REFUSED])
+        out.append(Fields(rows, label_width=12, indent="  "))
+        if len(a.refused) > SHOWN_REFUSED:
+            out.append(line(f"... and {len(a.refused) - SHOWN_REFUSED} more (--json lists them)", indent="  "))
+    return out
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def blocks(advice: list[Advice], path: str, written: str | None = None, pick: int = 0) -> list:
+    out: list = []
+    for k, a in enumerate(advice):
+        if k:
+            out.append(BLANK)
+        out += module_blocks(a, path, several=len(advice) > 1)
+    if written is not None:
+        applied = [a for a in advice if len(a.changes) > pick]
+        out.append(BLANK)
+        if applied:
+            out.append(line(f"written: {written} (change {pick + 1}"
+                            + (f" of {plural(len(applied), 'module')}" if len(advice) > 1 else "")
+                            + "; every other byte as in the input)", "bold"))
+        else:
+            out.append(line(f"nothing written to {written}: no change to apply", "bold"))
+    return out
+
+
+def _alias_json(a) -> dict:
+    return {"alias": f"#{a.alias}", "before": a.before, "after": a.after, "gluon": gluon(a), "why": a.source}
+
+
+def change_json(c: Change) -> dict:
+    first = _alias_json(c.aliases[0])
+    return {**{k: first[k] for k in ("alias", "before", "after", "gluon")},
+            "aliases": [_alias_json(a) for a in c.aliases],
+            "ops": [{"op": o.op, "line": o.line, "loc": o.loc, "loops": o.loops, "before": o.before,
+                     "after": o.after} for o in c.ops],
+            "retyped_ops": c.retyped,
+            "totals_before": c.totals_before, "totals_after": c.totals_after,
+            "cost_before": c.cost_before, "cost_after": c.cost_after, "saving": c.saving,
+            "tradeoffs": list(c.tradeoffs)}
+
+
+def module_json(a: Advice) -> dict:
+    return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target,
+            "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
+            "candidates_priced": a.candidates_priced,
+            "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],
+            "ineligible": [{"alias": f"#{n}", "why": why} for n, why in a.ineligible],
+            "not_counted_lines": list(a.not_counted)}
+
+
+def json_text(advice: list[Advice], path: str, written: str | None = None, pick: int = 0) -> str:
+    """One object; `modules` holds one entry per module; the first module's fields are repeated at the top;
+    `written`: the file the changed dump went to (null if none), `applied_change`: which change (1 = the best)."""
+    import json
+    mods = [module_json(a) for a in advice]
+    top = dict(mods[0]) if mods else {}
+    return json.dumps({"file": path, **top, "written": written, "applied_change": pick + 1 if written else None,
+                       "modules": mods}, indent=2) + "\n"
