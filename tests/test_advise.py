@@ -105,7 +105,7 @@ def test_the_patch_changes_only_the_alias_definitions(advice):
 
 
 def test_crlf_and_other_bytes_are_kept(tmp_path):
-    text = (KERNELS / "reduce_sum_axis0.sm90.ttgir").read_text().replace("\n", "\r\n")
+    text = (KERNELS / "reduce_sum_axis1_wide.sm90.ttgir").read_text().replace("\n", "\r\n")
     source = tmp_path / "k.ttgir"
     source.write_bytes(text.encode())
     out = tmp_path / "p.ttgir"
@@ -218,14 +218,14 @@ def test_the_epilogue_change_keeps_the_stores_wide():
 
 
 def test_json_shape():
-    code, out, err = run(["advise", str(KERNELS / "reduce_sum_axis0.sm90.ttgir"), "--json"])
+    code, out, err = run(["advise", str(KERNELS / "reduce_sum_axis1_wide.sm90.ttgir"), "--json"])
     assert code == 0 and not err
     d = json.loads(out)
     assert {"kernel", "target", "changes", "candidates_priced"} <= d.keys()
-    assert d["kernel"] == "reduce_sum_axis0" and d["target"] == "sm90"
+    assert d["kernel"] == "reduce_sum_axis1_wide" and d["target"] == "sm90"
     c = d["changes"][0]
     assert {"alias", "before", "after", "gluon", "ops", "totals_before", "totals_after"} <= c.keys()
-    assert c["alias"] == "#blocked1" and c["gluon"].startswith("ttgl.SliceLayout(dim=0, parent=ttgl.BlockedLayout(")
+    assert c["alias"] == "#blocked1" and c["gluon"].startswith("ttgl.SliceLayout(dim=1, parent=ttgl.BlockedLayout(")
     assert {"shared_loads", "shared_stores", "shuffles", "barriers", "shared_bytes"} <= c["totals_before"].keys()
     assert all({"op", "line", "loc", "before", "after"} <= o.keys() for o in c["ops"])
 
@@ -265,5 +265,6 @@ def test_stdin_and_python_sources():
 
     class Compiled:                                  # the shape of triton.compiler.CompiledKernel
         asm = {"ttgir": text}
+        metadata = {"name": "reduce_sum_axis0"}
     assert advise(Compiled()).patched() == from_path.patched()
     assert advise(Compiled()).text().startswith("ttlayout advise ")
