@@ -275,6 +275,14 @@ def test_kernels_page_sorts_and_lists_a_kernels_ops(browser, tmp_path):
     assert page.rows("#kernels tbody tr.on")[0][2] == want["name"]
     notes = page.page.locator("#detail-notes li").all_text_contents()
     assert notes == ([want["shared_note"]] if want["shared_note"] else []) + want["notes"]
+    asm = want["asm"]                    # the kernel's PTX is beside it: agreeing / compared Python lines, and
+    assert page.rows("#kernels tbody tr.on")[0][-1] == f"{asm['lines_agreeing']}/{asm['lines_compared']}"
+    lines = {(o["line"], o["op"]): o["asm"] for o in want["ops"]}     # each op's line in the assembly
+    for o in ops:
+        counts = lines[(int(o[1]), o[2])]
+        assert o[-1] == (", ".join(f"{short} {counts[c]}" for c, short in
+                                   (("shared_loads", "ld"), ("shared_stores", "st"), ("shuffles", "shfl"),
+                                    ("barriers", "bar")) if counts[c]) or "none")
     page.page.screenshot(path=str(tmp_path / "kernels.png"))
     assert page.errors == []
 

@@ -7,8 +7,9 @@
     ["rank", "#", "num"], ["cost", "cost", "num"], ["name", "kernel", "str"], ["target", "target", "str"],
     ["warps", "warps", "num"], ["costliest", "costliest op", "str"], ["conversions", "conversions", "str"],
     ["shared", "shared (model)", "num"], ["compiler", "shared (compiler)", "num"], ["note", "note", "str"],
+    ["asm", "asm lines", "str"],
   ];
-  const OP_COLUMNS = ["cost", "line", "op", "python", "layouts", "verdict"];
+  const OP_COLUMNS = ["cost", "line", "op", "python", "layouts", "verdict", "asm (its Python line)"];
   const state = {key: "rank", dir: 1, selected: -1};
   const $ = (id) => document.getElementById(id);
 
@@ -66,7 +67,7 @@
       tr.tabIndex = 0;
       if (i === state.selected) tr.className = "on";
       for (const [key, , type] of COLUMNS) tr.appendChild(cell("td", k[key], type));
-      if (k.notes.length) tr.lastChild.title = k.notes.join("\n");
+      if (k.notes.length) tr.cells[COLUMNS.findIndex((c) => c[0] === "note")].title = k.notes.join("\n");
       tr.addEventListener("click", () => select(i));
       tr.addEventListener("keydown", (e) => { if (e.key === "Enter") select(i); });
       body.appendChild(tr);

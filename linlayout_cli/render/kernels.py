@@ -10,7 +10,15 @@ from importlib import resources
 from ..errors import escaped
 from ..reports.audit import python_line
 from ..reports.common import plural
-from ..reports.kernels import conversions_text, costliest_text, notes_of, split, summary
+from ..reports.kernels import (
+    asm_agreement,
+    asm_counts_text,
+    conversions_text,
+    costliest_text,
+    notes_of,
+    split,
+    summary,
+)
 from .html import script_json
 
 STYLE = """
@@ -51,7 +59,8 @@ BODY = """<header><h1 id="title"></h1><div id="summary"></div></header>
 def _op_row(o: dict) -> list:
     verdict = f"{o['verdict']}: {o['problem']}" if o.get("problem") else o["verdict"]
     sep = " -> " if o.get("category") == "convert" else ", "
-    return [o["cost"], o["line"], o["op"], python_line(o.get("loc")), sep.join(o.get("layouts", ())), verdict]
+    return [o["cost"], o["line"], o["op"], python_line(o.get("loc")), sep.join(o.get("layouts", ())), verdict,
+            asm_counts_text(o.get("asm"))]
 
 
 def _short_note(k) -> str | None:
@@ -76,7 +85,8 @@ def page_data(results, where: str) -> dict:
         out.append({"rank": rank, "cost": round(k.cost, 1), "name": k.name, "path": k.path, "target": k.target,
                     "warps": k.num_warps, "costliest": costliest_text(k), "conversions": conversions_text(k.conversions),
                     "shared": k.shared_bytes, "compiler": k.compiler_shared_bytes,
-                    "note": _short_note(k), "notes": notes_of(k), "ops": [_op_row(o) for o in ops]})
+                    "note": _short_note(k), "asm": asm_agreement(k), "notes": notes_of(k),
+                    "ops": [_op_row(o) for o in ops]})
     line = (f"{plural(s.kernels, 'kernel')}, ranked by layout cost; shared bytes: {s.shared_equal} equal to the compiler's, "
             f"{s.shared_explained} differ for a known reason, {len(s.shared_unexplained)} unexplained"
             + (f", {s.shared_unknown} without the compiler's figure" if s.shared_unknown else "")
@@ -121,13 +131,13 @@ def fragment(results, where: str, top: int = 10) -> str:
     costliest ops in a <details>."""
     data = page_data(results, where)
     table = _row("th", ("#", "cost", "kernel", "target", "warps", "costliest op", "conversions",
-                        "shared (model / compiler)", "note")) + "".join(
+                        "shared (model / compiler)", "note", "asm lines")) + "".join(
         _row("td", (k["rank"], k["cost"], k["name"], k["target"], k["warps"], k["costliest"], k["conversions"],
-                    f"{k['shared']} / {'-' if k['compiler'] is None else k['compiler']}", k["note"]))
+                    f"{k['shared']} / {'-' if k['compiler'] is None else k['compiler']}", k["note"], k["asm"]))
         for k in data["kernels"])
     details = "".join(
         f"<details><summary>{_e(k['name'])}: {len(k['ops'])} ops</summary><table>"
-        + _row("th", ("cost", "line", "op", "python", "layouts", "verdict"))
+        + _row("th", ("cost", "line", "op", "python", "layouts", "verdict", "asm (its Python line)"))
         + "".join(_row("td", op) for op in k["ops"][:top]) + "</table></details>"
         for k in data["kernels"] if k["ops"])
     failed = "".join(f"<li><b>{_e(f['name'])}</b>: {_e(f['reason'])}</li>" for f in data["failures"])

@@ -5,6 +5,7 @@ across all kernels, and the kernels that could not be audited. Blocks, and JSON.
 from __future__ import annotations
 
 from ..analysis.kernels import KernelAudit, KernelFailure, Summary, ranked, summary
+from ..errors import abbreviate
 from .audit import python_line
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
@@ -52,8 +53,27 @@ def top_ops(kernels, n: int) -> list[tuple[KernelAudit, dict]]:
     return rows[:n]
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def asm_agreement(k: KernelAudit) -> str | None:
+    """'4/4': the Python lines whose instruction counts the model and the kernel's assembly agree on, of those
+    compared (the assembly column, `analysis.asm`); None for a kernel without its PTX / AMDGCN."""
+    a = k.asm
+    if not isinstance(a, dict) or "lines_compared" not in a:
+        return None
+    return f"{a['lines_agreeing']}/{a['lines_compared']}"
+
+
+def asm_counts_text(counts: dict | None) -> str | None:
+    """An op's Python line in the assembly, 'ld 8, st 8, bar 1' ('none': no instruction of the four classes)."""
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    if not counts:
+        return None
+    return ", ".join(f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts.get(c)) or "none"
+
+
+def asm_totals(kernels) -> tuple[int, int, int]:
+    """(kernels with their assembly, Python lines that agree, lines compared) over the kernels."""
+    with_asm = [k.asm for k in kernels if isinstance(k.asm, dict) and "lines_compared" in k.asm]
+    return len(with_asm), sum(a["lines_agreeing"] for a in with_asm), sum(a["lines_compared"] for a in with_asm)
 
 
 def blocks(results, where: str, top: int | None = None) -> list:
@@ -73,10 +93,10 @@ def blocks(results, where: str, top: int | None = None) -> list:
         shared_mark = marks.pop(0) if k.shared_note else ""
         rows.append((str(rank), cost_text(k.cost), k.name + "".join(" " + m for m in marks), k.target,
                      str(k.num_warps or "-"), costliest_text(k), conversions_text(k.conversions),
-                     shared_text(k) + (f" {shared_mark}" if shared_mark else "")))
+                     shared_text(k) + (f" {shared_mark}" if shared_mark else ""), asm_agreement(k) or "-"))
     if rows:
         out.append(Table(("#", "cost", "kernel", "target", "warps", "costliest op", "conversions",
-                          "shared bytes (model / compiler)"), tuple(rows), "  "))
+                          "shared bytes (model / compiler)", "asm lines"), tuple(rows), "  "))
     if notes:
         out += [BLANK, line("notes", "bold"), Fields(tuple(notes), label_width=6, indent="  ")]
     n = DEFAULT_TOP if top is None else top
@@ -85,25 +105,30 @@ def blocks(results, where: str, top: int | None = None) -> list:
         out += [BLANK, line(f"the {plural(len(ops), 'costliest op')} across the kernels (--top N)", "bold"),
                 Table(("cost", "kernel", "line", "op", "python", "verdict"), tuple(
                     (f"{o['cost']:g}", k.name, str(o["line"]), o["op"], python_line(o.get("loc")),
-                     _short(o.get("problem") and f"{o['verdict']}: {o['problem']}" or o["verdict"], 90))
+                     abbreviate(o.get("problem") and f"{o['verdict']}: {o['problem']}" or o["verdict"], 90))
                     for k, o in ops), "  ")]
     if failures:
         out += [BLANK, line("not audited", "bold"),
-                Table(("kernel", "why"), tuple((f.name, _short(f.reason, 140)) for f in failures), "  ")]
-    out += [BLANK, Fields(tuple(_summary_rows(s)), label_width=14)]
+                Table(("kernel", "why"), tuple((f.name, abbreviate(f.reason, 140)) for f in failures), "  ")]
+    out += [BLANK, Fields(tuple(_summary_rows(s, kernels)), label_width=14)]
     return out
 
 
-def _summary_rows(s: Summary) -> list[tuple[str, str]]:
+def _summary_rows(s: Summary, kernels) -> list[tuple[str, str]]:
     rows = [("conversions", conversions_text(s.conversions) if s.conversions else "none")]
     shared = [f"{s.shared_equal} equal to the compiler's"]
     if s.shared_explained:
         shared.append(f"{s.shared_explained} differ for a known reason (notes)")
     if s.shared_unexplained:
-        shared.append(f"{len(s.shared_unexplained)} differ unexplained: {_short(', '.join(s.shared_unexplained), 80)}")
+        shared.append(f"{len(s.shared_unexplained)} differ unexplained: {abbreviate(', '.join(s.shared_unexplained), 80)}")
     if s.shared_unknown:
         shared.append(f"{s.shared_unknown} without the compiler's figure")
     rows.append(("shared bytes", "; ".join(shared)))
+    n, agree, compared = asm_totals(kernels)
+    if n:
+        rows.append(("assembly", f"{agree} of {plural(compared, 'Python line')} agree with the model in the "
+                                 f"{plural(n, 'kernel')} whose PTX / AMDGCN is beside its TTGIR (asm lines: per "
+                                 "kernel; 'ttlayout audit KERNEL.ttgir' shows each line)"))
     if s.failed:
         rows.append(("not audited", plural(s.failed, "kernel")))
     return rows
@@ -143,6 +168,8 @@ def summary_json(results, top: int | None = None) -> dict:
     return {"kernels": s.kernels, "failed": s.failed, "conversions": s.conversions,
             "shared_equal": s.shared_equal, "shared_explained": s.shared_explained,
             "shared_unexplained": list(s.shared_unexplained), "shared_unknown": s.shared_unknown,
+            "asm_kernels": asm_totals(kernels)[0], "asm_lines_agreeing": asm_totals(kernels)[1],
+            "asm_lines_compared": asm_totals(kernels)[2],
             "costliest": [{"kernel": k.name, "line": o["line"], "op": o["op"], "loc": o.get("loc"), "cost": o["cost"]}
                           for k, o in top_ops(kernels, DEFAULT_TOP if top is None else top)]}
 
