@@ -270,7 +270,9 @@ def _constraint(op, name: str, attr) -> str | None:
         src = _encoding_text(op.operand_types[0])
         for t in op.result_types:
             enc = _encoding_text(t)
-            if enc is not None and (not _PARENT.match(enc) or _PARENT.match(enc).group(2) != src):
+            # the second _PARENT.match(enc) is the first again, which just matched: mypy cannot see that
+            if enc is not None and (not _PARENT.match(enc) or
+                                    _PARENT.match(enc).group(2) != src):  # type: ignore[union-attr]
                 return f"{where} relates it to another layout"
         return None
     if op.name == "tt.elementwise_inline_asm":
@@ -522,6 +524,8 @@ def _fits(attr, shape) -> bool:
 def _accesses(module, usage: Usage):
     """The register layouts that write (local_alloc with a value, local_store, async copies) and read
     (local_load) buffers in the alias: [(linear layout, element bits, shape)], distinct ones in op order."""
+    writers: list[tuple]                # (linear layout, element bits, shape)
+    readers: list[tuple]
     writers, readers, seen = [], [], set()
     for i in usage.ops:
         op = module.ops[i]
@@ -661,6 +665,8 @@ def tradeoffs(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tup
     """The change in words, (gains, losses): 'the convert at line 147 disappears', 'stores at line 148 narrow from
     128 to 32 bits', 'the local_load at line 100 needs 8 shared loads instead of 16', 'shared memory grows from 0
     to 4096 bytes'."""
+    gains: list[str]
+    losses: list[str]
     gains, losses = [], []
 
     def say(better: bool, text: str):
@@ -671,7 +677,7 @@ def tradeoffs(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tup
         name += f" at line {o.line}"
         if "path" in b and b.get("path") != a.get("path"):
             say(_rank_path(a.get("path")) < _rank_path(b.get("path")),
-                f"{name} {PATH_WORDS.get(a.get('path'), a.get('path'))}")
+                f"{name} {PATH_WORDS.get(a.get('path'), a.get('path'))}")  # type: ignore[arg-type]  # get(None) works
             continue
         for k in COUNT_WORDS:
             if b.get(k, 0) != a.get(k, 0):
@@ -780,16 +786,20 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
     use = usages(module)
     ends = _convert_ends(module, use)
     warps, lanes = module.num_warps or 4, module.threads_per_warp or tgt.warp_size
+    ineligible: list[tuple[str, str]]                       # (alias, why)
+    singles: dict[str, list[tuple[float, Candidate]]]       # alias -> (cost, candidate) of each one priced
+    combo: tuple[Candidate, ...]                            # a pair from _pairs, then any entry of `priced`
     ineligible, singles = [], {}
     priced: list[tuple[tuple[Candidate, ...], object]] = []
     for name, u in use.items():
         if u.constraint not in (None, "nvmma"):
+            assert u.constraint is not None                 # by the test above (mypy does not narrow `not in`)
             ineligible.append((name, u.constraint))
             continue
         if not u.ops:
             ineligible.append((name, "no op uses it"))
             continue
-        if u.attr.kind == "distributed":
+        if u.attr.kind == "distributed":  # type: ignore[attr-defined]  # Usage.attr: an encoding, all have `kind`
             cands = distributed_candidates(module, u, ends.get(name, []), warps, lanes)
         else:
             cands = shared_candidates(module, u, tgt)

@@ -116,7 +116,7 @@ def kernel_asm(module_audit, listing) -> KernelAsm:
     model: dict[int, dict] = {}
     ops: dict[int, list] = {}
     unmodelled: dict[int, list] = {}
-    rows: dict[int, dict] = {}
+    rows: dict[int, tuple[int, dict]] = {}
     total_model = dict.fromkeys(ASM_CLASSES, 0)
     for f in module_audit.findings:
         line = python_line(f.frames, f.loc, source)

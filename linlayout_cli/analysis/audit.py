@@ -29,6 +29,10 @@ from dataclasses import dataclass, field
 from ..errors import TTLayoutError
 from .targets import READ, WRITE, Target, get_target
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: convert loads when a dump has a convert_layout
+    from .convert import ConvertReport
+
 LOOP_WEIGHT = 8
 SHARED_OPS = ("ttg.local_alloc", "ttg.local_store", "ttg.local_load", "ttg.async_copy_global_to_local")
 TMA_OPS = ("ttng.async_tma_copy_global_to_local", "ttng.async_tma_copy_local_to_global", "ttng.async_tma_gather",
@@ -57,7 +61,7 @@ class Finding:
     fields: dict = field(default_factory=dict)
     scratch_bytes: int = 0
     problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
-    conversion: object = None        # a convert_layout's ConvertReport
+    conversion: ConvertReport | None = None  # of a convert_layout
     instructions: dict | None = None  # counts the op's analysis computed (reductions, scans), in COUNT_CLASSES
     frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
     membar: int = 0                  # barriers Triton's Membar pass puts at this op (analysis/membar.py)
@@ -863,6 +867,7 @@ def buffer_users(ctx: _Context, root: dict, findings: dict) -> dict[str, dict]:
             use = {"op": op.name, "line": op.line}
             if f is not None and f.fields.get("bank_conflicts") is not None and f.category == "shared":
                 use["bank_conflicts"] = f.fields["bank_conflicts"]
+            assert name is not None                 # touched.discard(None) above
             out.setdefault(name, {"writes": [], "reads": []})[role].append(use)
     return out
 
@@ -949,6 +954,7 @@ def shared_use(ctx: _Context, findings: dict, roots=None, placed: dict | None = 
         if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
             continue
         at = defined_at.get(alias, defined_at.get(alias.split("#")[0]))
+        assert at is not None                       # the check above: alias or its root is in defined_at
         start, end = al.live_interval(tree, at, uses.get(alias, []))
         b = buffers[r]
         b.start, b.end = min(b.start, start), max(b.end, end)

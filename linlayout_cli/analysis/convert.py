@@ -33,6 +33,10 @@ from .bank import check_bitwidth
 from .swizzle import shared_linear_text
 from .targets import TARGETS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: shared_access loads when a convert goes through shared memory
+    from .shared_access import RoundTrip
+
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
 PATHS = ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta")
@@ -260,7 +264,7 @@ class ConvertReport:
     shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
     shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
     notes: tuple[str, ...] = ()
-    shared_access: object = None                # shared_access.RoundTrip: the instructions and wavefronts per CTA
+    shared_access: RoundTrip | None = None      # the instructions and wavefronts per CTA
 
 
 def _check(src: LinearLayout, dst: LinearLayout, low: Lowering) -> None:

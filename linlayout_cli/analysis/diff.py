@@ -15,6 +15,10 @@ from ..errors import TTLayoutError
 from ..records import frozen
 from .info import HARDWARE, Spread, spread
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: typing is never imported at run time
+    from typing import Any
+
 SHARED_DIMS = ("offset", "block")
 MAX_EXAMPLES = 8                # offsets listed that hold another element (the count covers them all)
 MAX_SEARCH = 1 << 12            # offsets looked at past the first one that moves, for the examples
@@ -111,7 +115,7 @@ def offset_moves(a: LinearLayout, b: LinearLayout) -> OffsetMoves:
     moved = moved_count(cols_a, cols_b)
     diff = [x ^ y for x, y in zip(cols_a, cols_b)]
     sizes = [size for _, size in a.get_out_dims()]
-    examples = []
+    examples: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
     first = next((j for j, d in enumerate(diff) if d), None)
     if first is not None:
         x = 1 << first          # every smaller input maps alike: its bits are all below the first that differs
@@ -137,6 +141,7 @@ def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target
         raise ShapeError("the two layouts cover different tensor shapes")
     changes, compared = bit_changes(a, b)
     ca, cb = category(a), category(b)
+    out: dict[str, Any]                             # LayoutDiff's fields, of their several types
     out = dict(category_a=ca, category_b=cb, shape=tuple(size for _, size in a.get_out_dims()), equal=a == b,
                changes=changes, bits=compared, spread_a=spread(a, input_dims(a)), spread_b=spread(b, input_dims(b)))
     if ca == cb == "distributed":

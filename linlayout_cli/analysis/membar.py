@@ -368,7 +368,7 @@ def _tensor_memory_roots(ops) -> dict[str, str]:
     return roots
 
 
-def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set, syncs: set = frozenset(),
+def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set, syncs: set | frozenset = frozenset(),
              start: int = 0) -> dict[int, int]:
     """The barriers of the function whose op is `ops[start]` (or of all of `ops` when that is no function):
     op index -> barriers carrying its location. `root`: value -> its shared allocation (audit.buffer_roots);

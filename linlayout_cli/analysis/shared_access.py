@@ -188,7 +188,7 @@ def _access_from_cvt(cvt: LinearLayout, reg: LinearLayout | None = None) -> Acce
 
     def offs(dim):
         return tuple(x & mask for x in cvt.flat_in_dim(dim))
-    zero = ()
+    zero: tuple[int, ...] = ()
     if reg is not None and reg.has_in_dim(LANE):
         zero = tuple(i for i, b in enumerate(reg.get_in_dim_bases(LANE)) if not any(b))
     return Access(offs(REG), offs(LANE), offs(WARP), zero)
@@ -320,6 +320,7 @@ def lowering(m: Machine, a: Access, bitwidth: int, op: str, padding: Padding | N
             if low is not None:
                 return low
     if m.ds_read_tr and op == READ and reg_ll is not None:
+        assert shared_ll is not None            # the one caller, _local_access, passes both layouts
         low = ds_read_tr_lowering(reg_ll, shared_ll, bitwidth, padding)
         if low is not None:
             return low
@@ -751,6 +752,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     for op, side, tile, ll in ((WRITE, src, st_tile, src_ll), (READ, dst, ld_tile, dst_ll)):
         a = _access_from_cvt(cs.access_layout(side, smem))
         kind = cs.INSTRUCTIONS[tile]
+        low: Lowering | None                    # matrix_lowering may find none; narrowed to Lowering below
         if kind == "shared":
             low = shared_lowering(a, bitwidth, 128 // bitwidth)
         else:
@@ -759,7 +761,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
                 low = shared_lowering(a, bitwidth, 128 // bitwidth)
         if tri_lanes is not None:
             read, write = cs.tile_conflicts(tri_lanes[0], tri_lanes[1], smem, dim)
-            tri_conf = write if op == WRITE else read
+            tri_conf: int | None = write if op == WRITE else read
         else:
             try:
                 tri_conf = conflicts_of_layouts(ll, smem_ll, bitwidth, m.banks, op) if m.banks else None
@@ -798,6 +800,7 @@ def _scale_rounds(d: Direction, rounds: int) -> Direction:
     """The replay saw one round (the counts already hold every round): the totals of all rounds."""
     if rounds == 1 or d.wavefronts_total is None:
         return d
+    assert d.ideal_wavefronts_total is not None     # _direction sets both totals from one replay, or neither
     return replace(d, wavefronts_total=d.wavefronts_total * rounds,
                    ideal_wavefronts_total=d.ideal_wavefronts_total * rounds)
 
@@ -807,6 +810,7 @@ def _convert_why(d: Direction, tri_conf: int | None) -> str | None:
     if d.wavefronts_total is None or tri_conf is None:
         return d.why
     ideal_per = d.ideal_wavefronts_total
+    assert ideal_per is not None                    # _direction sets both totals from one replay, or neither
     model = ideal_per * (tri_conf + 1)
     if model == d.wavefronts_total:
         return None

@@ -37,6 +37,11 @@ from .bank import check_bitwidth
 from .subspaces import complement_basis, compute_segment, intersection_basis
 from .targets import READ, WRITE, Target, get_target
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: shared_access and padded_shared load when a layout is priced on the GPU
+    from ..conversions.padded_shared import Padding
+    from .shared_access import Direction
+
 
 def _unique(xs):
     return list(dict.fromkeys(xs))
@@ -415,6 +420,7 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwid
     target = target if isinstance(target, Target) else get_target(target)
     if use is not None:
         return _nvmma_suggestion(write_ll, read_ll, bitwidth, target, use)
+    assert read_ll is not None          # None (the TMA engine or wgmma reads) only with `use`; every caller keeps to it
     shape = [size for _, size in write_ll.get_out_dims()]
     src, dst = Threads.of(write_ll), Threads.of(read_ll)
     generic = []
@@ -554,9 +560,9 @@ class GpuCost:
     """What a shared layout costs on the GPU (analysis/shared_access.py) for `write` then `read`, per CTA."""
     label: str
     layout: str                     # the attribute text
-    write: object                   # shared_access.Direction
-    read: object
-    padding: object = None          # conversions.padded_shared.Padding for a #ttg.padded_shared
+    write: Direction
+    read: Direction
+    padding: Padding | None = None  # for a #ttg.padded_shared
 
     @property
     def priced(self) -> bool:
@@ -565,11 +571,18 @@ class GpuCost:
 
     @property
     def wavefronts_total(self) -> int | None:
-        return self.write.wavefronts_total + self.read.wavefronts_total if self.priced else None
+        if not self.priced:
+            return None
+        assert self.write.wavefronts_total is not None and self.read.wavefronts_total is not None   # as priced says
+        return self.write.wavefronts_total + self.read.wavefronts_total
 
     @property
     def ideal_wavefronts_total(self) -> int | None:
-        return self.write.ideal_wavefronts_total + self.read.ideal_wavefronts_total if self.priced else None
+        if not self.priced:
+            return None
+        # priced: both totals are there, and shared_access._direction sets the ideal totals with them
+        assert self.write.ideal_wavefronts_total is not None and self.read.ideal_wavefronts_total is not None
+        return self.write.ideal_wavefronts_total + self.read.ideal_wavefronts_total
 
     @property
     def instructions_per_cta(self) -> int:
@@ -669,8 +682,12 @@ def best_padding(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, t
         if not cost.priced:
             continue
         priced += 1
-        if best is None or (cost.key, padding.paddings[0]) < (best.key, best.padding.paddings[0]):
+        if best is None:
             best = cost
+        else:
+            assert best.padding is not None         # best is an earlier candidate's cost, priced with its padding
+            if (cost.key, padding.paddings[0]) < (best.key, best.padding.paddings[0]):
+                best = cost
     return best, priced
 
 
