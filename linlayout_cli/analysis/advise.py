@@ -270,9 +270,8 @@ def _constraint(op, name: str, attr) -> str | None:
         src = _encoding_text(op.operand_types[0])
         for t in op.result_types:
             enc = _encoding_text(t)
-            # the second _PARENT.match(enc) is the first again, which just matched: mypy cannot see that
-            if enc is not None and (not _PARENT.match(enc) or
-                                    _PARENT.match(enc).group(2) != src):  # type: ignore[union-attr]
+            parent = _PARENT.match(enc) if enc is not None else None
+            if enc is not None and (parent is None or parent.group(2) != src):
                 return f"{where} relates it to another layout"
         return None
     if op.name == "tt.elementwise_inline_asm":
@@ -677,7 +676,7 @@ def tradeoffs(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tup
         name += f" at line {o.line}"
         if "path" in b and b.get("path") != a.get("path"):
             say(_rank_path(a.get("path")) < _rank_path(b.get("path")),
-                f"{name} {PATH_WORDS.get(a.get('path'), a.get('path'))}")  # type: ignore[arg-type]  # get(None) works
+                f"{name} {PATH_WORDS.get(str(a.get('path')), a.get('path'))}")
             continue
         for k in COUNT_WORDS:
             if b.get(k, 0) != a.get(k, 0):
@@ -799,7 +798,7 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
         if not u.ops:
             ineligible.append((name, "no op uses it"))
             continue
-        if u.attr.kind == "distributed":  # type: ignore[attr-defined]  # Usage.attr: an encoding, all have `kind`
+        if getattr(u.attr, "kind", None) == "distributed":
             cands = distributed_candidates(module, u, ends.get(name, []), warps, lanes)
         else:
             cands = shared_candidates(module, u, tgt)
