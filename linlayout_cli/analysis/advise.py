@@ -226,27 +226,29 @@ def _encoding_text(text: str) -> str | None:
     if "<" not in inner or not inner.endswith(">"):
         return None
     inner = inner[inner.index("<") + 1:-1]
-    depth, start = 0, None
-    for i, c in enumerate(inner):
-        if c in "<{[(":
-            depth += 1
-        elif c in ">}])":
-            depth -= 1
-        elif c == "," and depth == 0:
-            start = i + 1
-            break
-    if start is None:
+    comma = _top_level_comma(inner)
+    if comma is None:
         return None
-    rest = inner[start:]
+    rest = inner[comma + 1:]
+    end = _top_level_comma(rest)
+    return (rest[:end] if end is not None else rest).strip()
+
+
+def _top_level_comma(text: str) -> int | None:
+    """The index of the first comma outside every bracket of `text`, or None.
+
+    >>> _top_level_comma("128x64xf16, #ttg.blocked<{a = [1, 2]}>"), _top_level_comma("#a<{b = [1, 2]}>")
+    (10, None)
+    """
     depth = 0
-    for i, c in enumerate(rest):
+    for i, c in enumerate(text):
         if c in "<{[(":
             depth += 1
         elif c in ">}])":
             depth -= 1
         elif c == "," and depth == 0:
-            return rest[:i].strip()
-    return rest.strip()
+            return i
+    return None
 
 
 def _constraint(op, name: str, attr) -> str | None:
