@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Record the global memory instructions Triton 3.9 emits for each kernel dump of tests/data/kernels, so that
-`ttlayout audit`'s vector widths can be checked against the compiler (tests/test_audit.py).
+`ttlayout audit`'s vector widths can be checked against the compiler (tests/analysis/test_audit.py).
 
 Each dump's TTGIR is compiled again, CPU-only, for the target it was made for (each compile in its own process),
 and the widths of its global loads and stores are counted in the assembly:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Triton 3.9 numbers for tests/test_bank.py and tests/test_swizzle.py.
+"""Triton 3.9 numbers for tests/analysis/test_bank.py and tests/analysis/test_swizzle.py.
 
 Runs with the project's Python (ttlayout importable); every Triton call goes to the oracle interpreter
 (/opt/oracle/venv/bin/python scripts/triton_oracle.py bank ...) in a subprocess, so an abort costs one case.

@@ -3,7 +3,7 @@ fields in order (`dataclasses.fields`), and one instance built by Triton with th
 construction (lists, ints, bools; a nested layout as its own record) and the constructor text that builds it.
 
 `linlayout_cli.layout()` takes such objects directly, duck-typed by class name and these attribute names; the
-test (`tests/test_cache_audit.py`) builds stand-ins from this file and checks that ttlayout reads them as it reads
+test (`tests/analysis/test_cache_audit.py`) builds stand-ins from this file and checks that ttlayout reads them as it reads
 their constructor text. Run with the oracle: `/opt/oracle/venv/bin/python scripts/make_gluon_layout_fields.py`;
 writes `tests/data/gluon_layout_fields.json`."""
 from __future__ import annotations

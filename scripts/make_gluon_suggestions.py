@@ -21,7 +21,7 @@ One record per (command line, role):
                 "linear": Gluon's to_linear_layout at the shape ({"bases", "out_sizes"|"alignment"}) | null,
                 "linear_error"}}
 
-tests/test_gluon_suggestions.py reruns every command line and checks that ttlayout still prints these texts,
+tests/commands/test_gluon_suggestions.py reruns every command line and checks that ttlayout still prints these texts,
 that Gluon built each and that what it built is the layout ttlayout meant.
 
 Usage: python scripts/make_gluon_suggestions.py [--jobs N]   (ORACLE_PYTHON: the oracle interpreter)

@@ -29,7 +29,7 @@ Classes (static counts of the text, not executed counts; `CLASSES`):
   `buffer_store*`, each with its bits per lane (vector lanes x element width; 0 where the mnemonic does not say).
 
 Reading is one pass over the lines plus, for AMDGCN, one sweep over the DWARF ranges; an inlining chain is
-followed at most `MAX_CHAIN` calls deep. `tests/test_asm.py` checks every entry of the test cache against the
+followed at most `MAX_CHAIN` calls deep. `tests/parsing/test_asm.py` checks every entry of the test cache against the
 counts of an independent script (scripts/asm_counts.py, tests/data/cache_counts.json).
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ placed by numpy (`styles` is `color.Styles`: colour -> escape-code pair). A chun
 at 'T' or 'B' and ends after its register's digits, a coordinate cell runs from '(' to ')'), each gets a colour
 id, and the codes are spliced in with one gather (`splice`). No Python code runs per cell; `color` keeps the
 per-cell painters for small views, where importing numpy would cost more than it saves. Byte-identical to them
-(tests/test_pictures.py compares both on every golden case).
+(tests/commands/test_pictures.py compares both on every golden case).
 """
 from __future__ import annotations
 

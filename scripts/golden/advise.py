@@ -30,7 +30,7 @@ Written (the directory is wiped and rewritten):
 
 * ``golden/advise/patched/<id>.ttgir``: the patched dumps (the input with the changed alias definitions).
 
-``tests/test_advise.py`` compares, for every case with a change, the compiled change in counts (after minus
+``tests/analysis/test_advise.py`` compares, for every case with a change, the compiled change in counts (after minus
 before) with the predicted one (``totals_after`` minus ``totals_before`` of today's advice), or with the
 difference ``docs/advise_model.md`` documents for that case.
 """

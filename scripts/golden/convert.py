@@ -472,7 +472,7 @@ def section_matrix(target: str, n: int) -> list[dict]:
 
 
 def section_classic() -> list[dict]:
-    """Hand-checked conversions (tests/test_convert.py works their costs out by hand as well)."""
+    """Hand-checked conversions (tests/analysis/test_convert.py works their costs out by hand as well)."""
     b = blocked
     mma2 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>"
     mma22 = mma2.replace("[4, 1]", "[2, 2]")

@@ -1,5 +1,5 @@
 """Suite ``memory``: Triton's own facts about the layouts triton-tensor-layout cannot print, for ttlayout's
-padded / partitioned shared memory and tensor memory views (``tests/test_memory_views.py``).
+padded / partitioned shared memory and tensor memory views (``tests/commands/test_memory_views.py``).
 
 Triton has no text for these, so the suite records facts instead of output: ``golden/memory/cases.jsonl``, one
 object per line::

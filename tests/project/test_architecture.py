@@ -1,0 +1,202 @@
+"""The package's shape, read from the real imports with `ast` (function-local ones included, since a lazy import
+is still a dependency): the layer order is declared once below and every import goes down it or stays inside its own
+package; there is no import cycle; no module uses another package's `_private` names; commands read files and parse
+only through `inputs`."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from golden_cases import ROOT
+
+PACKAGE = ROOT / "linlayout_cli"
+
+# Lowest first. A module may import from its own package and from any lower layer; "" is the package __init__.
+LAYERS = (
+    ("errors", "records", "resources"),
+    ("engine",),
+    ("attributes",),
+    ("parsing",),
+    ("conversions",),
+    ("analysis",),
+    ("reports",),
+    ("render",),
+    ("inputs", "sources"),
+    ("notebook",),
+    ("commands",),
+    ("cli", "__main__", ""),
+)
+RANK = {name: level for level, group in enumerate(LAYERS) for name in group}
+THIRD_PARTY_FORBIDDEN = {"analysis": {"click", "rich"}, "engine": {"click", "rich"}}
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _top(module: str) -> str:
+    """The layer name of a module: 'analysis' for linlayout_cli.analysis.bank, '' for the package itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _resolve(name: str, known: set[str]) -> str:
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name
+
+
+class Edge:
+    """One import: who, where, of which module, and the name taken from it (None for `import x` / a submodule)."""
+
+    def __init__(self, source: str, line: int, target: str, name: str | None):
+        self.source, self.line, self.target, self.name = source, line, target, name
+
+    def __repr__(self) -> str:
+        return f"{self.source}:{self.line} -> {self.target}" + (f" ({self.name})" if self.name else "")
+
+
+def _edges(name: str, path: Path, known: set[str]) -> tuple[list[Edge], set[str], list[tuple[int, str]]]:
+    """The package imports of one module, the third-party roots it imports, and the `x._name` uses of modules it
+    bound by importing them (line, 'module._name')."""
+    base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    edges: list[Edge] = []
+    roots: set[str] = set()
+    bound: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("linlayout_cli"):
+                    target = _resolve(a.name, known)
+                    edges.append(Edge(name, node.lineno, target, None))
+                    bound[a.asname or a.name] = target
+                else:
+                    roots.add(a.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                mod = ".".join(p for p in (".".join(base[: len(base) - node.level + 1]), node.module or "") if p)
+            else:
+                mod = node.module or ""
+                if not mod.startswith("linlayout_cli"):
+                    roots.add(mod.split(".")[0])
+                    continue
+            for a in node.names:
+                full = f"{mod}.{a.name}"
+                if full in known:
+                    edges.append(Edge(name, node.lineno, full, None))
+                    bound[a.asname or a.name] = full
+                else:
+                    edges.append(Edge(name, node.lineno, _resolve(mod, known), a.name))
+    private = [(node.lineno, f"{bound[node.value.id]}.{node.attr}") for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+               and node.attr.startswith("_") and not node.attr.startswith("__")]
+    return [e for e in edges if e.target and e.target != name], roots, private
+
+
+def _read():
+    mods = _modules()
+    known = set(mods)
+    return {name: _edges(name, path, known) for name, path in mods.items()}
+
+
+READ = _read()
+GRAPH = {name: {e.target for e in edges} for name, (edges, _, _) in READ.items()}
+
+
+def test_the_imports_are_read():
+    """The reader sees top-level, relative and function-local imports (commands import their analysis lazily)."""
+    assert "linlayout_cli.commands" in GRAPH["linlayout_cli.cli"]
+    assert "linlayout_cli.inputs" in GRAPH["linlayout_cli.commands.print"]
+    assert "linlayout_cli.analysis.access" in GRAPH["linlayout_cli.analysis.bank"]
+    assert "linlayout_cli.analysis.shared_access" in GRAPH["linlayout_cli.commands.bank"]   # inside run()
+
+
+def test_every_package_has_a_layer():
+    assert {_top(m) for m in GRAPH} <= set(RANK), {_top(m) for m in GRAPH} - set(RANK)
+
+
+def test_every_import_goes_down_the_layers():
+    up = [e for edges, _, _ in READ.values() for e in edges
+          if _top(e.source) != _top(e.target) and RANK[_top(e.target)] > RANK[_top(e.source)]]
+    assert up == [], up
+
+
+def test_no_private_name_crosses_a_package():
+    crossing = [e for edges, _, _ in READ.values() for e in edges
+                if e.name and e.name.startswith("_") and not e.name.startswith("__")
+                and _top(e.source) != _top(e.target)]
+    crossing += [f"{name}:{line} uses {used}" for name, (_, _, private) in READ.items() for line, used in private
+                 if _top(used) != _top(name)]
+    assert crossing == [], crossing
+
+
+def test_analysis_and_engine_load_no_ui_library():
+    bad = [(name, roots & THIRD_PARTY_FORBIDDEN[_top(name)]) for name, (_, roots, _) in READ.items()
+           if roots & THIRD_PARTY_FORBIDDEN.get(_top(name), set())]
+    assert bad == [], bad
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle (a package importing its own submodules is not one), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(n: str):
+        state[n] = 1
+        stack.append(n)
+        for m in sorted(graph.get(n, ())):
+            if m.startswith(n + "."):
+                continue
+            if state.get(m) == 1:
+                return stack[stack.index(m):] + [m]
+            if m not in state:
+                found = visit(m)
+                if found:
+                    return found
+        stack.pop()
+        state[n] = 2
+        return None
+
+    for n in sorted(graph):
+        if n not in state:
+            found = visit(n)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle():
+    assert _cycle(GRAPH) is None
+
+
+def test_cycle_finder_finds_one():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_the_checks_catch_what_they_forbid(tmp_path):
+    """The layer and private-name rules fire on a module that breaks them (read like any other)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from ..commands import layouts\nfrom ..engine.linear_layout import _helper\n"
+                   "def f():\n    from .. import cli\n    return cli._private\n", encoding="utf-8")
+    name = "linlayout_cli.analysis.bad"
+    edges, _, private = _edges(name, bad, set(GRAPH) | {name})
+    ups = sorted(e.target for e in edges if RANK[_top(e.target)] > RANK["analysis"])
+    assert ups == ["linlayout_cli.cli", "linlayout_cli.commands.layouts"]
+    assert [e.name for e in edges if e.name] == ["_helper"]
+    assert private == [(5, "linlayout_cli.cli._private")]
+
+
+def test_only_the_pipeline_reads_files_and_parses_user_input():
+    """Commands reach the parser and the file system only through `inputs`."""
+    for name, path in _modules().items():
+        if not name.startswith("linlayout_cli.commands"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "open(" not in text and "parse_attribute" not in text and "parse_tensor_type" not in text, name
+        assert not {t for t in GRAPH[name] if _top(t) == "parsing"}, name
