@@ -78,8 +78,8 @@ def replace_aliases(text: str, values: dict[int, dict[str, str]]) -> str:
 
 def several_modules(text: str) -> bool:
     """Whether a dump holds more than one module (a `// -----` line)."""
-    from .parsing.module import SEPARATOR
-    return SEPARATOR.search(text) is not None
+    from .parsing.module import separators
+    return next(separators(text), None) is not None
 
 
 def file_sections(text: str) -> list:

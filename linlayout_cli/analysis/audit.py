@@ -266,6 +266,16 @@ class _Context:
                 self.defined[r.split(":")[0]] = i
         from .axis import Axes
         self.axes = Axes(module, self.parse_type)
+        self._tree = None
+
+    @property
+    def tree(self):
+        """The region structure of the module's ops (`allocation.OpTree`), built once for every walk that needs it
+        (shared memory, Membar, warp-index shuffles)."""
+        if self._tree is None:
+            from .allocation import OpTree
+            self._tree = OpTree(self.module.ops)
+        return self._tree
 
     def parse_type(self, text: str):
         vt = self.types.get(text)
@@ -915,7 +925,7 @@ def shared_use(ctx: _Context, findings: dict, roots=None, placed: dict | None = 
     allocates per function), the module needing the most of them."""
     from . import allocation as al
     ops = ctx.module.ops
-    tree = al.OpTree(ops)
+    tree = ctx.tree
     ids = tree.post
     uses: dict[str, list[int]] = {}
     for i, op in enumerate(ops):
@@ -1180,7 +1190,6 @@ def _synchronisation(ctx: _Context, findings: dict, root: dict, placed: dict) ->
     from dataclasses import replace
 
     from . import membar
-    from .allocation import OpTree
     ops = ctx.module.ops
     warp_sync = {i for i, f in findings.items()
                  if f.conversion is not None and getattr(f.conversion, "barrier", None) == "warp"}
@@ -1189,7 +1198,7 @@ def _synchronisation(ctx: _Context, findings: dict, root: dict, placed: dict) ->
              and (ctx.num_warps or 4) > 4 and ctx.target.vendor == "nvidia"}
     scratch = {i: s for i, s in placed.get("scratch", {}).items()   # a TMA descriptor's 128 bytes: one warp
                if ops[i].name != "ttng.tensormap_create"}            # writes them and Triton keeps them apart
-    at = membar.barriers(ops, OpTree(ops), root, placed.get("buffers", {}), scratch, warp_sync, syncs=syncs)
+    at = membar.barriers(ops, ctx.tree, root, placed.get("buffers", {}), scratch, warp_sync, syncs=syncs)
     for i in syncs:
         at[i] = at.get(i, 0) + 1
     for i, op in enumerate(ops):                     # a tcgen05 MMA is issued by one thread after a CTA barrier
@@ -1202,21 +1211,20 @@ def _synchronisation(ctx: _Context, findings: dict, root: dict, placed: dict) ->
         else:
             extras.append(_extra(ops[i], barriers=at[i]))
     if ctx.target.vendor == "nvidia":
-        extras += _warp_index_shuffles(ops, findings)
+        extras += _warp_index_shuffles(ops, findings, ctx.tree)
     return extras
 
 
 WARP_INDEX_OPS = ("ttng.tmem_load", "ttng.tmem_store", "ttng.async_tma_copy_local_to_global")
 
 
-def _warp_index_shuffles(ops, findings: dict) -> list[Extra]:
+def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
     """Tensor memory is addressed by warp and a TMA store is issued by one elected warp: the first such op of a
     function (or of a warp_specialize partition, which becomes a function) makes the warp index uniform with one
     `shfl.sync.idx`; LLVM reuses it for the others."""
-    from .allocation import OpTree
     from .membar import partition_scopes
     seen, out = set(), []
-    for i, (op, scope) in enumerate(zip(ops, partition_scopes(ops, OpTree(ops)))):
+    for i, (op, scope) in enumerate(zip(ops, partition_scopes(ops, tree))):
         if op.name in WARP_INDEX_OPS and scope not in seen:
             seen.add(scope)
             if i in findings:

@@ -242,12 +242,18 @@ def _reshaped(a: AxisInfo, src: tuple, dst: tuple) -> AxisInfo:
     return AxisInfo(*fields)
 
 
+_HINTS = tuple(re.compile(rf"{re.escape(key)}\s*=\s*dense<\[?([\d,\s]+)\]?>")
+               for key in ("tt.contiguity", "tt.divisibility", "tt.constancy"))
+
+
 def _hinted(info: AxisInfo, attrs: str, rank: int) -> AxisInfo:
     """`tt.contiguity` / `tt.divisibility` / `tt.constancy` on an op (tl.max_contiguous, tl.multiple_of,
     tl.max_constancy) replace what the rules found."""
+    if "tt." not in attrs:                  # the usual op: no hint (and no regex searched)
+        return info
     fields = [info.contiguity, info.divisibility, info.constancy]
-    for k, key in enumerate(("tt.contiguity", "tt.divisibility", "tt.constancy")):
-        m = re.search(rf"{re.escape(key)}\s*=\s*dense<\[?([\d,\s]+)\]?>", attrs)
+    for k, pattern in enumerate(_HINTS):
+        m = pattern.search(attrs)
         if m:
             values = tuple(int(v) for v in m.group(1).replace(" ", "").split(",") if v)
             fields[k] = values if len(values) == rank else (values[0],) * max(rank, 1)

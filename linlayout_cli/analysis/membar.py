@@ -275,7 +275,8 @@ def _scoped(ops, tree) -> list:
     """The ops with the names inside warp_specialize partitions made unique per partition; a warp_specialize's
     operands are its captures followed by each partition's block arguments (named in that partition's scope)."""
     scope, args = _partitions(ops, tree)
-    return [_Scoped(op, scope[i], args.get(i)) for i, op in enumerate(ops)]
+    return [_Scoped(op, scope[i], args.get(i)) if scope[i] or i in args else op   # outside partitions: as it is
+            for i, op in enumerate(ops)]
 
 
 def _partitions(ops, tree) -> tuple[list[str], dict[int, list]]:

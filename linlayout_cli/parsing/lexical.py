@@ -96,3 +96,36 @@ def skip_balanced(s: str, i: int) -> int:
             if depth == 0:
                 return i + 1
         i += 1
+
+
+_BLANKS = re.compile(r"[ \t]*")
+
+
+def line_matches(pattern: re.Pattern, text: str, literal: str):
+    """The matches of `pattern` that `pattern.finditer(text)` finds when the pattern starts `^[ \\t]*LITERAL` in
+    MULTILINE mode (a line whose first characters other than spaces and tabs are `literal`), in order. str.find
+    jumps from one occurrence of the literal to the next, so a 10 MB dump is scanned in milliseconds, where the
+    regex engine tries `^` at every character; each line is looked at a bounded number of times, however long.
+
+    >>> [m.group() for m in line_matches(re.compile(r"^ *ab.$", re.M), "ab1 ab2\\n  ab3\\nx ab4", "ab")]
+    ['  ab3']
+    """
+    pos, n = 0, len(text)
+    at_line_start = True                       # whether pos starts a line
+    while pos < n:
+        k = text.find(literal, pos)
+        if k < 0:
+            return
+        nl = text.rfind("\n", pos, k)
+        start = nl + 1 if nl >= 0 else pos if at_line_start else -1
+        if start >= 0 and _BLANKS.match(text, start, k).end() == k:
+            m = pattern.match(text, start)
+            if m is not None:
+                yield m
+                pos = max(m.end(), start + 1)
+                at_line_start = text[pos - 1] == "\n"
+                continue
+        nl = text.find("\n", k)                # no match can start on this line any more
+        if nl < 0:
+            return
+        pos, at_line_start = nl + 1, True

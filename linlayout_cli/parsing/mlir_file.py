@@ -224,13 +224,13 @@ def _take_loc_lines(text: str, i: int, table: AliasTable) -> int:
     """Add the fast-path definitions that follow one another from text[i], each as its offset; the offset after
     the last one taken, `i` if none. A name defined before stops the run: the general path reports it."""
     entries = table._entries
+    m = None
     for m in iter(_FAST_LOC.scanner(text, i).match, None):
-        name = m.group(1)
+        name = m[1]
         if name in entries:
             return m.start()
         entries[name] = m.start()
-        i = m.end()
-    return i
+    return i if m is None else m.end()
 
 
 def _error(text: str, pos: int, message: str) -> ParseError:

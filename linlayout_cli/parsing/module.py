@@ -14,7 +14,7 @@ from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .lexical import skip_balanced, skip_string
+from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines
 
 _LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
@@ -44,40 +44,37 @@ class Op:
     location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
     at the location of the ops it reports."""
     __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "text", "region",
-                 "_types", "_types_spans", "_operand_types", "_result_types", "_loc", "_locations")
+                 "_types", "_type_cache", "_loc", "_locations")
 
-    def __init__(self, name: str, results: tuple, operands: tuple, types: str, types_spans, attrs: str,
-                 loc_text: str, line: int, depth: int, loops: int, text: str = "", region: int = 0,
-                 locations=None):
+    def __init__(self, name: str, results: tuple, operands: tuple, types: str, attrs: str, loc_text: str,
+                 line: int, depth: int, loops: int, text: str = "", region: int = 0, locations=None, type_cache=None):
         self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
         self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
         self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
         self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
-        self._types, self._types_spans = types, types_spans
-        self._operand_types = self._result_types = None
+        self._types = types                  # the text after ' : ', until read: then (operand types, result types)
+        self._type_cache = type_cache        # type text -> type lists, shared by the ops of a module (or None)
         self._loc, self._locations = None, locations
 
-    def _read_types(self) -> None:
-        types, spans = self._types, self._types_spans
-        arrow = _find_top(types, "->", 0, spans)
-        if arrow < 0:
-            self._operand_types, self._result_types = tuple(_types(types, spans)), ()
-        else:
-            self._operand_types = tuple(_types(types[:arrow], _clip(spans, 0, arrow)))
-            self._result_types = tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types))))
-        self._types = self._types_spans = None
+    def _type_lists(self) -> tuple:
+        types = self._types
+        if type(types) is str:
+            cache = self._type_cache
+            found = cache.get(types) if cache is not None else None
+            if found is None:
+                found = _type_lists(types)
+                if cache is not None:
+                    cache[types] = found
+            types = self._types = found
+        return types
 
     @property
     def operand_types(self) -> tuple[str, ...]:
-        if self._operand_types is None:
-            self._read_types()
-        return self._operand_types
+        return self._type_lists()[0]
 
     @property
     def result_types(self) -> tuple[str, ...]:
-        if self._result_types is None:
-            self._read_types()
-        return self._result_types
+        return self._type_lists()[1]
 
     @property
     def loc(self) -> Loc | None:
@@ -89,6 +86,20 @@ class Op:
     @loc.setter
     def loc(self, value) -> None:
         self._loc, self._locations = value, None
+
+
+def _type_lists(types: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An op's type text (what follows its ' : ') -> (operand types, result types), split at a depth-0 '->'.
+
+    >>> _type_lists("(tensor<4xi32, #a>, i1) -> tensor<4xf32, #b>")
+    (('tensor<4xi32, #a>', 'i1'), ('tensor<4xf32, #b>',))
+    """
+    spans = _top_spans(types)
+    arrow = _find_top(types, "->", 0, spans)
+    if arrow < 0:
+        return tuple(_types(types, spans)), ()
+    return (tuple(_types(types[:arrow], _clip(spans, 0, arrow))),
+            tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types)))))
 
 
 @dataclass
@@ -251,8 +262,8 @@ def _strip_loc(text: str) -> tuple[str, str]:
     if not text.endswith(")"):
         return text, ""
     k = text.rfind("loc(#")
-    if k > 0 and text[k - 1] == " " and _SIMPLE_LOC.match(text, k) and text.count('"') % 2 == 0:
-        # the common `... loc(#loc12)`: at depth 0 when the brackets before it balance
+    if k > 0 and text[k - 1] == " " and _SIMPLE_LOC.match(text, k):
+        # the common `... loc(#loc12)`: at depth 0 when the brackets before it balance, no string before it
         head = text[:k]
         if '"' not in head and head.count("(") == head.count(")") and head.count("{") == head.count("}") \
                 and head.count("[") == head.count("]"):
@@ -289,9 +300,45 @@ def _clip(spans, a: int, b: int) -> list[tuple[int, int]]:
 
 
 def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0, locations=None) -> Op | None:
-    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op. The text's
-    depth-0 parts are found once and shared by every search below."""
-    body, loc_text = _strip_loc(text.strip())
+    """One op's whole text (header plus what followed its regions) -> Op; None for text that is no op."""
+    return OpReader(locations).op(text, line, depth, loops, region)
+
+
+_NO_OP = ("",)                           # what OpReader.fields keeps for a text that is no op
+
+
+class OpReader:
+    """Reads the ops of one module. What an op's text says apart from its location (name, results, operands,
+    attributes, types) depends on that text alone, so it is read once per distinct text, and a type list once
+    per distinct type text: a dump repeating a kernel, or a type, reads it once. The cache of op texts lives while
+    the module is read and holds at most FIELDS_LIMIT of them (then starts again): a dump of all-different ops
+    keeps a bounded number of second copies."""
+    FIELDS_LIMIT = 1 << 15
+
+    def __init__(self, locations=None):
+        self.locations = locations
+        self.fields: dict[str, tuple] = {}           # op text without its loc(...) -> its fields
+        self.types: dict[str, tuple] = {}            # type text -> (operand types, result types)
+
+    def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
+        body, loc_text = _strip_loc(text.strip())
+        fields = self.fields.get(body)
+        if fields is None:
+            if len(self.fields) >= self.FIELDS_LIMIT:
+                self.fields.clear()
+            fields = self.fields[body] = _op_fields(body) or _NO_OP
+        if fields is _NO_OP:
+            return None
+        name, results, operands, types, attrs = fields
+        return Op(name, results, operands, types, attrs, loc_text, line, depth, loops, text, region,
+                  self.locations, self.types)
+
+
+def _op_fields(body: str) -> tuple | None:
+    """(name, results, operands, type text, attribute text) of an op's text without its trailing loc(...); None
+    for text that is no op. When nothing before the first ' : ' is a bracket or a string (most ops: `%3 =
+    arith.addi %1, %2 : tensor<...>`), that ' : ' is the one at depth 0 and nothing is scanned; otherwise the
+    text's depth-0 parts are found once and shared by every search below."""
     results: tuple[str, ...] = ()
     m = _RESULTS.match(body)
     start = 0
@@ -303,13 +350,18 @@ def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0, loca
         return None
     name = m.group(1) or m.group(2)
     rest = body[m.end():]
+    colon = rest.find(" : ")
+    if _BRACKET_OR_QUOTE.search(rest, 0, colon if colon >= 0 else len(rest)) is None:
+        if colon < 0:
+            return name, results, tuple(_SSA.findall(rest)), "", ""
+        return name, results, tuple(_SSA.findall(rest, 0, colon)), rest[colon + 3:], ""
     spans = _top_spans(rest)
     colon = _find_top(rest, " : ", 0, spans)
     if colon < 0:
-        head, head_spans, types, type_spans = rest, spans, "", []
+        head, head_spans, types = rest, spans, ""
     else:
         head, head_spans = rest[:colon], _clip(spans, 0, colon)
-        types, type_spans = rest[colon + 3:], _clip(spans, colon + 3, len(rest))
+        types = rest[colon + 3:]
     attrs = ""
     for opener in ("<{", "{"):
         at = _find_top(head, opener, 0, head_spans)
@@ -318,8 +370,7 @@ def parse_op(text: str, line: int, depth: int, loops: int, region: int = 0, loca
             attrs = head[at:end if end > 0 else len(head)]
             head = head[:at] + head[end:] if end > 0 else head[:at]
             break
-    operands = tuple(_SSA.findall(head))
-    return Op(name, results, operands, types, type_spans, attrs, loc_text, line, depth, loops, text, region, locations)
+    return name, results, tuple(_SSA.findall(head)), types, attrs
 
 
 def _lines(text: str):
@@ -526,8 +577,14 @@ class Locations:
 _MODULE_ATTRIBUTES = re.compile(r"^[ \t]*module\b[^{\n]*?attributes\s*\{", re.M)
 
 
+def _module_headers(text: str):
+    """The matches of `_MODULE_ATTRIBUTES` in `text`, in order (`lexical.line_matches`: no regex scan of every
+    character of a dump)."""
+    return line_matches(_MODULE_ATTRIBUTES, text, "module")
+
+
 def _module_attributes(text: str) -> dict:
-    m = _MODULE_ATTRIBUTES.search(text)
+    m = next(_module_headers(text), None)
     return _attribute_dict(text, m.end() - 1) if m else {}
 
 
@@ -549,7 +606,7 @@ def module_targets(text: str) -> list[str]:
     ['cuda:80']
     """
     found = []
-    for m in _MODULE_ATTRIBUTES.finditer(text):
+    for m in _module_headers(text):
         value = _attribute_dict(text, m.end() - 1).get("ttg.target")
         if value is not None:
             found.append(value.strip('"'))
@@ -627,7 +684,7 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
     except TTLayoutError as e:
         raise _shifted(e, first_line) from None
     module = Module(first_line, _module_attributes(text), aliases, section=section)
-    locations = Locations(aliases)
+    reader = OpReader(Locations(aliases))
     line, pos, regions = first_line, 0, 0
     for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
         line += text.count("\n", pos, start)
@@ -636,10 +693,16 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
         for stmt in statements:
             if stmt["text"].lstrip().startswith("#"):
                 continue                             # an alias definition
-            op = parse_op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"], locations)
+            op = reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
             if op is not None:
                 module.ops.append(op)
     return module
+
+
+def separators(text: str):
+    """The matches of `SEPARATOR` in `text`, in order (`lexical.line_matches`: no regex scan of every character
+    of a dump)."""
+    return line_matches(SEPARATOR, text, "// -----")
 
 
 def read_modules(text: str) -> list[Module]:
@@ -662,7 +725,7 @@ def module_spans(text: str) -> list[tuple[int, int]]:
     """[start, end) of each module of a file in its own characters (CR LF kept), in the order `iter_modules`
     reads them: the pieces between `// -----` lines that hold more than white space."""
     spans, pos = [], 0
-    for m in list(SEPARATOR.finditer(text)) + [None]:
+    for m in list(separators(text)) + [None]:
         end = m.start() if m else len(text)
         if text[pos:end].strip():
             spans.append((pos, end))

@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 
 from ..records import frozen
+from .lexical import line_matches
 
 BREAK = re.compile(r"^// -----.*$", re.M)             # every line that starts a new section
 _DUMP = re.compile(r"^// -----// IR Dump (Before|After) ([^:(]+?)(?:: (.*?))? \('([\w.]+)' operation(?:: @(\S+))?\)"
                    r" //----- //\s*$")
 _PIPELINER = re.compile(r"^// -----// (SoftwarePipeliner) internal IR Dump (After): (\w+)\s*$")
+_NOT_SPACE = re.compile(r"\S")                       # what `str.strip` keeps: a section that holds more than space
 _TTGIR = re.compile(r'"?ttg\.num-warps"?\s*=')
 _TT_FUNC = re.compile(r"^\s*tt\.func\b", re.M)
 _LLVM_FUNC = re.compile(r"^\s*llvm\.func\b", re.M)
@@ -68,16 +70,22 @@ def header_facts(line: str) -> dict:
     return {}
 
 
+def breaks(text: str):
+    """The matches of `BREAK` in `text`, in order (found by `lexical.line_matches`, without a regex scan of
+    every character)."""
+    return line_matches(BREAK, text, "// -----")
+
+
 def sections(text: str) -> list[Section]:
-    """The non-empty sections of `text` (newlines already normalised), in file order, numbered from 1."""
+    """The non-empty sections of `text` (newlines already normalised), in file order, numbered from 1. Nothing of
+    the text is copied: a section is looked at in place."""
     out: list[Section] = []
     line, pos, facts, header = 1, 0, {}, ""
-    for m in list(BREAK.finditer(text)) + [None]:
+    for m in list(breaks(text)) + [None]:
         end = m.start() if m else len(text)
-        chunk = text[pos:end]
-        if chunk.strip():
+        if _NOT_SPACE.search(text, pos, end):
             out.append(Section(len(out) + 1, line, pos, end, header, **facts))
-        line += chunk.count("\n") + (1 if m else 0)
+        line += text.count("\n", pos, end) + (1 if m else 0)
         if m:
             header = m.group()
             facts = header_facts(header)
