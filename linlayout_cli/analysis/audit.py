@@ -513,16 +513,23 @@ def _local_access(ctx: _Context, op, reg, mem, kind: str) -> Finding:
 
 def _shared_limit(ctx: _Context, d, reg, mem, kind: str) -> str:
     """What keeps a shared access from a wider vector, in the words of `bank.vector_limit` ("128-bit cap",
-    "register layout", "shared layout"); "matrix instruction" for ldmatrix / stmatrix / ds_read_tr, whose width is
-    the instruction's; "layout" where the bank model does not place the buffer (padded, or a target without one)."""
+    "register layout", "shared layout", from the bank model's prepared pair, which needs no target);
+    "matrix instruction" for ldmatrix / stmatrix / ds_read_tr, whose width is the instruction's; "layout" where the
+    bank model does not place the buffer (a padded one)."""
     if d.vector_bits >= 128:
         return "128-bit cap"
-    from .bank import vector_limit
+    from .bank import prepare, vector_limit_of
     from .shared_access import DS_READ_TR, MATRIX, MATRIX_TRANS
     if d.kind in (MATRIX, MATRIX_TRANS, DS_READ_TR):
         return "matrix instruction"
+    bits = mem.element_bits
+
+    def limit() -> str:
+        reg_ll, smem_ll = _placed(ctx, reg, mem)
+        prep = prepare(reg_ll, smem_ll, bits)
+        return vector_limit_of(prep, prep.v, bits)
     try:
-        return vector_limit(_bank(ctx, reg, mem, kind)[0])
+        return ctx.memo.get(("vector-limit", ctx.key(reg), ctx.key(mem)), limit)
     except TTLayoutError:
         return "layout"
 

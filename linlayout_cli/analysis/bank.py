@@ -192,8 +192,13 @@ def vector_limit(report: BankReport) -> str:
     of the same thread holds, yet the swizzle's `vec` or phase split them), "register layout" (no register of the
     same thread holds the element at the next offset: the layouts' common contiguous registers end there). reports/bank.vector_reason says
     the same in a sentence."""
-    v, prep = report.vector_width, report.prep
-    if v * report.bitwidth >= 128:
+    return vector_limit_of(report.prep, report.vector_width, report.bitwidth)
+
+
+def vector_limit_of(prep: Prepared, v: int, bitwidth: int) -> str:
+    """`vector_limit` from the prepared pair alone (`prepare`: no wavefront model), for `v` elements of
+    `bitwidth` bits per lane."""
+    if v * bitwidth >= 128:
         return "128-bit cap"
     if v >= prep.offset_size:
         return "shared layout"
