@@ -294,13 +294,15 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
                             "encoding in -t such as tensor<16x16xf16, #ttg.blocked<...>>)")
     cute = inputs.looks_like_cute(layout)
     names = inputs.split_names(alias_names)
-    from .layouts import note, wanted_aliases
-    dump = inputs.dump(input_file, obj["stdin"], wanted_aliases([layout], {"alias_names": alias_names,
-                                                                           "tensor_type": tensor_type}), section) \
-        if input_file else None
+    dump = None
+    if input_file:                                 # (commands/layouts loads only with a file: start-up)
+        from .layouts import wanted_aliases
+        dump = inputs.dump(input_file, obj["stdin"], wanted_aliases([layout], {"alias_names": alias_names,
+                                                                               "tensor_type": tensor_type}), section)
     table = dump.aliases if dump else None
     inline = inputs.inline_layout(t, table, required=not layout and not names)
     if dump is not None and dump.note and (names or inline is not None or layout):
+        from .layouts import note
         note(obj, dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
