@@ -185,6 +185,8 @@ def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
     kernels, failures = sources.find_kernels(paths)
     if not kernels and not failures:
         raise TTLayoutError(f"no kernel in {where}: no *.ttgir file below it")
+    if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
+        raise TTLayoutError(failures[0].reason)
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
     with Progress(obj["stderr"], "auditing") as progress:
         results = failures + sources.audit_kernels(kernels, target, keep, jobs, progress)

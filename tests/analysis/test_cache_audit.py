@@ -219,6 +219,10 @@ def test_default_cache_and_a_missing_one(tmp_path, monkeypatch):
     assert code == 1 and "give a TTGIR file" in err
     code, _, err = run(["audit", str(tmp_path / "nothing-here")])
     assert code == 1 and "No such file or directory" in err
+    code, out, err = run(["audit", "--cache", str(tmp_path / "nothing-here")])      # one error line, no report
+    assert (code, out) == (1, "") and err == (f"ttlayout: error: cannot read "
+                                              f"{abbreviate_path(str(tmp_path / 'nothing-here'))}: "
+                                              "No such file or directory\n")
     (tmp_path / "d").mkdir()
     code, _, err = run(["audit", str(tmp_path / "d")])
     assert code == 1 and "no *.ttgir file below it" in err
