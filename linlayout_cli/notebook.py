@@ -112,8 +112,9 @@ class Audit:
     saying why one could not be audited) and, for one kernel, `modules` (its `ModuleAudit`s, every op row).
     `.text()` is the report the command line prints, `.json()` its JSON, and a notebook shows the HTML table."""
 
-    def __init__(self, kernels, where: str, modules=None, compiled=None):
+    def __init__(self, kernels, where: str, modules=None, compiled=None, asm=None):
         self.kernels, self.where, self.modules, self.compiled = list(kernels), where, modules, compiled
+        self.asm = asm                           # one kernel: each module's assembly column, or None
 
     @property
     def failed(self) -> bool:
@@ -130,14 +131,14 @@ class Audit:
         from .reports.audit import blocks as one
         from .reports.kernels import compiled_blocks
         extra = [b for k in self.kernels for b in compiled_blocks(k)] if self.compiled is not None else []
-        return to_text(one(self.modules, self.where, top) + extra)
+        return to_text(one(self.modules, self.where, top, asm=self.asm) + extra)
 
     def json(self) -> str:
         """A file or text: the JSON of `ttlayout audit FILE --json`; a directory or a compiled kernel (whose
         compiler's figures it holds): `{"kernels": [...], "failures": [...], "summary": {...}}`."""
         if self.modules is not None and self.compiled is None:
             from .reports.audit import json_text
-            return json_text(self.modules, self.where)
+            return json_text(self.modules, self.where, asm=self.asm)
         from .reports.kernels import json_text as many
         return many(self.kernels)
 
@@ -206,9 +207,10 @@ def _audit_one(text: str, where: str, target: str | None, compiled=None, name: s
         listing, asm_error = sources.kernel_assembly(where, len(modules) > 1)
     else:
         listing, asm_error = None, None
+    columns = sources.asm_columns(audits, listing)
     records = sources.kernel_records(modules, audits, origin, name=name, path=where, compiled=compiled,
-                                     listing=listing, asm_error=asm_error)
-    return Audit(records, where, audits, compiled)
+                                     columns=columns, asm_error=asm_error)
+    return Audit(records, where, audits, compiled, columns)
 
 
 def _compiled_ttgir(kernel) -> str:

@@ -151,6 +151,14 @@ def read_assembly(text: str):
         return None, printable(str(e))
 
 
+def asm_columns(audits, listing) -> list | None:
+    """Each audited module's assembly column (`analysis.asm.kernel_asm`) from its kernel's listing; None without."""
+    if listing is None:
+        return None
+    from .analysis.asm import kernel_asm
+    return [kernel_asm(m, listing) for m in audits]
+
+
 def kernel_assembly(path: str, several: bool):
     """(the assembly beside a kernel's TTGIR, NAME.ptx / NAME.amdgcn, read by `inputs.assembly`, or None; the
     reason it could not be read, or None): an unreadable assembly does not stop the kernel's audit, its `asm`
@@ -181,17 +189,16 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
 
 
 def kernel_records(modules, audits, origin: str | None, *, name: str, path: str, compiled=None,
-                   source: str = "metadata", keep: int | None = None, listing=None,
+                   source: str = "metadata", keep: int | None = None, columns=None,
                    asm_error: str | None = None) -> list[KernelAudit]:
     """One `KernelAudit` per module (`analysis.kernels.kernel_audit`) with its op rows as the JSON report writes
-    them; `keep`: how many to keep (the costliest; None: all, in dump order); `listing`: the kernel's assembly
-    (`parsing.asm.read_asm`), whose counts fill each op's and the kernel's `asm` (`asm_error`: why it is missing)."""
-    from .analysis.asm import kernel_asm
+    them; `keep`: how many to keep (the costliest; None: all, in dump order); `columns`: each module's assembly
+    column (`asm_columns`), whose counts fill each op's and the kernel's `asm` (`asm_error`: why it is missing)."""
     from .analysis.kernels import kernel_audit
     from .reports.audit import ops_json
     out = []
-    for module, m in zip(modules, audits):
-        column = kernel_asm(m, listing) if listing is not None else None
+    for k, (module, m) in enumerate(zip(modules, audits)):
+        column = columns[k] if columns is not None else None
         ops = ops_json(m, column)
         if keep is not None:
             ops = sorted((o for o in ops if o["cost"] > 0), key=lambda o: (-o["cost"], o["line"]))[:keep]
@@ -229,7 +236,7 @@ def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = N
         modules, audits, origin = audit_modules(text, target, compiled, source, memo)
         listing, asm_error = kernel_assembly(kernel.path, len(modules) > 1)
         return kernel_records(modules, audits, origin, name=kernel.label, path=kernel.path, compiled=compiled,
-                              source=source, keep=keep, listing=listing, asm_error=asm_error)
+                              source=source, keep=keep, columns=asm_columns(audits, listing), asm_error=asm_error)
     except TTLayoutError as e:
         return [KernelFailure(kernel.label, kernel.path, printable(str(e)))]
     except RecursionError:

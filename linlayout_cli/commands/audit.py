@@ -104,10 +104,7 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
         _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
         return
     listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1)
-    columns = None
-    if listing is not None:
-        from ..analysis.asm import kernel_asm
-        columns = [kernel_asm(m, listing) for m in audits]
+    columns = sources.asm_columns(audits, listing)
     write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
 
