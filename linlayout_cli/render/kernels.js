@@ -7,7 +7,7 @@
     ["rank", "#", "num"], ["cost", "cost", "num"], ["name", "kernel", "str"], ["target", "target", "str"],
     ["warps", "warps", "num"], ["costliest", "costliest op", "str"], ["conversions", "conversions", "str"],
     ["shared", "shared (model)", "num"], ["compiler", "shared (compiler)", "num"], ["note", "note", "str"],
-    ["asm", "asm lines", "str"],
+    ["asm", "asm lines", "ratio"],
   ];
   const OP_COLUMNS = ["cost", "line", "op", "python", "layouts", "verdict", "asm (its Python line)"];
   const state = {key: "rank", dir: 1, selected: -1};
@@ -35,6 +35,10 @@
 
   function compare(a, b, key, type) {
     const x = a[key], y = b[key];
+    if (type === "ratio") {                              // "7/8": lines agreeing of those compared; "-" last
+      const value = (s) => { const m = /^(\d+)\/(\d+)$/.exec(s || ""); return m ? m[1] / Math.max(1, m[2]) : -1; };
+      return value(x) - value(y);
+    }
     if (type === "num") {
       const nx = x === null ? -Infinity : x, ny = y === null ? -Infinity : y;
       return nx - ny;
@@ -47,7 +51,7 @@
     const type = COLUMNS.find((c) => c[0] === key)[2];
     if (dir !== undefined) state.dir = dir;
     else if (state.key === key) state.dir = -state.dir;
-    else state.dir = type === "num" && key !== "rank" ? -1 : 1;
+    else state.dir = (type === "num" || type === "ratio") && key !== "rank" ? -1 : 1;
     state.key = key;
     draw();
   }

@@ -42,6 +42,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 #detail h2{font-size:14px;margin:0}
 #detail-path{color:#666;font-size:12px;word-break:break-all}
 #ops td{font:12px 'DejaVu Sans Mono',Menlo,monospace;max-width:48em;word-break:break-word}
+#ops td:nth-child(3),#ops td:nth-child(4){white-space:nowrap;word-break:normal}
 #failures{color:#a00}
 """
 

@@ -264,6 +264,9 @@ def test_kernels_page_sorts_and_lists_a_kernels_ops(browser, tmp_path):
     assert [int(x) for x in page.column("shared")] == sorted(shared)
     page.page.click("#kernels th[data-key=name]")
     assert page.column("name") == sorted(k["name"] for k in kernels)
+    page.page.click("#kernels th[data-key=asm]")                          # most agreeing first, as a fraction
+    ratios = [int(a) / int(b) for a, b in (x.split("/") for x in page.column("asm"))]
+    assert ratios == sorted(ratios, reverse=True) and ratios[-1] < 1 <= ratios[0]
     page.page.click("#kernels th[data-key=shared]")                       # back to the largest first
     want = max(kernels, key=lambda k: (k["shared_bytes"], k["cost"]))
     page.page.click(f"#kernels tbody tr:nth-child({page.column('name').index(want['name']) + 1})")
