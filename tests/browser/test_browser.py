@@ -69,6 +69,7 @@ def browser(tmp_path_factory):
 
 class Page:
     """One opened layout page, with the console errors it logged."""
+    READY = "window.ttl !== undefined"              # the page's script has run
 
     def __init__(self, browser, path):
         self.page = browser.new_page()
@@ -76,7 +77,7 @@ class Page:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.goto(path.as_uri())
-        self.page.wait_for_function("window.ttl !== undefined")
+        self.page.wait_for_function(self.READY)
 
     def js(self, code, arg=None):
         return self.page.evaluate(code, arg)
@@ -222,16 +223,9 @@ def test_hostile_titles_cannot_break_the_page(browser, tmp_path):
 # ----------------------------------------------------------------------------------------- many kernels
 
 
-class KernelsPage:
+class KernelsPage(Page):
     """The page of `ttlayout audit DIR --format html`, with the console errors it logged."""
-
-    def __init__(self, browser, path):
-        self.page = browser.new_page()
-        self.errors = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(path.as_uri())
-        self.page.wait_for_function("window.ttlKernels !== undefined")
+    READY = "window.ttlKernels !== undefined"
 
     def column(self, key):
         """The cells of one column as shown, top to bottom."""
