@@ -121,6 +121,9 @@ def _walk(root: str, found: dict, failures: list, limit: int) -> None:
                 elif entry.name.endswith(TTGIR) and entry.is_file():
                     found.setdefault(os.path.realpath(entry.path), entry.path)
                     _check_limit(found, limit, root)
+                elif entry.name.endswith(TTGIR):      # a FIFO, a device, a dangling link: said, never opened
+                    failures.append(KernelFailure(printable(entry.name), entry.path,
+                                                  f"{abbreviate_path(entry.path)} is not a regular file"))
             except OSError:
                 continue
 

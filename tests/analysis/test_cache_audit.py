@@ -488,3 +488,17 @@ def test_the_readme_shows_real_output(cache_text):
             continue
         at = lines.index(line, at) + 1 if line else at
     assert shown[-1] == lines[-1]
+
+
+def test_a_fifo_or_dangling_link_named_ttgir_is_said_never_opened(tmp_path):
+    """Opening a FIFO would wait forever: a *.ttgir that is not a regular file is a failure row, the others report."""
+    import os
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "softmax.ttgir").write_text((DATA / "kernels" / "softmax.sm90.ttgir").read_text())
+    os.mkfifo(tmp_path / "k" / "pipe.ttgir")
+    os.symlink(tmp_path / "missing", tmp_path / "k" / "dangling.ttgir")
+    code, out, _ = run(["audit", str(tmp_path), "--json", "-j", "1"])
+    d = json.loads(out)
+    assert code == 1 and [k["kernel"] for k in d["kernels"]] == ["softmax"]
+    assert sorted(f["reason"].rsplit("/", 1)[-1] for f in d["failures"]) == [
+        "dangling.ttgir is not a regular file", "pipe.ttgir is not a regular file"]
