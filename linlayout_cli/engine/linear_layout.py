@@ -595,6 +595,8 @@ class LinearLayout:
         names = list(dict.fromkeys(_as_names(names)))
         _check_same_dims(names, self.out_dims)
         perm = [self._out_pos[n] for n in names]
+        if perm == list(range(len(perm))):          # already in that order (invert_and_compose's usual case)
+            return LinearLayout._raw(self._bases, self._outs)
         bases = [(n, tuple(tuple(v[p] for p in perm) for v in vecs)) for n, vecs in self._bases]
         return LinearLayout._raw(bases, [self._outs[p] for p in perm])
 
@@ -670,8 +672,11 @@ class LinearLayout:
         _check_subset(out_list, self.out_dims)
         ins, outs = set(in_list), set(out_list)
         keep = [k for k, (n, _) in enumerate(self._outs) if n in outs]
-        bases = [(n, tuple(tuple(v[k] for k in keep) for v in vecs))
-                 for n, vecs in self._bases if n in ins]
+        if len(keep) == len(self._outs):            # every out dim kept: the bases stay as they are
+            bases = [(n, vecs) for n, vecs in self._bases if n in ins]
+        else:
+            bases = [(n, tuple(tuple(v[k] for k in keep) for v in vecs))
+                     for n, vecs in self._bases if n in ins]
         return LinearLayout._raw(bases, [self._outs[k] for k in keep])
 
     def sublayout_is_zero(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]) -> bool:
