@@ -447,16 +447,24 @@ def _direction(ctx: _Context, reg_vt, mem_vt, kind: str):
     """The shared-access model (analysis/shared_access.py) of a register layout writing or reading a buffer: the
     instruction Triton emits, how many, the wavefronts; a padded buffer priced with its padding. A view of a
     larger buffer keeps the larger one's layout (the register layout is placed inside it)."""
+    from ..attributes.encodings import PaddedSharedEncoding
     from ..conversions import PrintOnlyLayout
     from ..engine import LinearLayout
     from .shared_access import local_access, shared_layout_of
 
-    def compute():
-        reg = ctx.linear(reg_vt)
+    def shared():
         try:
-            smem, padding = shared_layout_of(mem_vt.encoding, mem_vt.shape)
+            return shared_layout_of(mem_vt.encoding, mem_vt.shape)
         except PrintOnlyLayout as e:
             raise NotModelled(str(e)) from None
+
+    def compute():
+        reg = ctx.linear(reg_vt)
+        # the buffer's layout once per audit: the bank rows of the same buffer convert it too (`ctx.linear`)
+        if isinstance(mem_vt.encoding, PaddedSharedEncoding):
+            smem, padding = ctx.memo.get(("shared layout",) + ctx.key(mem_vt)[1:3], shared)
+        else:
+            smem, padding = ctx.linear(mem_vt), None
         if reg.get_out_dims() != smem.get_out_dims():
             if len(reg_vt.shape) != len(mem_vt.shape):
                 raise NotModelled(f"a {len(reg_vt.shape)}-d value in a {len(mem_vt.shape)}-d buffer")

@@ -152,8 +152,10 @@ class BankReport:
 # ----------------------------------------------------------------------------------------- the analysis
 
 
-def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int) -> Prepared:
-    """`cvt = reg.invert_and_compose(smem)` (Triton's own route) and the vector width it allows."""
+def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
+            cvt: LinearLayout | None = None) -> Prepared:
+    """`cvt = reg.invert_and_compose(smem)` (Triton's own route) and the vector width it allows. `cvt`: that
+    conversion where the caller has it already (the shared-access model computes it first)."""
     check_bitwidth(bitwidth)
     if not smem_ll.has_in_dim("offset"):
         raise UnsupportedError("the shared layout has no offset dimension")
@@ -162,10 +164,11 @@ def prepare(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int) -> Prepa
     if reg_ll.out_dims != smem_ll.out_dims or reg_ll.get_out_dims() != smem_ll.get_out_dims():
         raise ShapeError("the register and shared layouts cover different tensor shapes")
     reg = reg_ll.remove_zero_bases_along_dim("register")
-    try:
-        cvt = reg.invert_and_compose(smem_ll)
-    except LayoutError as e:
-        raise LayoutError("the shared layout does not hold every element of the register layout") from e
+    if cvt is None:
+        try:
+            cvt = reg.invert_and_compose(smem_ll)
+        except LayoutError as e:
+            raise LayoutError("the shared layout does not hold every element of the register layout") from e
     v, perm = vectorisation(cvt, bitwidth)
     ins = ["offset"] + [d for d in smem_ll.in_dims if d != "offset"]
     smem_flat = tuple(x for d in ins for x in smem_ll.flat_in_dim(d))

@@ -131,17 +131,18 @@ def _relaxed_warp_quotient(comp: LinearLayout, src: LinearLayout) -> LinearLayou
     return comp.sublayout(ins, outs)
 
 
-def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
+def minimal_conversion(src: LinearLayout, dst: LinearLayout, comp: LinearLayout | None = None) -> LinearLayout:
     """Triton's ``minimalCvtLayout``: ``dst.invertAndCompose(src)`` (destination hardware index -> source
     hardware index) with the unchanged hardware dims quotiented away, slowest first.  The warp dim also goes
-    when the source is replicated over the warp bits the destination uses (``_warp_read_lanes``)."""
+    when the source is replicated over the warp bits the destination uses (``_warp_read_lanes``).  `comp`:
+    ``dst.invert_and_compose(src)`` where the caller has it already (one convert's analysis needs it often)."""
     s_dims, d_dims = src.in_dims, dst.in_dims
     common = []
     for a, b in zip(reversed(s_dims), reversed(d_dims)):
         if a != b:
             break
         common.append(a)
-    comp = dst.invert_and_compose(src)
+    comp = dst.invert_and_compose(src) if comp is None else comp
     for d in common:
         q = _quotient(comp, d)
         if q is None and d == WARP:
@@ -152,9 +153,10 @@ def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
     return comp
 
 
-def warp_read_lanes(src: LinearLayout, dst: LinearLayout) -> int:
-    """Source lane bits the destination's warp bits read (``_warp_read_lanes``); 0 when none."""
-    comp = dst.invert_and_compose(src)
+def warp_read_lanes(src: LinearLayout, dst: LinearLayout, comp: LinearLayout | None = None) -> int:
+    """Source lane bits the destination's warp bits read (``_warp_read_lanes``); 0 when none. `comp`: as in
+    `minimal_conversion`."""
+    comp = dst.invert_and_compose(src) if comp is None else comp
     return _warp_read_lanes(comp, src) or 0
 
 
@@ -180,13 +182,16 @@ def path_of(conversion: LinearLayout, needs_shuffle) -> str:
     return "noop"
 
 
-def needs_warp_shuffle(src: LinearLayout, dst: LinearLayout) -> bool:
+def needs_warp_shuffle(src: LinearLayout, dst: LinearLayout, comp: LinearLayout | None = None,
+                       conversion: LinearLayout | None = None) -> bool:
     """Triton's ``cvtNeedsWarpShuffle``: data moves only inside warps and the decomposition needs at most one
     register-lane transposition (it is computed for 32-bit elements whatever the element type).  Source lanes
-    that the destination reads by warp id count as broadcast there."""
-    if minimal_conversion(src, dst).out_dims != [REG, LANE]:
+    that the destination reads by warp id count as broadcast there.  `comp` and `conversion`:
+    ``dst.invert_and_compose(src)`` and ``minimal_conversion(src, dst)`` where the caller has them already."""
+    comp = dst.invert_and_compose(src) if comp is None else comp
+    if (minimal_conversion(src, dst, comp) if conversion is None else conversion).out_dims != [REG, LANE]:
         return False
-    src = _without_lanes(src, warp_read_lanes(src, dst))
+    src = _without_lanes(src, warp_read_lanes(src, dst, comp))
     return len(shuf.decompose(src, dst, 32).transpositions) < 2
 
 
@@ -326,9 +331,10 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
     _check(src_ll, dst_ll, low)
     if num_warps is not None and src_ll.get_in_dim_size(WARP) != num_warps:
         raise UnsupportedError(f"the layouts use {src_ll.get_in_dim_size(WARP)} warps, not {num_warps}")
-    conversion = minimal_conversion(src_ll, dst_ll)
-    path = path_of(conversion, lambda: needs_warp_shuffle(src_ll, dst_ll))
-    moves = explain_moves(dst_ll.invert_and_compose(src_ll) if path != "noop" else conversion,
+    comp = dst_ll.invert_and_compose(src_ll)        # once: every step below starts from it
+    conversion = minimal_conversion(src_ll, dst_ll, comp)
+    path = path_of(conversion, lambda: needs_warp_shuffle(src_ll, dst_ll, comp, conversion))
+    moves = explain_moves(comp if path != "noop" else conversion,
                           src_ll.get_free_variable_masks())
     zero = {"shuffles": 0, "shared_stores": 0, "shared_loads": 0, "barriers": 0}
     if path in ("noop", "registers"):
@@ -346,11 +352,11 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
                  f"{1 << dec.n_pack} element(s) per 32-bit register",)
         return ConvertReport(low.name, bitwidth, path, 0, dict(zero, shuffles=shuffles), conversion, moves,
                              shuffle_method=method, notes=notes + extra)
-    report = _shared_memory_report(src_ll, dst_ll, bitwidth, low, path, conversion, moves)
+    report = _shared_memory_report(src_ll, dst_ll, bitwidth, low, path, conversion, moves, comp)
     return replace(report, notes=report.notes + extra) if extra else report
 
 
-def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves) -> ConvertReport:
+def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves, comp) -> ConvertReport:
     from . import shared_access
     src, dst = smem_mod.Threads.of(src_ll), smem_mod.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
@@ -360,7 +366,7 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, convers
     load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)
     n_reps = smem.n_reps
     scratch = (1 << (dim - len(smem.reps))) * bitwidth // 8
-    warp_sync = _is_dim_sync(src_ll, dst_ll, WARP)
+    warp_sync = _is_dim_sync(src_ll, dst_ll, WARP, comp)
     trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, low.name, warp_sync, choice)
     per_thread = {"shuffles": 0, "shared_stores": store.count * n_reps, "shared_loads": load.count * n_reps,
                   "barriers": trip.barriers}
@@ -403,12 +409,11 @@ def _amd_generic(low: Lowering, name: str) -> str:
     return "ds_write" if store else "ds_read"
 
 
-def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str) -> bool:
+def _is_dim_sync(src: LinearLayout, dst: LinearLayout, dim: str, comp: LinearLayout) -> bool:
     """Triton's ``isCvtDimSync``: a warp-level barrier suffices when no data crosses warps (or CTAs) and
-    neither layout broadcasts over warps."""
-    if dim == WARP and not _is_dim_sync(src, dst, BLOCK):
+    neither layout broadcasts over warps. `comp`: ``dst.invert_and_compose(src)``."""
+    if dim == WARP and not _is_dim_sync(src, dst, BLOCK, comp):
         return False
-    comp = dst.invert_and_compose(src)
     return (_is_trivial_over(comp, [dim]) and src.get_free_variable_masks()[dim] == 0
             and dst.get_free_variable_masks()[dim] == 0)
 

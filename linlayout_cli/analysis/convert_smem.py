@@ -189,10 +189,13 @@ def _lane_component(cvt: LinearLayout, lane: int, out: str) -> int:
     return cvt.get_in_dim_bases(LANE)[lane][cvt.out_dims.index(out)]
 
 
-def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, contig_a, contig_b, dim: int):
-    """Triton's ``optimalSwizzlingTile``: the 128-bit contiguous tile two instructions can share, or None."""
+def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, contig_a, contig_b, dim: int,
+                        cvts: dict | None = None):
+    """Triton's ``optimalSwizzlingTile``: the 128-bit contiguous tile two instructions can share, or None.
+    `cvts`: a dict kept across the calls of one `tile_swizzle`, so that each direction's conversion of the same
+    two layouts is computed once."""
     if n_reg_a < n_reg_b:
-        return matrix_vector_basis(b, a, n_reg_b, n_reg_a, contig_b, contig_a, dim)
+        return matrix_vector_basis(b, a, n_reg_b, n_reg_a, contig_b, contig_a, dim, cvts)
     vbasis = intersection_basis(list(a.regs), list(b.regs), dim)
     if len(vbasis) < n_reg_b:
         return None
@@ -205,7 +208,12 @@ def matrix_vector_basis(a: Threads, b: Threads, n_reg_a: int, n_reg_b: int, cont
         return None
     if a.ll is None or b.ll is None:
         return None
-    cvt = b.ll.invert_and_compose(a.ll)          # b's hardware -> a's hardware
+    if cvts is None:
+        cvts = {}
+    key = (id(b.ll), id(a.ll))                   # both layouts outlive the dict: their ids stay theirs
+    cvt = cvts.get(key)
+    if cvt is None:
+        cvt = cvts[key] = b.ll.invert_and_compose(a.ll)      # b's hardware -> a's hardware
     for i in range(n_reg_a - n_reg_b):
         if _lane_component(cvt, contig_b[i], REG) == 0:
             return None
@@ -246,10 +254,11 @@ def tile_swizzle(src: Threads, dst: Threads, src_tiles, dst_tiles, bitwidth: int
     """Triton's ``optimalSwizzling`` over instruction tiles: (layout, store tile, load tile, lane tiles)."""
     total = log2(128 // bitwidth)
     candidates = []
+    cvts: dict = {}
     for ts in src_tiles:
         for td in dst_tiles:
             vb = matrix_vector_basis(src, dst, total - len(ts.lane_contig), total - len(td.lane_contig),
-                                     ts.lane_contig, td.lane_contig, dim)
+                                     ts.lane_contig, td.lane_contig, dim, cvts)
             if vb is not None:
                 candidates.append((ts, td, vb))
 

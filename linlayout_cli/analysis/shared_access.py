@@ -168,6 +168,12 @@ class Access:
 
 def access_of(reg_ll: LinearLayout, shared_ll: LinearLayout) -> Access:
     """`reg.invert_and_compose(shared)` (Triton's `cvt`) as offsets; the block (CTA) part is left out: one CTA."""
+    return _access_from_cvt(*_cvt_of(reg_ll, shared_ll))
+
+
+def _cvt_of(reg_ll: LinearLayout, shared_ll: LinearLayout) -> tuple[LinearLayout, LinearLayout]:
+    """(`cvt`, the register layout without its broadcast registers) of `access_of`, which the bank model's
+    `prepare` computes the same way."""
     if not shared_ll.has_in_dim("offset"):
         raise UnsupportedError("the shared layout has no offset dimension")
     for d in (REG, LANE):
@@ -180,7 +186,7 @@ def access_of(reg_ll: LinearLayout, shared_ll: LinearLayout) -> Access:
         cvt = reg.invert_and_compose(shared_ll)
     except LayoutError as e:
         raise LayoutError("the shared layout does not hold every element of the register layout") from e
-    return _access_from_cvt(cvt, reg)
+    return cvt, reg
 
 
 def _access_from_cvt(cvt: LinearLayout, reg: LinearLayout | None = None) -> Access:
@@ -700,14 +706,15 @@ def _local_access(m: Machine, reg_ll: LinearLayout, shared_ll: LinearLayout, bit
         raise UnsupportedError(f"the register layout has {reg_ll.get_in_dim_size(LANE)} lanes per warp but "
                                f"{m.name} runs {m.warp_size}")
     if "access" not in cache:
-        cache["access"] = access_of(reg_ll, shared_ll)
+        cache["cvt"], reg = _cvt_of(reg_ll, shared_ll)
+        cache["access"] = _access_from_cvt(cache["cvt"], reg)
     a = cache["access"]
     low = lowering(m, a, bitwidth, op, padding, reg_ll, shared_ll)
     tri = None
     if padding is None and m.banks is not None:
         if "prepared" not in cache:
             try:
-                cache["prepared"] = prepare(reg_ll, shared_ll, bitwidth)
+                cache["prepared"] = prepare(reg_ll, shared_ll, bitwidth, cache.get("cvt"))
             except (ShapeError, UnsupportedError, LayoutError):
                 cache["prepared"] = None
         if cache["prepared"] is not None:

@@ -18,6 +18,16 @@ def standard_out_dims(rank: int) -> list[str]:
 
 def identity_nd(in_dim: str, sizes: Sequence[int], order: Sequence[int]) -> LinearLayout:
     """Identity over several tensor dims, fastest dim (order[0]) in the lowest in bits; out dims in `order` sequence."""
+    dims = list(order)
+    if dims and len(set(dims)) == len(dims) and all(type(d) is int and type(sizes[d]) is int and is_pow2(sizes[d])
+                                                    for d in dims):
+        # the product below, built in one step (a conversion builds several of these): dim order[k] is out dim k,
+        # its bits follow those of the dims before it
+        n, vecs = len(dims), []
+        for k, d in enumerate(dims):
+            for b in range(sizes[d].bit_length() - 1):
+                vecs.append(tuple(1 << b if j == k else 0 for j in range(n)))
+        return LinearLayout({in_dim: vecs}, [(f"dim{d}", sizes[d]) for d in dims], require_surjective=False)
     layout = LinearLayout.empty()
     for d in order:
         layout = layout * LinearLayout.identity1D(sizes[d], in_dim, f"dim{d}")
@@ -57,6 +67,14 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int], broadcast_
         if not is_pow2(want):
             raise ShapeError(f"tensor dimension {out[3:]} has size {want}; layouts need a positive power of two")
         new_sizes[out] = min(layout.get_out_dim_size(out), want)
+    clamped_layout = layout
+    for out, size in new_sizes.items():          # resize_out_dim clamps the same way, without re-checking
+        if size < clamped_layout.get_out_dim_size(out):
+            clamped_layout = clamped_layout.resize_out_dim(out, size)
+    if broadcast_registers or not layout.has_in_dim("register") or not any(
+            any(b) and not any(c) for b, c in zip(layout.get_in_dim_bases("register"),
+                                                  clamped_layout.get_in_dim_bases("register"))):
+        return clamped_layout                    # no register basis to drop
     outs = layout.out_dims
     bases = {}
     for in_dim, in_bases in layout.get_bases().items():

@@ -188,17 +188,24 @@ def rref(rows: Sequence[int], num_cols: int) -> tuple[list[int], list[int]]:
     ([1, 2, 0], [0, 1])
     """
     m = list(rows)
+    n = len(m)
     pivots: list[int] = []
     r = 0
     for c in range(num_cols):
+        if r == n:                          # every row holds a pivot: no column after this one can
+            break
         bit = 1 << c
-        p = next((i for i in range(r, len(m)) if m[i] & bit), None)
-        if p is None:
+        p = r
+        while p < n and not m[p] & bit:     # a plain loop: this runs for every column of every call
+            p += 1
+        if p == n:
             continue
-        m[r], m[p] = m[p], m[r]
-        for i in range(len(m)):
+        pivot = m[p]
+        m[p] = m[r]
+        m[r] = pivot
+        for i in range(n):
             if i != r and m[i] & bit:
-                m[i] ^= m[r]
+                m[i] ^= pivot
         pivots.append(c)
         r += 1
     return m, pivots

@@ -148,6 +148,10 @@ def _supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
     """Triton's ordered supremum of two dim lists: keeps the relative order of each list,
     preferring x's order where both are possible.  (Triton's "Supremum does not exist"
     branches are unreachable, so contradictory orders simply follow x.)"""
+    if x == y or not y:                  # the common cases of a product: the same dims, or nothing to merge
+        return list(x)
+    if not x or set(x).isdisjoint(y):    # disjoint lists: the loop below takes all of x, then all of y
+        return list(x) + list(y)
     pos_x = {e: k for k, e in enumerate(x)}
     pos_y = {e: k for k, e in enumerate(y)}
     result: dict[str, None] = {}
@@ -243,7 +247,9 @@ class LinearLayout:
         return LinearLayout._raw, (self._bases, self._outs)
 
     def _check_bit_limits(self) -> None:
-        in_bits, out_bits = self.get_total_in_dim_size_log2(), self.get_total_out_dim_size_log2()
+        # the totals of get_total_in/out_dim_size_log2, summed inline: every new layout passes here
+        in_bits = sum([len(vecs) for _, vecs in self._bases])
+        out_bits = sum([size.bit_length() - 1 for _, size in self._outs])
         if in_bits > _MAX_BITS or out_bits > _MAX_BITS:
             raise LayoutError(f"LinearLayout too large: {in_bits} input bits and {out_bits} "
                               f"output bits (at most {_MAX_BITS} each)")
@@ -252,7 +258,7 @@ class LinearLayout:
     def _raw(cls, bases, outs) -> LinearLayout:
         """Build from already valid parts (used by operations that preserve the invariants)."""
         ll = object.__new__(cls)
-        ll._init(tuple((n, tuple(vecs)) for n, vecs in bases), tuple(outs))
+        ll._init(tuple([(n, tuple(vecs)) for n, vecs in bases]), tuple(outs))
         ll._check_bit_limits()
         return ll
 
@@ -306,6 +312,11 @@ class LinearLayout:
         if not is_pow2(size):
             raise LayoutError(f"layout size {size} is not a power of 2")
         bases = [(1 << k) * stride for k in range(log2(size))]
+        if type(stride) is int and type(size) is int and is_pow2(stride) \
+                and type(in_dim) is str and type(out_dim) is str:
+            # valid by construction (non-negative bases below a power-of-two size; stride 1 is onto): skip the
+            # checks, the surjectivity one a rank computation, that the conversions would pay for every dim
+            return LinearLayout._raw(((in_dim, tuple((b,) for b in bases)),), ((out_dim, stride * size),))
         return LinearLayout({in_dim: [[b] for b in bases]}, [(out_dim, stride * size)],
                             require_surjective=stride == 1)
 
@@ -584,6 +595,8 @@ class LinearLayout:
         names = list(dict.fromkeys(_as_names(names)))
         _check_same_dims(names, self.out_dims)
         perm = [self._out_pos[n] for n in names]
+        if perm == list(range(len(perm))):          # already in that order (invert_and_compose's usual case)
+            return LinearLayout._raw(self._bases, self._outs)
         bases = [(n, tuple(tuple(v[p] for p in perm) for v in vecs)) for n, vecs in self._bases]
         return LinearLayout._raw(bases, [self._outs[p] for p in perm])
 
@@ -659,8 +672,11 @@ class LinearLayout:
         _check_subset(out_list, self.out_dims)
         ins, outs = set(in_list), set(out_list)
         keep = [k for k, (n, _) in enumerate(self._outs) if n in outs]
-        bases = [(n, tuple(tuple(v[k] for k in keep) for v in vecs))
-                 for n, vecs in self._bases if n in ins]
+        if len(keep) == len(self._outs):            # every out dim kept: the bases stay as they are
+            bases = [(n, vecs) for n, vecs in self._bases if n in ins]
+        else:
+            bases = [(n, tuple(tuple(v[k] for k in keep) for v in vecs))
+                     for n, vecs in self._bases if n in ins]
         return LinearLayout._raw(bases, [self._outs[k] for k in keep])
 
     def sublayout_is_zero(self, in_dims: str | Iterable[str], out_dims: str | Iterable[str]) -> bool:
@@ -774,15 +790,27 @@ class LinearLayout:
         shifts = [log2(inner_out.get(o, 1)) for o in out_names]
         pick_inner = [inner._out_pos.get(o) for o in out_names]
         pick_outer = [outer._out_pos.get(o) for o in out_names]
+        n_inner = len(inner._outs)
+        # inner's out dims lead the merged list in its own order (the usual case): its bases only gain zeros
+        pad = (0,) * (len(out_names) - n_inner) if pick_inner[:n_inner] == list(range(n_inner)) else None
+        # ... and outer's follow in its own order, none shared (so unshifted): its bases only gain leading zeros
+        lead = (0,) * n_inner if pad is not None and pick_outer[n_inner:] == list(range(len(outer._outs))) \
+            and len(out_names) == n_inner + len(outer._outs) else None
         bases = []
         for d in in_names:
             vecs = []
             if d in inner._in_pos:
-                vecs += [tuple(0 if p is None else v[p] for p in pick_inner)
-                         for v in inner.get_in_dim_bases(d)]
+                if pad is not None:
+                    vecs += [v + pad for v in inner.get_in_dim_bases(d)]
+                else:
+                    vecs += [tuple(0 if p is None else v[p] for p in pick_inner)
+                             for v in inner.get_in_dim_bases(d)]
             if d in outer._in_pos:
-                vecs += [tuple(0 if p is None else v[p] << s for p, s in zip(pick_outer, shifts))
-                         for v in outer.get_in_dim_bases(d)]
+                if lead is not None:
+                    vecs += [lead + v for v in outer.get_in_dim_bases(d)]
+                else:
+                    vecs += [tuple(0 if p is None else v[p] << s for p, s in zip(pick_outer, shifts))
+                             for v in outer.get_in_dim_bases(d)]
             bases.append((d, tuple(vecs)))
         outs = [(o, inner_out.get(o, 1) * outer_out.get(o, 1)) for o in out_names]
         return LinearLayout._raw(bases, outs)
