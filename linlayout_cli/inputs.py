@@ -317,6 +317,19 @@ def _remember(stream) -> None:
         _READ.add((st.st_dev, st.st_ino))
 
 
+def remember_path(path: str) -> None:
+    """Record a regular file that another process of this run reads (a worker auditing a kernel), so that an -o
+    sink refuses it as it refuses the files `read_text` reads here."""
+    import os
+    import stat
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _READ.add((st.st_dev, st.st_ino))
+
+
 def limit_text(limit: int) -> str:
     """'64 MiB' for the file limit (bytes)."""
     return f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else f"{limit} bytes"

@@ -88,6 +88,10 @@ def find_kernels(paths, limit: int = MAX_KERNELS) -> tuple[list[Kernel], list[Ke
         found.setdefault(os.path.realpath(path), path)
         _check_limit(found, limit, path)
     kernels = [kernel_at(p) for p in sorted(found.values())]
+    for k in kernels:                           # read by workers: -o must refuse them like any input
+        for path in (k.path, k.metadata, *(os.path.splitext(k.path)[0] + s for s in inputs.ASM_SUFFIXES)):
+            if path is not None:
+                inputs.remember_path(path)
     return kernels, failures
 
 

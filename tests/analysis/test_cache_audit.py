@@ -502,3 +502,18 @@ def test_a_fifo_or_dangling_link_named_ttgir_is_said_never_opened(tmp_path):
     assert code == 1 and [k["kernel"] for k in d["kernels"]] == ["softmax"]
     assert sorted(f["reason"].rsplit("/", 1)[-1] for f in d["failures"]) == [
         "dangling.ttgir is not a regular file", "pipe.ttgir is not a regular file"]
+
+
+@pytest.mark.parametrize("suffix", [".ttgir", ".json", ".ptx"])
+def test_output_onto_a_file_the_workers_read_is_refused(tmp_path, suffix):
+    """The kernels are read by worker processes, not by this one: -o onto a kernel's TTGIR, its metadata or its
+    assembly is refused all the same, and the file is left as it was."""
+    entry = next(e for e in ENTRIES if (e / "softmax.ptx").exists())
+    others = [e for e in ENTRIES if e != entry][:2 * sources.CHUNK]     # enough kernels for a pool of workers
+    target = _copy([entry] + others, tmp_path)[0] / f"softmax{suffix}"
+    before = target.read_bytes()
+    code, out, err = run(["audit", "--cache", str(tmp_path), "-j", "2", "-o", str(target)])
+    assert (code, out) == (1, "") and err.startswith("ttlayout: error: cannot write output file ")
+    assert err.rstrip().endswith("it is a file this command reads (its input); writing it would destroy the "
+                                 "input, so write the output elsewhere")
+    assert target.read_bytes() == before
