@@ -8,11 +8,10 @@ import html
 from importlib import resources
 
 from ..errors import escaped
-from ..reports.audit import python_line
+from ..reports.audit import asm_counts_text, loc_text
 from ..reports.common import plural
 from ..reports.kernels import (
     asm_agreement,
-    asm_counts_text,
     conversions_text,
     costliest_text,
     notes_of,
@@ -60,8 +59,8 @@ BODY = """<header><h1 id="title"></h1><div id="summary"></div></header>
 def _op_row(o: dict) -> list:
     verdict = f"{o['verdict']}: {o['problem']}" if o.get("problem") else o["verdict"]
     sep = " -> " if o.get("category") == "convert" else ", "
-    return [o["cost"], o["line"], o["op"], python_line(o.get("loc")), sep.join(o.get("layouts", ())), verdict,
-            asm_counts_text(o.get("asm"))]
+    return [o["cost"], o["line"], o["op"], loc_text(o.get("loc")), sep.join(o.get("layouts", ())), verdict,
+            asm_counts_text(o["asm"]) if o.get("asm") else None]
 
 
 def _short_note(k) -> str | None:

@@ -21,11 +21,11 @@ UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal;
 _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 
-def python_line(loc: str | None, main: str | None = None) -> str:
+def loc_text(loc: str | None, main: str | None = None) -> str:
     """'softmax.py:14' from 'tests/data/kernels/src/softmax.py:14:19' (the JSON keeps the whole location); '14'
     where the file is `main`, the kernel's own file, which the footer names.
 
-    >>> python_line("tests/data/kernels/src/softmax.py:14:19"), python_line("/k/softmax.py:14:19", "/k/softmax.py")
+    >>> loc_text("tests/data/kernels/src/softmax.py:14:19"), loc_text("/k/softmax.py:14:19", "/k/softmax.py")
     ('softmax.py:14', '14')
     """
     if not loc:
@@ -38,8 +38,8 @@ def python_line(loc: str | None, main: str | None = None) -> str:
 
 
 def where(f: Finding, main: str | None = None) -> str:
-    """Where a row's op comes from in Python (`python_line`)."""
-    return python_line(f.loc, main)
+    """Where a row's op comes from in Python (`loc_text`)."""
+    return loc_text(f.loc, main)
 
 
 def main_file(m: ModuleAudit) -> str | None:
@@ -175,6 +175,16 @@ def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
     return rank_by_waste(must + rest[:max(0, top - len(must))])
 
 
+def asm_counts_text(counts: dict) -> str:
+    """A Python line's instructions in the assembly, 'ld 8, st 8, bar 1' ('none': none of the four classes).
+
+    >>> asm_counts_text({"shared_loads": 8, "shared_stores": 0, "shuffles": 0, "barriers": 1})
+    'ld 8, bar 1'
+    """
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    return ", ".join(f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts.get(c)) or "none"
+
+
 def asm_cell(f: Finding, asm) -> str:
     """The assembly column of a row: for its Python line, the model's count / the assembly's in each class
     either has ('st 4/4, bar 2/2'; 'none' where both are zero), with ' *' where the line differs; the assembly's
@@ -186,8 +196,7 @@ def asm_cell(f: Finding, asm) -> str:
     line, counts = row
     check = asm.check(line)
     if check is None:
-        parts = [f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts[c]]
-        return "asm: " + (", ".join(parts) if parts else "none")
+        return "asm: " + asm_counts_text(counts)
     parts = [f"{SHORT[c]} {check.model[c]}/{check.asm[c]}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
     return (", ".join(parts) if parts else "none") + ("" if check.agrees else " *")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..analysis.kernels import KernelAudit, KernelFailure, Summary, ranked, summary
 from ..errors import abbreviate
-from .audit import python_line
+from .audit import loc_text
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
 
@@ -32,7 +32,7 @@ def cost_text(cost: float) -> str:
 
 def costliest_text(k: KernelAudit) -> str:
     c = k.costliest
-    return f"{c.op} at {python_line(c.loc)}" if c is not None else "-"
+    return f"{c.op} at {loc_text(c.loc)}" if c is not None else "-"
 
 
 def shared_text(k: KernelAudit) -> str:
@@ -60,14 +60,6 @@ def asm_agreement(k: KernelAudit) -> str | None:
     if not isinstance(a, dict) or "lines_compared" not in a:
         return None
     return f"{a['lines_agreeing']}/{a['lines_compared']}"
-
-
-def asm_counts_text(counts: dict | None) -> str | None:
-    """An op's Python line in the assembly, 'ld 8, st 8, bar 1' ('none': no instruction of the four classes)."""
-    from ..analysis.asm import ASM_CLASSES, SHORT
-    if not counts:
-        return None
-    return ", ".join(f"{SHORT[c]} {counts[c]}" for c in ASM_CLASSES if counts.get(c)) or "none"
 
 
 def asm_totals(kernels) -> tuple[int, int, int]:
@@ -104,7 +96,7 @@ def blocks(results, where: str, top: int | None = None) -> list:
     if ops:
         out += [BLANK, line(f"the {plural(len(ops), 'costliest op')} across the kernels (--top N)", "bold"),
                 Table(("cost", "kernel", "line", "op", "python", "verdict"), tuple(
-                    (f"{o['cost']:g}", k.name, str(o["line"]), o["op"], python_line(o.get("loc")),
+                    (f"{o['cost']:g}", k.name, str(o["line"]), o["op"], loc_text(o.get("loc")),
                      abbreviate(o.get("problem") and f"{o['verdict']}: {o['problem']}" or o["verdict"], 90))
                     for k, o in ops), "  ")]
     if failures:
@@ -165,11 +157,11 @@ def kernel_json(k: KernelAudit) -> dict:
 def summary_json(results, top: int | None = None) -> dict:
     s = summary(results)
     kernels, _ = split(results)
+    with_asm, agreeing, compared = asm_totals(kernels)
     return {"kernels": s.kernels, "failed": s.failed, "conversions": s.conversions,
             "shared_equal": s.shared_equal, "shared_explained": s.shared_explained,
             "shared_unexplained": list(s.shared_unexplained), "shared_unknown": s.shared_unknown,
-            "asm_kernels": asm_totals(kernels)[0], "asm_lines_agreeing": asm_totals(kernels)[1],
-            "asm_lines_compared": asm_totals(kernels)[2],
+            "asm_kernels": with_asm, "asm_lines_agreeing": agreeing, "asm_lines_compared": compared,
             "costliest": [{"kernel": k.name, "line": o["line"], "op": o["op"], "loc": o.get("loc"), "cost": o["cost"]}
                           for k, o in top_ops(kernels, DEFAULT_TOP if top is None else top)]}
 
