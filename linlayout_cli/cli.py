@@ -301,7 +301,12 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     inputs = sys.modules.get(__package__ + ".inputs")
     if inputs is not None:
         inputs.forget_reads()                    # an earlier in-process run's inputs are not this run's
+    release_model = None
     try:
+        if "TTLAYOUT_TRITON" in os.environ or any(a.startswith("--triton") for a in argv):
+            from .commands import triton
+            argv, value = triton.take(list(argv))
+            release_model = _activate_release(triton, argv, value, stderr)
         from .commands import quick
         plain = quick(argv)
         if plain is not None:
@@ -334,6 +339,21 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
         return 1
+    finally:
+        if release_model is not None:
+            from .conversions import common
+            common.active_release = None
+
+
+def _activate_release(triton, argv: list[str], value, stderr):
+    """--triton / TTLAYOUT_TRITON: the release whose printer print, info, lookup and diff model (None: 3.9)."""
+    def note(text: str) -> None:
+        stderr.write(one_line(text).replace("error: ", "note: ", 1) + "\n")
+    release = triton.activate(argv, value, note)
+    if release is not None:
+        from .conversions import common
+        common.active_release = release
+    return release
 
 
 def _max_elements_hint(argv: list[str]) -> str:

@@ -150,8 +150,12 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
     """(job, what print shows for it) of every job; a job found through the file's own types that fails is
     reported in `failures` and the others still print."""
     converted = []
+    release = _release()
     for job in jobs:
         try:
+            if release is not None:
+                from ..attributes.releases import check
+                check(job.attr, job.shape, release)
             converted.append((job, inputs.printed(job.attr, inputs.Tensor(job.shape, job.element), max_elements,
                                                   tmem_warps, tmem_instr)))
         except TTLayoutError as e:
@@ -161,13 +165,28 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
     return converted
 
 
+def _release():
+    """The release of --triton (attributes.releases.Release), None for Triton 3.9."""
+    from ..conversions.common import active_release
+    return active_release
+
+
+def _header(attr) -> str:
+    """The attribute as the header line of the release modelled writes it."""
+    release = _release()
+    if release is None:
+        return str(attr)
+    from ..attributes.releases import spelled
+    return spelled(attr, release)
+
+
 def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, write) -> None:
     """Triton's views, byte for byte (coloured by `system` where one is given)."""
     from ..render import render_layout
     for job, shown in converted:
         head = f"#{job.name} = " if job.name is not None else ""
         tail = f" at {escaped(job.type_text)} (line {job.line})" if job.per_shape else ""
-        write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
+        write(f"Print layout attribute: {head}{_header(job.attr)}{tail}\n".encode())
         if shown.tmem_load:
             write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
         if shown.view != "triton":
@@ -187,7 +206,7 @@ def _json(converted, use_hw_view: bool, write) -> None:
     """Each layout's grid as one JSON object (--json, --format json)."""
     from ..render.json_view import render_json
     for job, shown in converted:
-        header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
+        header = {"layout": _header(job.attr), "alias": job.name, "shape": list(job.shape),
                   "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
         if job.per_shape:
             header["line"] = job.line
