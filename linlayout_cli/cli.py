@@ -341,8 +341,8 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         return 1
     finally:
         if release_model is not None:
-            from .conversions import common
-            common.active_release = None
+            from . import attributes
+            attributes.active_release = None
 
 
 def _activate_release(triton, argv: list[str], value, stderr):
@@ -351,8 +351,8 @@ def _activate_release(triton, argv: list[str], value, stderr):
         stderr.write(one_line(text).replace("error: ", "note: ", 1) + "\n")
     release = triton.activate(argv, value, note)
     if release is not None:
-        from .conversions import common
-        common.active_release = release
+        from . import attributes
+        attributes.active_release = release
     return release
 
 

@@ -445,7 +445,14 @@ _AMD_MFMA = FieldTable({
     "tilesPerWarp": Field(read_uint_array, default=()),
     "elementBitWidth": Field(read_uint, default=32),
     "nonKDim": Field(read_uint, legacy=True),          # Triton 2.x: instrShape = [nonKDim, nonKDim]
+    "versionMajor": Field(read_uint),                  # Triton <= 3.4's version (3.9 ignores it)
 }, ignore_unknown=True)
+
+
+def active_release():
+    """The release of --triton (None: 3.9), for the spellings whose meaning changed between releases."""
+    from . import active_release as release
+    return release
 
 
 def _build_amd_mfma(items, ctx: Ctx):
@@ -454,6 +461,9 @@ def _build_amd_mfma(items, ctx: Ctx):
                                      f["elementBitWidth"])
     if not instr and f["nonKDim"] is not None:
         instr = (f["nonKDim"], f["nonKDim"])
+    release = active_release()
+    if release is not None and release.mfma_version_pair and f["versionMajor"] is not None:
+        version = f["versionMajor"]             # --triton 3.2 ... 3.4 read versionMajor as the version
     cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
     if all(x == 1 for x in tpw) and len(tpw) == len(instr):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)

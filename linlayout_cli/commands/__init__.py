@@ -39,7 +39,7 @@ COMMANDS = {
     PRINT: Command("print", "Print a layout as triton-tensor-layout does (the default: no name needed)."),
 }
 SUBCOMMANDS = tuple(name for name in COMMANDS if name != PRINT)
-TOPICS = ("notation", "cute", "bank-model", "audit-model")
+TOPICS = ("notation", "cute", "bank-model", "audit-model", "releases")
 CONTEXT = {"max_content_width": 100}
 
 

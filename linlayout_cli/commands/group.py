@@ -234,13 +234,16 @@ def _summary(name: str) -> str:
 @click.command("help", cls=_Command, context_settings=CONTEXT)
 @click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
 def help_command(topic):
-    """Help on the whole tool, one command, or a topic (notation, cute, bank-model, audit-model)."""
+    """Help on the whole tool, one command, or a topic (notation, cute, bank-model, audit-model, releases)."""
     ctx = click.get_current_context()
     group = ctx.parent.command
     if topic is None:
         text = group.get_help(ctx.parent)
     elif topic == "notation":
         text = NOTATION + "\n\n" + CUTE_NOTATION
+    elif topic == "releases":
+        from ..attributes.releases import help_text
+        text = help_text()
     elif topic in DOCS:
         from ..resources import data_text
         text = data_text("docs", DOCS[topic]).rstrip("\n")

@@ -113,7 +113,7 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
     else:
         jobs = _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
-    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
+    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures, use_hw_view)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
     pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
@@ -146,17 +146,20 @@ def _cute_lines(converted, failures: list) -> list[str]:
     return lines
 
 
-def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
+def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list, use_hw_view: bool = False) -> list:
     """(job, what print shows for it) of every job; a job found through the file's own types that fails is
     reported in `failures` and the others still print."""
     converted = []
     release = _release()
     for job in jobs:
         try:
+            attr = job.attr
             if release is not None:
-                from ..attributes.releases import check
-                check(job.attr, job.shape, release)
-            converted.append((job, inputs.printed(job.attr, inputs.Tensor(job.shape, job.element), max_elements,
+                from ..attributes.releases import check, hardware_view_attr, modelled_attr
+                check(attr, job.shape, release)
+                attr = modelled_attr(attr, release)
+                attr = hardware_view_attr(attr, release) if use_hw_view else attr
+            converted.append((job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements,
                                                   tmem_warps, tmem_instr)))
         except TTLayoutError as e:
             if not job.per_shape:
@@ -167,8 +170,8 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
 
 def _release():
     """The release of --triton (attributes.releases.Release), None for Triton 3.9."""
-    from ..conversions.common import active_release
-    return active_release
+    from .. import attributes
+    return attributes.active_release
 
 
 def _header(attr) -> str:

@@ -7,20 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .. import attributes
 from ..engine import LinearLayout
 from ..engine.bits import is_pow2
 from ..errors import ShapeError
 
 
-# The release rules of `--triton X.Y` (an `attributes.releases.Release`), set by the command line for one run; None
-# is Triton 3.9 (the tables are not even imported then).
-active_release = None
-
-
 def keeps_broadcast_registers() -> bool:
-    """Whether the release modelled keeps a blocked layout's broadcast register bases (3.2 - 3.8), listing every
-    register of a thread that holds an element several times; 3.9 drops them."""
-    return active_release is not None and active_release.keeps_broadcast_registers
+    """Whether the release modelled (`attributes.active_release`, set by --triton) keeps a blocked layout's
+    broadcast register bases (3.2 - 3.8), listing every register of a thread that holds an element several times;
+    3.9 drops them."""
+    release = attributes.active_release
+    return release is not None and release.keeps_broadcast_registers
 
 
 def standard_out_dims(rank: int) -> list[str]:
