@@ -109,6 +109,7 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
     bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
+    attrs = _as_release_builds(attrs, t.shape)
     pairs = [_linear(a, r, t.shape, given["max_elements"]) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
                   paddings=tuple(p for _, p in pairs), table=table, given=filled)
@@ -127,6 +128,18 @@ def wanted_aliases(texts, given: dict) -> list[str]:
 def note(obj, text: str) -> None:
     """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
     obj["stderr"].write(obj["error_line"](text).replace("error: ", "note: ", 1) + "\n")
+
+
+def _as_release_builds(attrs, shape) -> list:
+    """With --triton naming an older release: its refusals (`attributes.releases.check`) and the layouts it builds."""
+    from .. import attributes
+    release = attributes.active_release
+    if release is None:
+        return attrs
+    from ..attributes.releases import check, modelled_attr
+    for a in attrs:
+        check(a, shape, release)
+    return [modelled_attr(a, release) for a in attrs]
 
 
 def _linear(attr, role: Role, shape, max_elements: int):
