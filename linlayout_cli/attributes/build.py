@@ -515,8 +515,12 @@ def _build_amd_wmma(items, ctx: Ctx):
         rank = 2
     _verify(ctx, V.verify_wmma_cta_layout, register, warp, rank)
     cga = _cga(f["CGALayout"], legacy, rank, ctx)
-    _verify(ctx, V.verify_amd_wmma, f["version"], f["instrShape"])
-    return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, f["instrShape"], rank)
+    instr = f["instrShape"]
+    release = active_release()
+    if release is not None and release.wmma_warps:
+        instr = (16, 16, 16)                     # releases with warpsPerCTA know no instrShape: they ignore it
+    _verify(ctx, V.verify_amd_wmma, f["version"], instr)
+    return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, instr, rank)
 
 
 def _build_linear(items, ctx: Ctx, generic: bool):

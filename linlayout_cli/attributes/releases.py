@@ -45,19 +45,19 @@ _KINDS["3.6"] = _KINDS["3.5"] | {"padded_shared"}
 _KINDS["3.7"] = _KINDS["3.6"] | {"partitioned_shared"}
 _KINDS["3.8"] = _KINDS["3.9"] = _ALL
 
-_OLD = {"keeps_broadcast_registers": True}                 # every release before 3.9
+_OLD = True                                   # keeps_broadcast_registers: every release before 3.9
 RELEASES = {r.name: r for r in (
     Release("3.2", dialect="triton_gpu", kinds=_KINDS["3.2"], cta_fields=True, mfma_version_pair=True,
-            mfma_instr_two=True, wmma_warps=True, wmma_transpose=False, old_shared=True, **_OLD),
+            mfma_instr_two=True, wmma_warps=True, wmma_transpose=False, old_shared=True, keeps_broadcast_registers=_OLD),
     Release("3.3", kinds=_KINDS["3.3"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
-            wmma_warps=True, **_OLD),
+            wmma_warps=True, keeps_broadcast_registers=_OLD),
     Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
-            wmma_warps=True, nvmma_plain_hw_view=True, **_OLD),
+            wmma_warps=True, nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
     Release("3.5", kinds=_KINDS["3.5"], cta_fields=True, mfma_instr_two=True, wmma_warps=True,
-            nvmma_plain_hw_view=True, **_OLD),
-    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, nvmma_plain_hw_view=True, **_OLD),
-    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_hw_view=True, **_OLD),
-    Release("3.8", kinds=_KINDS["3.8"], **_OLD),
+            nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
+    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
+    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
+    Release("3.8", kinds=_KINDS["3.8"], keeps_broadcast_registers=_OLD),
     Release("3.9", kinds=_KINDS["3.9"]),
 )}
 
@@ -111,11 +111,12 @@ def _arr(xs) -> str:
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
-def cta_fields(cga, rank: int, default_order) -> str:
+def cta_fields(cga, rank: int, default_order) -> str | None:
     """CGALayout bases -> `CTAsPerCGA = [..], CTASplitNum = [..], CTAOrder = [..]` (the inverse of
     CGAEncodingAttr::fromSplitParams: per dimension in CTA order, split bases 1, 2, 4 .. then broadcast zeros);
     None where the bases have no such form. Dimensions without bases follow in `default_order`."""
-    ctas, split, order = [1] * rank, [1] * rank, []
+    ctas, split = [1] * rank, [1] * rank
+    order: list[int] = []
     leading = 0
     for b in cga:
         nz = [d for d in range(rank) if b[d]]
@@ -190,11 +191,16 @@ def _body(attr, release: Release) -> str:
         version = (f"versionMajor = {attr.version}, versionMinor = 0" if release.mfma_version_pair
                    else f"version = {attr.version}")
         instr = attr.instr_shape[:2] if release.mfma_instr_two else attr.instr_shape
+        extra = ""
         if any(t != 1 for t in attr.tiles_per_warp) or attr.element_bit_width != 32:
-            raise Unspellable(f"Triton {release.name}'s amd_mfma has no tilesPerWarp or elementBitWidth")
+            if release.mfma_version_pair:
+                raise Unspellable(f"Triton {release.name}'s amd_mfma has no tilesPerWarp or elementBitWidth")
+            extra = str(attr).split(", tilesPerWarp", 1)[1] if ", tilesPerWarp" in str(attr) else \
+                str(attr).split(", elementBitWidth", 1)[1]
+            extra = (", tilesPerWarp" if ", tilesPerWarp" in str(attr) else ", elementBitWidth") + extra[:-2]
         return (f"#ttg.amd_mfma<{{{version}, warpsPerCTA = {_arr(attr.warps_per_cta)}, instrShape = {_arr(instr)}, "
                 f"isTransposed = {'true' if attr.is_transposed else 'false'}"
-                f"{_cga_text(attr, len(attr.warps_per_cta), release)}}}>")
+                f"{_cga_text(attr, len(attr.warps_per_cta), release)}{extra}}}>")
     if isinstance(attr, enc.AMDWmmaEncoding) and release.wmma_warps:
         warps = wmma_warps_per_cta(attr)
         if warps is None:
@@ -288,6 +294,26 @@ def wmma_warps_per_cta(attr):
     return counts if i == len(warp) else None
 
 
-# Aborts of older releases on layouts 3.9 prints that ttlayout models (none is modelled yet: such a case is a known
-# gap of tests/golden/test_releases.py, never a wrong text).
-REFUSALS: tuple = ()
+def _dot_op_32(attr, shape) -> bool:
+    """Triton 3.2 converts a dot_op to a linear layout only for an nvidia_mma v2 parent of rank 2 with kWidth 8
+    (16-bit elements: 128 bits); every other dot_op, and any slice of one, aborts."""
+    dots = [a for a in _nested(attr) if isinstance(a, enc.DotOperandEncoding)]
+    if not dots:
+        return False
+    if not isinstance(attr, enc.DotOperandEncoding):
+        return True
+    p = attr.parent
+    return not (isinstance(p, enc.NvidiaMmaEncoding) and p.version_major == 2 and p.rank == 2 and attr.k_width == 8)
+
+
+def _unswizzled_nvmma(attr, shape) -> bool:
+    return isinstance(attr, enc.NVMMASharedEncoding) and attr.swizzling_byte_width == 0
+
+
+# Where a release aborts or dies although 3.9 prints (from golden/releases: each release's own tool).
+REFUSALS: tuple = (
+    Refusal(("3.2",), "aborts", "a dot_op other than kWidth 8 on a rank-2 nvidia_mma v2 parent, or a slice of a "
+            "dot_op: 'Failed to convert layout to linear layout', 'getThreadsPerWarp not implemented'", _dot_op_32),
+    Refusal(("3.3",), "runs out of memory or aborts", "an unswizzled nvmma_shared (swizzlingByteWidth = 0)",
+            _unswizzled_nvmma),
+)

@@ -20,7 +20,7 @@ import pytest
 from golden_cases import GOLDEN, ROOT, load_suite, short_diff
 
 RELEASES = ("3.2", "3.3", "3.4", "3.5", "3.6", "3.7", "3.8")
-BASE = {c["id"]: c for suite in ("core", "files", "errors", "mma") for c in load_suite(suite)}
+BASE = {(c["suite"], c["id"]): c for suite in ("core", "files", "errors", "mma") for c in load_suite(suite)}
 GAPS = json.loads((ROOT / "tests" / "golden" / "release_gaps.json").read_text(encoding="utf-8"))
 
 
@@ -41,7 +41,7 @@ def expected_stdout(rec: dict) -> str:
     out = rec["stdout"]
     if isinstance(out, str):
         return out
-    base = BASE[rec["id"]]
+    base = BASE[rec["suite"], rec["id"]]
     text = (GOLDEN / base["suite"] / base["stdout"]).read_bytes().decode("utf-8")
     if out.get("same"):
         return text
@@ -71,18 +71,20 @@ def test_every_release_has_golden_files():
 def _params():
     for release, rec in CASES:
         marks = ()
-        if rec["id"] in GAPS.get(release, {}):
-            marks = (pytest.mark.xfail(strict=True, reason=GAPS[release][rec["id"]]),)
+        gap = GAPS.get(release, {}).get(f"{rec['suite']}/{rec['id']}")
+        if gap:
+            marks = (pytest.mark.xfail(strict=True, reason=gap),)
         yield pytest.param(release, rec, id=f"{release}-{rec['suite']}-{rec['id']}", marks=marks)
 
 
 @pytest.mark.parametrize("release,rec", list(_params()))
 def test_release_case(release, rec, run):
     code, out, err = run(["--triton", release, *rec["args"]])
-    base = BASE[rec["id"]]
+    base = BASE[rec["suite"], rec["id"]]
     deviation = base.get("ttlayout") if (base["exit"] == 0) == (rec["exit"] == 0) else None
     if deviation and "same_as" in deviation:
-        twin = next((r for r in RECORDS[release] if r["id"] == deviation["same_as"]), None)
+        twin = next((r for r in RECORDS[release] if r["id"] == deviation["same_as"] and r["suite"] == rec["suite"]),
+                    None)
         if twin is None or twin["exit"] != 0:
             pytest.skip(f"the canonical twin {deviation['same_as']} does not print in Triton {release}")
         want = expected_stdout(twin)
