@@ -4,7 +4,8 @@ The golden files ``golden/releases/<X.Y>.jsonl.gz`` come from ``scripts/golden/r
 printer run on the 3.9 cases of core, files, errors and mma, spelled as that release spells them; only what differs
 from 3.9's text is stored). Per case:
 
-* the release printed (exit 0): ttlayout exits 0 with the same bytes;
+* the release printed (exit 0): ttlayout exits 0 with the same bytes (but the header line where the release printed
+  uninitialized memory there: Triton 3.5 after an amd_mfma with its optional fields left out);
 * the release failed (exit 1, an abort 134, SIGFPE 136): ttlayout exits 1 with one error line, nothing on stdout;
 * a case whose 3.9 twin is a deliberate difference (``"ttlayout"`` in the 3.9 suite: ``same_as``, ``error``,
   ``prints``) keeps it where the release answers as 3.9 does.
@@ -97,6 +98,10 @@ def test_release_case(release, rec, run):
     elif rec["exit"] == 0:
         want = expected_stdout(rec)
         assert code == 0, f"Triton {release} prints; ttlayout exit {code}: {err}"
+        if rec["stdout"].get("unstable_header") if isinstance(rec["stdout"], dict) else False:
+            # the release's header holds uninitialized memory: every other line must match
+            assert out.startswith("Print layout attribute: ")
+            out, want = out.split("\n", 1)[1], want.split("\n", 1)[1]
         if out != want:
             pytest.fail(f"stdout differs from Triton {release}\n{short_diff(want, out)}", pytrace=False)
     else:
