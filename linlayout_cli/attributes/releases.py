@@ -29,8 +29,7 @@ class Release:
     wmma_transpose: bool = True                # amd_wmma has isTranspose (not in 3.2)
     old_shared: bool = False                   # swizzled_shared spelled #triton_gpu.shared<{..., hasLeadingOffset}>
     keeps_broadcast_registers: bool = False    # blocked layouts keep broadcast register bases
-    nvmma_plain_hw_view: bool = False          # an unswizzled transposed nvmma_shared's hardware view as if not
-                                               # transposed
+    nvmma_plain_layout: bool = False           # an unswizzled transposed nvmma_shared laid out as if not transposed
     notes: tuple = ()                          # what else differs from 3.9, for `ttlayout help releases`
 
 
@@ -52,11 +51,11 @@ RELEASES = {r.name: r for r in (
     Release("3.3", kinds=_KINDS["3.3"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
             wmma_warps=True, keeps_broadcast_registers=_OLD),
     Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
-            wmma_warps=True, nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
+            wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
     Release("3.5", kinds=_KINDS["3.5"], cta_fields=True, mfma_instr_two=True, wmma_warps=True,
-            nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
-    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
-    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_hw_view=True, keeps_broadcast_registers=_OLD),
+            nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
+    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
+    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
     Release("3.8", kinds=_KINDS["3.8"], keeps_broadcast_registers=_OLD),
     Release("3.9", kinds=_KINDS["3.9"]),
 )}
@@ -74,8 +73,8 @@ _WORDS = (
     ("old_shared", lambda r: r.old_shared, "swizzled_shared is #triton_gpu.shared<{..., hasLeadingOffset = false}>"),
     ("keeps_broadcast_registers", lambda r: r.keeps_broadcast_registers, "a thread holding an element in several "
      "registers lists every register (T0:0|  T0:4); 3.9 lists the first"),
-    ("nvmma_plain_hw_view", lambda r: r.nvmma_plain_hw_view, "an unswizzled transposed nvmma_shared's hardware view "
-     "lays the offsets out as if it were not transposed"),
+    ("nvmma_plain_layout", lambda r: r.nvmma_plain_layout, "an unswizzled transposed nvmma_shared is laid out as if "
+     "it were not transposed (both views)"),
 )
 
 
@@ -188,19 +187,16 @@ def _body(attr, release: Release) -> str:
                 f"warpsPerCTA = {_arr(attr.warps_per_cta)}{_cga_text(attr, attr.rank, release)}, instrShape = "
                 f"{_arr(attr.instr_shape)}}}>")
     if isinstance(attr, enc.AMDMfmaEncoding) and (release.mfma_version_pair or release.mfma_instr_two):
-        version = (f"versionMajor = {attr.version}, versionMinor = 0" if release.mfma_version_pair
-                   else f"version = {attr.version}")
-        instr = attr.instr_shape[:2] if release.mfma_instr_two else attr.instr_shape
-        extra = ""
-        if any(t != 1 for t in attr.tiles_per_warp) or attr.element_bit_width != 32:
-            if release.mfma_version_pair:
+        if release.mfma_version_pair:
+            if any(t != 1 for t in attr.tiles_per_warp) or attr.element_bit_width != 32:
                 raise Unspellable(f"Triton {release.name}'s amd_mfma has no tilesPerWarp or elementBitWidth")
-            extra = str(attr).split(", tilesPerWarp", 1)[1] if ", tilesPerWarp" in str(attr) else \
-                str(attr).split(", elementBitWidth", 1)[1]
-            extra = (", tilesPerWarp" if ", tilesPerWarp" in str(attr) else ", elementBitWidth") + extra[:-2]
-        return (f"#ttg.amd_mfma<{{{version}, warpsPerCTA = {_arr(attr.warps_per_cta)}, instrShape = {_arr(instr)}, "
+            head = f"versionMajor = {attr.version}, versionMinor = 0, warpsPerCTA = {_arr(attr.warps_per_cta)}"
+        else:                                   # 3.5: tilesPerWarp after warpsPerCTA, no elementBitWidth
+            tpw = f", tilesPerWarp = {_arr(attr.tiles_per_warp)}" if any(t != 1 for t in attr.tiles_per_warp) else ""
+            head = f"version = {attr.version}, warpsPerCTA = {_arr(attr.warps_per_cta)}{tpw}"
+        return (f"#ttg.amd_mfma<{{{head}, instrShape = {_arr(attr.instr_shape[:2])}, "
                 f"isTransposed = {'true' if attr.is_transposed else 'false'}"
-                f"{_cga_text(attr, len(attr.warps_per_cta), release)}{extra}}}>")
+                f"{_cga_text(attr, len(attr.warps_per_cta), release)}}}>")
     if isinstance(attr, enc.AMDWmmaEncoding) and release.wmma_warps:
         warps = wmma_warps_per_cta(attr)
         if warps is None:
@@ -221,24 +217,21 @@ def _body(attr, release: Release) -> str:
     return text
 
 
-def hardware_view_attr(attr, release: Release):
-    """The attribute whose hardware view `release` prints for `attr`: 3.4 - 3.7 lay an unswizzled transposed
-    nvmma_shared's offsets out as if it were not transposed."""
-    if (release.nvmma_plain_hw_view and isinstance(attr, enc.NVMMASharedEncoding) and attr.transposed
-            and attr.swizzling_byte_width == 0):
-        return replace(attr, transposed=False)
-    return attr
-
-
 def modelled_attr(attr, release: Release):
     """The layout `release` builds from `attr`'s text: releases with a warpsPerCTA amd_wmma know no instrShape
-    (a 16x16x16 instruction) and 3.2 no isTranspose; parents likewise."""
+    (a 16x16x16 instruction) and 3.2 no isTranspose; 3.2 - 3.5 no amd_mfma elementBitWidth; 3.4 - 3.7 lay an
+    unswizzled transposed nvmma_shared out as if it were not transposed; parents likewise."""
     if isinstance(attr, (enc.SliceEncoding, enc.DotOperandEncoding)):
         parent = modelled_attr(attr.parent, release)
         return attr if parent is attr.parent else replace(attr, parent=parent)
     if isinstance(attr, enc.AMDWmmaEncoding) and release.wmma_warps:
         return replace(attr, instr_shape=(16, 16, 16),
                        is_transpose=attr.is_transpose if release.wmma_transpose else False)
+    if isinstance(attr, enc.AMDMfmaEncoding) and release.mfma_instr_two and attr.element_bit_width != 32:
+        return replace(attr, element_bit_width=32)      # no elementBitWidth before 3.6: the release ignores it
+    if (release.nvmma_plain_layout and isinstance(attr, enc.NVMMASharedEncoding) and attr.transposed
+            and attr.swizzling_byte_width == 0):
+        return replace(attr, transposed=False)
     return attr
 
 
@@ -306,14 +299,28 @@ def _dot_op_32(attr, shape) -> bool:
     return not (isinstance(p, enc.NvidiaMmaEncoding) and p.version_major == 2 and p.rank == 2 and attr.k_width == 8)
 
 
+def _slice_of_cga(attr, shape) -> bool:
+    return isinstance(attr, enc.SliceEncoding) and bool(getattr(attr.parent, "cga", ()))
+
+
 def _unswizzled_nvmma(attr, shape) -> bool:
     return isinstance(attr, enc.NVMMASharedEncoding) and attr.swizzling_byte_width == 0
+
+
+def _small_wmma(attr, shape) -> bool:
+    """An amd_wmma at a tensor whose last two dimensions are neither 1 nor at least the 16x16 instruction: the
+    assertion 'Unsupported tensor shape for given wmma layout' of the releases before 3.8."""
+    return isinstance(attr, enc.AMDWmmaEncoding) and any(s != 1 and s < 16 for s in shape[-2:])
 
 
 # Where a release aborts or dies although 3.9 prints (from golden/releases: each release's own tool).
 REFUSALS: tuple = (
     Refusal(("3.2",), "aborts", "a dot_op other than kWidth 8 on a rank-2 nvidia_mma v2 parent, or a slice of a "
             "dot_op: 'Failed to convert layout to linear layout', 'getThreadsPerWarp not implemented'", _dot_op_32),
+    Refusal(("3.2",), "aborts", "a slice of a layout spanning several CTAs: 'getCTAsPerCGA for SliceEncodingAttr "
+            "is not well-defined'", _slice_of_cga),
+    Refusal(("3.2", "3.3", "3.4", "3.5", "3.6", "3.7"), "aborts", "an amd_wmma at a tensor whose last two "
+            "dimensions are neither 1 nor at least 16: 'Unsupported tensor shape for given wmma layout'", _small_wmma),
     Refusal(("3.3",), "runs out of memory or aborts", "an unswizzled nvmma_shared (swizzlingByteWidth = 0)",
             _unswizzled_nvmma),
 )

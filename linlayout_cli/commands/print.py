@@ -113,7 +113,7 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
     else:
         jobs = _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
-    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures, use_hw_view)
+    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
     pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
@@ -146,7 +146,7 @@ def _cute_lines(converted, failures: list) -> list[str]:
     return lines
 
 
-def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list, use_hw_view: bool = False) -> list:
+def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
     """(job, what print shows for it) of every job; a job found through the file's own types that fails is
     reported in `failures` and the others still print."""
     converted = []
@@ -155,10 +155,9 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
         try:
             attr = job.attr
             if release is not None:
-                from ..attributes.releases import check, hardware_view_attr, modelled_attr
+                from ..attributes.releases import check, modelled_attr
                 check(attr, job.shape, release)
                 attr = modelled_attr(attr, release)
-                attr = hardware_view_attr(attr, release) if use_hw_view else attr
             converted.append((job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements,
                                                   tmem_warps, tmem_instr)))
         except TTLayoutError as e:
