@@ -94,7 +94,11 @@ def test_release_case(release, rec, run):
     elif deviation and "error" in deviation:
         _clean_error(code, out, err)
     elif deviation and "prints" in deviation:
-        assert code == 0 and out.startswith("Print layout attribute: "), (code, err)
+        if code != 0:                # the release refuses the layout for a reason of its own: named, one line
+            _clean_error(code, out, err)
+            assert f"Triton {release}" in err, err
+        else:
+            assert out.startswith("Print layout attribute: "), out[:300]
     elif rec["exit"] == 0:
         want = expected_stdout(rec)
         assert code == 0, f"Triton {release} prints; ttlayout exit {code}: {err}"
