@@ -342,7 +342,9 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     finally:
         if release_model is not None:
             from . import attributes
+            from .parsing.mlir_file import forget_parsed
             attributes.active_release = None
+            forget_parsed()                      # parsed under the release's meanings
 
 
 def _activate_release(triton, argv: list[str], value, stderr):
@@ -352,7 +354,9 @@ def _activate_release(triton, argv: list[str], value, stderr):
     release = triton.activate(argv, value, note)
     if release is not None:
         from . import attributes
+        from .parsing.mlir_file import forget_parsed
         attributes.active_release = release
+        forget_parsed()                          # parsed under 3.9's meanings
     return release
 
 

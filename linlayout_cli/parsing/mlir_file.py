@@ -281,6 +281,11 @@ _PARSED: dict[str, object] = {}
 _PARSED_LIMIT = 4096
 
 
+def forget_parsed() -> None:
+    """Drop the attributes parsed so far: --triton changes what some texts mean (amd_mfma's versionMajor)."""
+    _PARSED.clear()
+
+
 def _parse_file_value(value_text: str, table, base: int, whole: str):
     """A layout (or alias) value must parse; any other value is kept as canonical text when our grammar
     knows its syntax, else as the text itself with whitespace normalised."""
