@@ -6,7 +6,9 @@ import math
 import re
 
 from ...errors import TTLayoutError
+from ..kinds import Category
 from .context import Context, Unreadable, attr_int, finding, op_type
+from .facts import Reduction
 from .findings import Finding
 
 
@@ -40,14 +42,14 @@ def reduce_op(ctx: Context, op) -> Finding:
     else:
         verdict = "within each thread (registers only)"
         cost = 0
-    fields = {"axis": axis, "register_bits": along["register"], "lane_bits": along["lane"],
-              "warp_bits": along["warp"], "scratch_bytes": scratch}
+    facts = Reduction(axis, along["register"], along["lane"], along["warp"], scratch)
     try:
         counts = _reduce_instructions(ctx, op, ll, axis, widths)
     except TTLayoutError:                            # the counts are not modelled; the row's verdict stands
         counts = None
-    return finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost, rounds,
-                    fields=fields, scratch_bytes=scratch, instructions=counts)
+    category = Category.REDUCE if op.name == "tt.reduce" else Category.SCAN
+    return finding(ctx, op, category, (src,), src, verdict, cost, rounds, facts=facts, scratch_bytes=scratch,
+                   instructions=counts)
 
 
 def _combiner(ctx: Context, op) -> str | None:
