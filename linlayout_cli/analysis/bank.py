@@ -35,7 +35,6 @@ from .targets import READ, WRITE, Target, get_target
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access loads when the GPU's figures are asked for
     from ..conversions.padded_shared import Padding
-    from .shared_access import RoundTrip
 
 # ----------------------------------------------------------------------------------------- inputs
 
@@ -141,7 +140,7 @@ class BankReport:
     segment_bits: int
     accesses: dict              # op (WRITE / READ) -> Access
     prep: Prepared
-    gpu: RoundTrip | None = None  # what the compiled code does on the GPU (None: see gpu_note)
+    gpu: object = None          # shared_access.RoundTrip (bank sits below shared_access): what the compiled code does on the GPU (None: see gpu_note)
     gpu_note: str | None = None # why the GPU's figures are missing
 
     @property
@@ -353,5 +352,5 @@ class PaddedBankReport:
     lanes: int
     warps: int
     padding: Padding
-    gpu: RoundTrip
+    gpu: object                 # shared_access.RoundTrip (bank sits below shared_access)
 
