@@ -21,6 +21,7 @@ from .errors import (
     abbreviate,
     abbreviate_path,
 )
+from .outfile import remember_stream
 from .records import frozen
 
 TYPE_CHECKING = False
@@ -292,44 +293,6 @@ def _defines(chunk: str, name: str) -> bool:
     return re.search(rf"^#{re.escape(name)}[ \t]*=", chunk, re.M) is not None
 
 
-_READ: set = set()                    # (st_dev, st_ino) of the regular files read: an -o sink refuses them
-
-
-def read_identities() -> set:
-    """(st_dev, st_ino) of every regular file `read_text` has read in this process (stdin included)."""
-    return _READ
-
-
-def forget_reads() -> None:
-    _READ.clear()
-
-
-def _remember(stream) -> None:
-    """Record the file behind a stream that was read (regular files only: a pipe or a terminal cannot be lost)."""
-    import io
-    import os
-    import stat
-    try:
-        st = os.fstat(stream.fileno())
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
-
-
-def remember_path(path: str) -> None:
-    """Record a regular file that another process of this run reads (a worker auditing a kernel), so that an -o
-    sink refuses it as it refuses the files `read_text` reads here."""
-    import os
-    import stat
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
-
-
 def limit_text(limit: int) -> str:
     """'64 MiB' for the file limit (bytes)."""
     return f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else f"{limit} bytes"
@@ -349,7 +312,7 @@ def read_text(path: str, stdin) -> str:
             data = stdin.read(limit + 1)
         except OSError as e:
             raise TTLayoutError(f"cannot read standard input: {e.strerror or e}") from None
-        _remember(stdin)
+        remember_stream(stdin)
         if isinstance(data, str):
             if len(data) > limit:
                 raise TTLayoutError(f"standard input is too large (the limit is {limit_text(limit)})")
@@ -360,7 +323,7 @@ def read_text(path: str, stdin) -> str:
         try:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
-                _remember(f)
+                remember_stream(f)
         except IsADirectoryError:
             raise TTLayoutError(f"cannot read {shown}: it is a directory") from None
         except OSError as e:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import inputs
+from . import inputs, outfile
 from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
 from .records import frozen, replace
@@ -91,7 +91,7 @@ def find_kernels(paths, limit: int = MAX_KERNELS) -> tuple[list[Kernel], list[Ke
     for k in kernels:                           # read by workers: -o must refuse them like any input
         for path in (k.path, k.metadata, *(os.path.splitext(k.path)[0] + s for s in inputs.ASM_SUFFIXES)):
             if path is not None:
-                inputs.remember_path(path)
+                outfile.remember_path(path)
     return kernels, failures
 
 
