@@ -154,12 +154,12 @@ def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, ou
         write_report(obj, output, lambda: report.facts_blocks(f, title),
                      lambda: json.dumps(report.finding_json(f), indent=2) + "\n", as_json=as_json)
         return
+    from ..reports.builders import bank_report, convert_report
     if picked.kind == "convert":
-        from .convert import convert_report
+        attrs = tuple(inputs.attribute(t) for t in picked.texts)
         blocks, json_text = convert_report(picked.layouts, picked.texts, picked.shape, picked.element, picked.bits,
-                                           picked.target)
+                                           picked.target, attrs)
     else:
-        from .bank import bank_report
         blocks, json_text = bank_report(picked.layouts, picked.texts, picked.element, picked.bits, picked.target)
     from ..reports.blocks import line as text_line
     write_report(obj, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)

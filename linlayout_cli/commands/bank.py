@@ -40,6 +40,7 @@ def run(obj, target, as_json, fmt, output, **given):
         _padded(obj, p, tgt, texts, as_json, fmt, output)
         return
     from ..analysis.shared_access import analyze_shared_access
+    from ..reports.builders import bank_report
     result = analyze_shared_access(*p.layouts, p.bits, tgt)
 
     def svg(write):
@@ -47,15 +48,6 @@ def run(obj, target, as_json, fmt, output, **given):
         render_bank_svg(result, *texts, write)
     blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
     write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
-
-
-def bank_report(lls, texts, element: str, bits: int, tgt, result=None):
-    """(blocks(), json_text()) of the bank report of a register and a shared layout (`lls`, their attribute
-    texts `texts`): what `ttlayout bank` prints, and what `audit --line N` prints for a shared-memory access."""
-    from ..analysis.shared_access import analyze_shared_access
-    from ..reports import bank as report
-    result = result if result is not None else analyze_shared_access(*lls, bits, tgt)
-    return (lambda: report.blocks(result, *texts, element), lambda: report.json_text(result, *texts, element))
 
 
 def _padded(obj, p, tgt, texts, as_json, fmt, output):
