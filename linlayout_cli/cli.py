@@ -43,20 +43,19 @@ def one_line(message: str, suffix: str = "") -> str:
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain
     command line runs without click (`commands.quick`); everything else goes through the click group."""
-    obj = {"stdin": stdin, "sink": Sink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
-           "error_line": one_line}
     outfile.forget_reads()                       # an earlier in-process run's inputs are not this run's
     try:
-        from .commands import quick
+        from .commands import Context, quick
+        ctx = Context(stdin, Sink(stdout_bytes), stdout_bytes, stderr, one_line)
         plain = quick(argv)
         if plain is not None:
             module, params = plain
-            return module.run(obj, **params) or 0
+            return module.run(ctx, **params) or 0
         from .commands.group import group
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
-        with group.make_context("ttlayout", list(argv), obj=obj) as ctx:
-            group.invoke(ctx)
+        with group.make_context("ttlayout", list(argv), obj=ctx) as click_ctx:
+            group.invoke(click_ctx)
         return 0
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")

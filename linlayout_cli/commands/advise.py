@@ -25,13 +25,13 @@ OPTIONS = (
 )
 
 
-def read_kernels(path: str, obj) -> tuple[str, str]:
+def read_kernels(path: str, ctx) -> tuple[str, str]:
     """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
-    text = inputs.read_text(path, obj["stdin"])
+    text = inputs.read_text(path, ctx.stdin)
     return text, "standard input" if path == "-" else path
 
 
-def run(obj, path, target, write, write_dir, change, as_json, output):
+def run(ctx, path, target, write, write_dir, change, as_json, output):
     """Propose layout changes that lower a kernel's cost (a TTGIR dump; '-' = stdin).
 
     For every layout alias, alternatives that every op using it accepts are priced on the whole kernel with the
@@ -48,7 +48,7 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     from ..reports import advise as report
     if write and write_dir:
         raise TTLayoutError("give --write or --write-dir, not both")
-    text, shown = read_kernels(path, obj)
+    text, shown = read_kernels(path, ctx)
     if target is not None:
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
@@ -63,9 +63,9 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     destination = write or (os.path.join(write_dir, _file_name(path, advice)) if write_dir else None)
     if destination and chosen:
         patched = inputs.replace_aliases(text, chosen)
-        with obj["sink"](destination) as put:
+        with ctx.sink(destination) as put:
             put(patched.encode("utf-8"))
-    write_report(obj, output, lambda: report.blocks(advice, shown, destination, pick),
+    write_report(ctx, output, lambda: report.blocks(advice, shown, destination, pick),
                  lambda: report.json_text(advice, shown, destination if chosen else None, pick),
                  as_json=as_json)
 

@@ -44,7 +44,7 @@ OPTIONS = (
 _ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"), ("--asm", "asm"))
 
 
-def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, jobs, as_json, output):
+def run(ctx, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, jobs, as_json, output):
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
@@ -72,23 +72,23 @@ def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, job
     if target is not None:
         target = select(target).name
     if not cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
-        return _one_file(obj, paths[0], target, top, pass_name, line, op, wide, asm, as_json or fmt == "json",
+        return _one_file(ctx, paths[0], target, top, pass_name, line, op, wide, asm, as_json or fmt == "json",
                          output)
     one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide, "asm": asm}
     given = [flag for flag, name in _ONE_FILE if one_file[name] not in (None, False)]
     if given:
         raise TTLayoutError(f"{given[0]} looks at one file; it does not apply to directories or --cache")
-    return _many(obj, paths, cache, target, top, fmt, jobs, as_json, output)
+    return _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output)
 
 
-def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, output):
+def _one_file(ctx, path, target, top, pass_name, line, op, wide, asm, as_json, output):
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
     if path != "-":
         error = sources.not_ttgir_error(path)
         if error is not None:
             raise TTLayoutError(error)
-    text = inputs.read_text(path, obj["stdin"])
+    text = inputs.read_text(path, ctx.stdin)
     inputs.check_ttgir(path, text)
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
@@ -101,11 +101,11 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
     if line is not None or op is not None:
-        _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
+        _one_op(ctx, text, only, audits[0], line, op, shown, as_json, output)
         return
-    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1)
+    listing = inputs.assembly(path, asm, ctx.stdin, len(audits) > 1)
     columns = sources.asm_columns(audits, listing)
-    write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
+    write_report(ctx, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
 
 
@@ -140,7 +140,7 @@ def _modules(text: str, pass_name, line, one: bool, shown: str):
     return None, (), extra
 
 
-def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, output) -> None:
+def _one_op(ctx, text: str, only, audit, line, op, shown: str, as_json: bool, output) -> None:
     """`--line N` / `--op ID`: the op's `convert` or `bank` report, built from the dump's layouts, shape, bit
     width and target as `ttlayout convert` / `ttlayout bank` build it; the full facts of any other row."""
     from ..analysis.audit import find_row, op_layouts
@@ -151,7 +151,7 @@ def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, ou
     picked = op_layouts(module, f, audit.target)
     if picked is None:
         import json
-        write_report(obj, output, lambda: report.facts_blocks(f, title),
+        write_report(ctx, output, lambda: report.facts_blocks(f, title),
                      lambda: json.dumps(report.finding_json(f), indent=2) + "\n", as_json=as_json)
         return
     from ..reports.builders import bank_report, convert_report
@@ -162,10 +162,10 @@ def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, ou
     else:
         blocks, json_text = bank_report(picked.layouts, picked.texts, picked.element, picked.bits, picked.target)
     from ..reports.blocks import line as text_line
-    write_report(obj, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
+    write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
+def _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
@@ -185,7 +185,7 @@ def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
     if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
         raise TTLayoutError(failures[0].reason)
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
-    with Progress(obj["stderr"], "auditing") as progress:
+    with Progress(ctx.stderr, "auditing") as progress:
         results = failures + sources.audit_kernels(kernels, target, keep, jobs, progress)
 
     def html(write):
@@ -198,6 +198,6 @@ def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
 
     def text(write):
         write(to_text(report.blocks(results, where, top)).encode("utf-8"))
-    write_result(obj, output, text, json, fmt, as_json, {"html": html},
+    write_result(ctx, output, text, json, fmt, as_json, {"html": html},
                  rich=lambda: to_rich(report.blocks(results, where, top), width()))
     return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

@@ -19,7 +19,7 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True), TARGET, JSON
            OUTPUT)
 
 
-def run(obj, target, as_json, fmt, output, **given):
+def run(ctx, target, as_json, fmt, output, **given):
     """Shared-memory bank conflicts of storing/loading a register layout to/from a shared layout.
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
@@ -33,11 +33,11 @@ def run(obj, target, as_json, fmt, output, **given):
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
+    p = layouts.pick(ctx, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
     tgt = select(target, p.targets, bank=True)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     if p.paddings[1] is not None:
-        _padded(obj, p, tgt, texts, as_json, fmt, output)
+        _padded(ctx, p, tgt, texts, as_json, fmt, output)
         return
     from ..analysis.shared_access import analyze_shared_access
     from ..reports.builders import bank_report
@@ -47,10 +47,10 @@ def run(obj, target, as_json, fmt, output, **given):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
     blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
-    write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
+    write_report(ctx, output, blocks, json_text, fmt, as_json, {"svg": svg})
 
 
-def _padded(obj, p, tgt, texts, as_json, fmt, output):
+def _padded(ctx, p, tgt, texts, as_json, fmt, output):
     """A `#ttg.padded_shared` layout: the GPU's figures (Triton's model does not price padding); a padding that
     leaves the compiled vector access misaligned is the one error line."""
     from ..analysis.shared_access import analyze_shared_access
@@ -60,5 +60,5 @@ def _padded(obj, p, tgt, texts, as_json, fmt, output):
         raise UnsupportedError("the bank picture (--format svg) is drawn for unpadded shared layouts only; "
                                "#ttg.padded_shared is reported as text or JSON")
     result = analyze_shared_access(*p.layouts, p.bits, tgt, p.paddings[1])
-    write_report(obj, output, lambda: report.padded_blocks(result, *texts),
+    write_report(ctx, output, lambda: report.padded_blocks(result, *texts),
                  lambda: report.padded_json_text(result, *texts), fmt, as_json)

@@ -21,7 +21,7 @@ OPTIONS = (*layouts.options(ROLES, EXAMPLE, bits=True), TARGET, JSON,
            format_option("svg: both layouts and what moves"), OUTPUT)
 
 
-def run(obj, target, as_json, fmt, output, **given):
+def run(ctx, target, as_json, fmt, output, **given):
     """The cost of converting a tensor from one distributed layout to another, as Triton 3.9 lowers
     ttg.convert_layout: which hardware bits move, and whether that takes no instruction, register moves, warp
     shuffles or a round trip through shared memory (scratch bytes, stores, loads, barriers, bank conflicts).
@@ -33,7 +33,7 @@ def run(obj, target, as_json, fmt, output, **given):
     from ..analysis.convert import analyze_convert
     from ..reports import convert as report
     from ..reports.builders import convert_report
-    p = layouts.pick(obj, "convert", ROLES, given, EXAMPLE, target=target)
+    p = layouts.pick(ctx, "convert", ROLES, given, EXAMPLE, target=target)
     tgt = select(target, p.targets)
     result = analyze_convert(*p.layouts, p.bits, tgt.name)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
@@ -44,4 +44,4 @@ def run(obj, target, as_json, fmt, output, **given):
     gluon = tuple(inputs.looks_like_gluon(given[role]) for role in ("src", "dst"))
     blocks, json_text = convert_report(p.layouts, texts, p.tensor.shape, p.tensor.element, p.bits, tgt, p.attrs,
                                        result, gluon)
-    write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
+    write_report(ctx, output, blocks, json_text, fmt, as_json, {"svg": svg})

@@ -24,7 +24,7 @@ EXAMPLE = "tensor<64x64xf16>"
 OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].option(), TARGET, JSON, OUTPUT)
 
 
-def run(obj, a, b, reg, target, as_json, output, **given):
+def run(ctx, a, b, reg, target, as_json, output, **given):
     """Compare two layouts A and B at one tensor shape; each is an attribute, a Gluon constructor or #alias of -i.
 
     Says whether they are the same linear layout, how each tensor dim is spread over the hardware in each
@@ -41,7 +41,7 @@ def run(obj, a, b, reg, target, as_json, output, **given):
     if given["input_file"] is None and (a is None or b is None):
         raise TTLayoutError(f"missing layout {'A' if a is None else 'B'}: ttlayout diff A B -t TYPE (each an "
                             "attribute, a Gluon constructor or #alias of -i)")
-    p = layouts.pick(obj, "diff", PAIR, dict(given, a=a, b=b), EXAMPLE)
+    p = layouts.pick(ctx, "diff", PAIR, dict(given, a=a, b=b), EXAMPLE)
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
     register, note = _register(reg, p, shared)
@@ -49,7 +49,7 @@ def run(obj, a, b, reg, target, as_json, output, **given):
     bank_target = select(target, p.targets, bank=True) if register is not None else None
     result = analyze_diff(la, lb, p.bits, convert_target, register[1] if register else None, bank_target)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.bits, register[0] if register else None, note)
-    write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
+    write_report(ctx, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=as_json)
 
 

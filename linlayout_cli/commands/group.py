@@ -129,7 +129,7 @@ def click_option(opt):
 
 def _show_help(ctx, _param, value) -> None:
     if value and not ctx.resilient_parsing:
-        ctx.obj["stdout"]((ctx.get_help() + "\n").encode())
+        ctx.obj.stdout((ctx.get_help() + "\n").encode())
         ctx.exit()
 
 
@@ -252,7 +252,7 @@ def help_command(topic):
                                    f"; commands: {', '.join(names)}; topics: {', '.join(TOPICS)}")
         with click.Context(command, info_name=topic, parent=ctx.parent) as sub:
             text = command.get_help(sub)
-    ctx.obj["stdout"]((text + "\n").encode())
+    ctx.obj.stdout((text + "\n").encode())
 
 
 group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
@@ -261,5 +261,5 @@ group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
 
 
 def _version(ctx) -> None:
-    ctx.obj["stdout"](f"ttlayout, version {__version__}\n".encode())
+    ctx.obj.stdout(f"ttlayout, version {__version__}\n".encode())
     ctx.exit()

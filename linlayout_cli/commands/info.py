@@ -11,7 +11,7 @@ ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (
 OPTIONS = (*layouts.options(ROLES, "tensor<128x256xf16>"), JSON, OUTPUT)
 
 
-def run(obj, as_json, output, **given):
+def run(ctx, as_json, output, **given):
     """Summarise one layout at one tensor shape.
 
     \b
@@ -20,7 +20,7 @@ def run(obj, as_json, output, **given):
     """
     from ..analysis.info import analyze_info
     from ..reports import info as report
-    p = layouts.pick(obj, "info", ROLES, given)
+    p = layouts.pick(ctx, "info", ROLES, given)
     t = p.tensor
     result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits)
-    write_report(obj, output, lambda: report.blocks(result), lambda: report.json_text(result), as_json=as_json)
+    write_report(ctx, output, lambda: report.blocks(result), lambda: report.json_text(result), as_json=as_json)

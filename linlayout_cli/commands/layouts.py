@@ -79,7 +79,7 @@ def options(roles, example: str, bits: bool = False) -> tuple:
     return (*(r.option() for r in roles), tensor, INPUT, names, SECTION, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
 
 
-def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>",
+def pick(ctx, command: str, roles, given: dict, example: str = "tensor<16x16xf16>",
          target: str | None = None) -> Picked:
     """Every role's layout, the tensor and the rest (see the module docstring); `given`: the command's parameters
     (the roles' own, tensor_type, input_file, alias_names, max_elements and, if it has one, bitwidth); `target`:
@@ -88,10 +88,10 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
     _check_usage(roles, texts, given["input_file"], given["alias_names"])
     if given.get("section") is not None and not given["input_file"]:
         raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
-    dump = inputs.dump(given["input_file"], obj["stdin"], wanted_aliases(texts, given), given.get("section")) \
+    dump = inputs.dump(given["input_file"], ctx.stdin, wanted_aliases(texts, given), given.get("section")) \
         if given["input_file"] else None
     if dump is not None and dump.note:
-        note(obj, dump.note)
+        ctx.note(dump.note)
     table = dump.aliases if dump else None
     cute = _cute_reading(texts, given, example, target, dump.targets if dump else ())
     attrs = [_given(text, table, role, len(roles) == 1, cute) for text, role in zip(texts, roles)]
@@ -122,11 +122,6 @@ def wanted_aliases(texts, given: dict) -> list[str]:
     names += [t for t in texts if t is not None and re.fullmatch(r"#[A-Za-z_][\w$\-]*", t.strip())]
     names += re.findall(r"#([A-Za-z_][\w$\-]*)(?![\w$.\-])", given.get("tensor_type") or "")   # not #ttg.<...>
     return list(dict.fromkeys(n.lstrip("#") for n in names))
-
-
-def note(obj, text: str) -> None:
-    """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
-    obj["stderr"].write(obj["error_line"](text).replace("error: ", "note: ", 1) + "\n")
 
 
 def _linear(attr, role: Role, shape, max_elements: int):

@@ -32,7 +32,7 @@ OPTIONS = (
 )
 
 
-def run(obj, element, thread, block, offset, as_json, output, **given):
+def run(ctx, element, thread, block, offset, as_json, output, **given):
     """Point questions about one layout.
 
     \b
@@ -45,14 +45,14 @@ def run(obj, element, thread, block, offset, as_json, output, **given):
     if len(asked) != 1:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
-    p = layouts.pick(obj, "lookup", ROLES, given)
+    p = layouts.pick(ctx, "lookup", ROLES, given)
     if element is not None:
         blocks, json_text = _element(p.layouts[0], parse_index(element, "--element"), p.tensor)
     elif thread is not None:
         blocks, json_text = _thread(p.layouts[0], thread, block)
     else:
         blocks, json_text = _offset(p.layouts[0], offset, block or 0, p.tensor)
-    write_report(obj, output, blocks, json_text, as_json=as_json)
+    write_report(ctx, output, blocks, json_text, as_json=as_json)
 
 
 def _element(ll, index, t):

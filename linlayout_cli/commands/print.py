@@ -95,7 +95,7 @@ def quick(argv: list[str]) -> dict | None:
     return quick_params(args, OPTIONS) if args else None
 
 
-def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_hw_view, fmt, as_json, color,
+def run(ctx, layout, tensor_type, input_file, output, alias_names, section, use_hw_view, fmt, as_json, color,
         max_elements, tmem_warps, tmem_instr) -> int:
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
@@ -109,9 +109,9 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
         raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
     failures: list[str] = []
     if input_file and not tensor_type and not layout:
-        jobs = _file_uses(obj, input_file, inputs.split_names(alias_names), section, failures)
+        jobs = _file_uses(ctx, input_file, inputs.split_names(alias_names), section, failures)
     else:
-        jobs = _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements)
+        jobs = _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
@@ -120,9 +120,9 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
         lines = _cute_lines(shown, failures)
         pictures["cute"] = lambda write: write("".join(lines).encode())
     system = _color_system(color, output) if not as_json and fmt == "text" else None
-    write_result(obj, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
+    write_result(ctx, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
                  lambda write: _json(shown, use_hw_view, write), fmt, as_json, pictures)
-    return _report_failures(obj, failures)
+    return _report_failures(ctx, failures)
 
 
 def _cute_lines(converted, failures: list) -> list[str]:
@@ -226,10 +226,10 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 
-def _report_failures(obj, failures) -> int:
+def _report_failures(ctx, failures) -> int:
     """The aliases that could not be printed, one error line each, and exit status 1 (the others printed)."""
     for message in failures:
-        obj["stderr"].write(obj["error_line"](message) + "\n")
+        ctx.stderr.write(ctx.error_line(message) + "\n")
     return 1 if failures else 0
 
 
@@ -284,7 +284,7 @@ class Job:
             return 16
 
 
-def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements) -> list[Job]:
+def _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements) -> list[Job]:
     """-l and/or -i with -t (or a -t whose encoding is the layout): every layout at the one shape, as
     triton-tensor-layout does; a file of several sections gives the aliases of the one `inputs.dump` picks."""
     t = inputs.tensor(tensor_type, max_elements)
@@ -297,13 +297,12 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
     dump = None
     if input_file:                                 # (commands/layouts loads only with a file: start-up)
         from .layouts import wanted_aliases
-        dump = inputs.dump(input_file, obj["stdin"], wanted_aliases([layout], {"alias_names": alias_names,
+        dump = inputs.dump(input_file, ctx.stdin, wanted_aliases([layout], {"alias_names": alias_names,
                                                                                "tensor_type": tensor_type}), section)
     table = dump.aliases if dump else None
     inline = inputs.inline_layout(t, table, required=not layout and not names)
     if dump is not None and dump.note and (names or inline is not None or layout):
-        from .layouts import note
-        note(obj, dump.note)                       # every layout of every section prints otherwise
+        ctx.note(dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
         jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
@@ -327,18 +326,17 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
     return jobs
 
 
-def _file_uses(obj, input_file, names, section, failures) -> list[Job]:
+def _file_uses(ctx, input_file, names, section, failures) -> list[Job]:
     """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
     order of first use; an alias that cannot be read is reported (in `failures`) and the others still print. An
     alias used only inside other layouts (a dot_op's or a slice's parent) prints where it is named, at the shape of
     its user; unnamed, a note says it was left out. Every section of a lit file is read, one section of a dump
     (`inputs.dump`'s choice) or the one --section names."""
-    from .layouts import note
-    text = inputs.read_text(input_file, obj["stdin"])
+    text = inputs.read_text(input_file, ctx.stdin)
     inputs.check_ttgir(input_file, text)
     only, told = inputs.sections_to_read(input_file, text, names, section)
     if told:
-        note(obj, told)
+        ctx.note(told)
     wanted = {n.lstrip("#") for n in names}
     seen, jobs, inner, numbers = set(), [], {}, {}
     for m in inputs.modules(text, only):
@@ -375,7 +373,7 @@ def _file_uses(obj, input_file, names, section, failures) -> list[Job]:
     skipped = list(dict.fromkeys(name for _, name in only_inside if name not in wanted))
     if skipped and not wanted:
         where = [f"#{name}" + (f" (section {numbers[mid]})" if len(numbers) > 1 else "") for mid, name in only_inside]
-        note(obj, f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
+        ctx.note(f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
                   f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
                   f"{','.join(skipped[:4])}")
     if not jobs and not failures:

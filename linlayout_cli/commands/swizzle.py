@@ -23,7 +23,7 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True),
            TARGET, JSON, OUTPUT)
 
 
-def run(obj, no_search, use, target, as_json, output, **given):
+def run(ctx, no_search, use, target, as_json, output, **given):
     """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
@@ -37,12 +37,12 @@ def run(obj, no_search, use, target, as_json, output, **given):
     ttlayout swizzle -r '#ttg.blocked<{...}>' -d '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
-    p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
+    p = layouts.pick(ctx, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
     tgt = select(target, p.targets, bank=True)
     s = _suggestion(*p.layouts, p.bits, tgt, use, no_search, p.given[1])
     s = _on_the_gpu(s, *p.layouts, p.bits, tgt, padding=use is None and not no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
-    write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
+    write_report(ctx, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
 
 
 def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool, read_given: bool):
