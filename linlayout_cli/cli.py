@@ -50,7 +50,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         plain = quick(argv)
         if plain is not None:
             module, params = plain
-            return module.run(ctx, **params) or 0
+            return module.run(ctx, module.Request(**params)) or 0
         from .commands.group import group
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly

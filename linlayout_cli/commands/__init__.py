@@ -72,7 +72,8 @@ def load(name: str):
 
 
 def quick(argv: list[str]):
-    """(command module, its parameters) for a plain command line, which runs without click; None otherwise."""
+    """(command module, its parameters: the fields of its `Request`) for a plain command line, which runs without
+    click; None otherwise."""
     if not argv or argv[0] in (PRINT, "help"):
         return None
     if argv[0] in SUBCOMMANDS:

@@ -7,9 +7,14 @@ import os
 
 from .. import inputs
 from ..errors import TTLayoutError
+from ..records import frozen
 from .hardware import TARGET, check_named, select
 from .options import JSON, OUTPUT, Arg, Opt
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ARGUMENTS = (Arg("path", "FILE"),)
 OPTIONS = (
@@ -25,13 +30,25 @@ OPTIONS = (
 )
 
 
-def read_kernels(path: str, ctx) -> tuple[str, str]:
+def read_kernels(path: str, ctx: Context) -> tuple[str, str]:
     """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
     text = inputs.read_text(path, ctx.stdin)
     return text, "standard input" if path == "-" else path
 
 
-def run(ctx, path, target, write, write_dir, change, as_json, output):
+@frozen
+class Request:
+    """One `ttlayout advise` command line."""
+    path: str
+    target: str | None = None
+    write: str | None = None
+    write_dir: str | None = None
+    change: int | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Propose layout changes that lower a kernel's cost (a TTGIR dump; '-' = stdin).
 
     For every layout alias, alternatives that every op using it accepts are priced on the whole kernel with the
@@ -46,6 +63,7 @@ def run(ctx, path, target, write, write_dir, change, as_json, output):
     """
     from ..analysis.advise import analyze_advise
     from ..reports import advise as report
+    path, target, write, write_dir, change = given.path, given.target, given.write, given.write_dir, given.change
     if write and write_dir:
         raise TTLayoutError("give --write or --write-dir, not both")
     text, shown = read_kernels(path, ctx)
@@ -65,9 +83,9 @@ def run(ctx, path, target, write, write_dir, change, as_json, output):
         patched = inputs.replace_aliases(text, chosen)
         with ctx.sink(destination) as put:
             put(patched.encode("utf-8"))
-    write_report(ctx, output, lambda: report.blocks(advice, shown, destination, pick),
+    write_report(ctx, given.output, lambda: report.blocks(advice, shown, destination, pick),
                  lambda: report.json_text(advice, shown, destination if chosen else None, pick),
-                 as_json=as_json)
+                 as_json=given.as_json)
 
 
 def _file_name(path: str, advice) -> str:

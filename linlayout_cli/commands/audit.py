@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from .. import inputs, sources
 from ..errors import TTLayoutError, abbreviate_path
+from ..records import frozen
 from .hardware import TARGET, check_named, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
 from .output import Progress, width, write_report, write_result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ARGUMENTS = (Arg("paths", "PATH...", required=False, many=True),)
 CACHE = Opt(("--cache",), "cache", "flag", help="Audit Triton's cache: the directories given, else $TRITON_CACHE_DIR "
@@ -44,7 +49,25 @@ OPTIONS = (
 _ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"), ("--asm", "asm"))
 
 
-def run(ctx, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, jobs, as_json, output):
+@frozen
+class Request:
+    """One `ttlayout audit` command line."""
+    paths: tuple[str, ...] = ()
+    target: str | None = None
+    top: int | None = None
+    pass_name: str | None = None
+    line: int | None = None
+    op: str | None = None
+    wide: bool = False
+    asm: str | None = None
+    cache: bool = False
+    fmt: str = "text"
+    jobs: int | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> int | None:
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
@@ -67,22 +90,23 @@ def run(ctx, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, job
     ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
     ttlayout audit --cache DIR --format html -o kernels.html
     """
-    if not paths and not cache:
+    paths, fmt = given.paths, given.fmt
+    if not paths and not given.cache:
         raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache")
-    if target is not None:
-        target = select(target).name
-    if not cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
-        return _one_file(ctx, paths[0], target, top, pass_name, line, op, wide, asm, as_json or fmt == "json",
-                         output)
-    one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide, "asm": asm}
-    given = [flag for flag, name in _ONE_FILE if one_file[name] not in (None, False)]
-    if given:
-        raise TTLayoutError(f"{given[0]} looks at one file; it does not apply to directories or --cache")
-    return _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output)
+    target = select(given.target).name if given.target is not None else None
+    if not given.cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
+        _one_file(ctx, paths[0], target, given)
+        return None
+    one_file = [flag for flag, name in _ONE_FILE if getattr(given, name) not in (None, False)]
+    if one_file:
+        raise TTLayoutError(f"{one_file[0]} looks at one file; it does not apply to directories or --cache")
+    return _many(ctx, paths, target, given)
 
 
-def _one_file(ctx, path, target, top, pass_name, line, op, wide, asm, as_json, output):
+def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> None:
     from ..analysis.audit import analyze_audit
+    pass_name, line, op, output = given.pass_name, given.line, given.op, given.output
+    as_json = given.as_json or given.fmt == "json"
     from ..reports import audit as report
     if path != "-":
         error = sources.not_ttgir_error(path)
@@ -103,9 +127,9 @@ def _one_file(ctx, path, target, top, pass_name, line, op, wide, asm, as_json, o
     if line is not None or op is not None:
         _one_op(ctx, text, only, audits[0], line, op, shown, as_json, output)
         return
-    listing = inputs.assembly(path, asm, ctx.stdin, len(audits) > 1)
+    listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1)
     columns = sources.asm_columns(audits, listing)
-    write_report(ctx, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
+    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
 
 
@@ -165,11 +189,12 @@ def _one_op(ctx, text: str, only, audit, line, op, shown: str, as_json: bool, ou
     write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
+def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
     from ..reports.blocks import to_rich, to_text
+    cache, top, fmt, as_json = given.cache, given.top, given.fmt, given.as_json
     if "-" in paths:
         raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
     if cache and not paths:
@@ -186,7 +211,7 @@ def _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
         raise TTLayoutError(failures[0].reason)
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
     with Progress(ctx.stderr, "auditing") as progress:
-        results = failures + sources.audit_kernels(kernels, target, keep, jobs, progress)
+        results = failures + sources.audit_kernels(kernels, target, keep, given.jobs, progress)
 
     def html(write):
         from ..render.kernels import page
@@ -198,6 +223,6 @@ def _many(ctx, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
 
     def text(write):
         write(to_text(report.blocks(results, where, top)).encode("utf-8"))
-    write_result(ctx, output, text, json, fmt, as_json, {"html": html},
+    write_result(ctx, given.output, text, json, fmt, as_json, {"html": html},
                  rich=lambda: to_rich(report.blocks(results, where, top), width()))
     return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

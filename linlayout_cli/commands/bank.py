@@ -3,11 +3,16 @@ it back, as Triton 3.9 counts them, with the report that explains the count and 
 instructions Triton emits (analysis/shared_access.py)."""
 from __future__ import annotations
 
+from ..records import frozen
 from . import layouts
 from .hardware import TARGET, select
-from .layouts import Role
+from .layouts import BitsRequest, Role
 from .options import JSON, OUTPUT, format_option
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg",
               "Register (distributed) layout attribute, or #alias of -i."),
@@ -19,7 +24,18 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True), TARGET, JSON
            OUTPUT)
 
 
-def run(ctx, target, as_json, fmt, output, **given):
+@frozen
+class Request(BitsRequest):
+    """One `ttlayout bank` command line."""
+    reg: str | None = None
+    shared: str | None = None
+    target: str | None = None
+    as_json: bool = False
+    fmt: str = "text"
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Shared-memory bank conflicts of storing/loading a register layout to/from a shared layout.
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
@@ -33,11 +49,11 @@ def run(ctx, target, as_json, fmt, output, **given):
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    p = layouts.pick(ctx, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
-    tgt = select(target, p.targets, bank=True)
+    p = layouts.pick(ctx, "bank", ROLES, given, "tensor<64x64xf16>", target=given.target)
+    tgt = select(given.target, p.targets, bank=True)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     if p.paddings[1] is not None:
-        _padded(ctx, p, tgt, texts, as_json, fmt, output)
+        _padded(ctx, p, tgt, texts, given.as_json, given.fmt, given.output)
         return
     from ..analysis.shared_access import analyze_shared_access
     from ..reports.builders import bank_report
@@ -47,7 +63,7 @@ def run(ctx, target, as_json, fmt, output, **given):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
     blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
-    write_report(ctx, output, blocks, json_text, fmt, as_json, {"svg": svg})
+    write_report(ctx, given.output, blocks, json_text, given.fmt, given.as_json, {"svg": svg})
 
 
 def _padded(ctx, p, tgt, texts, as_json, fmt, output):

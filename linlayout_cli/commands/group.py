@@ -159,7 +159,7 @@ def click_command(name: str):
     module = load(name)
 
     def callback(**params):
-        code = module.run(click.get_current_context().obj, **params)
+        code = module.run(click.get_current_context().obj, module.Request(**params))
         if code:
             raise click.exceptions.Exit(code)
     f = callback

@@ -15,6 +15,10 @@ from .options import MAX_ELEMENTS, OUTPUT, SECTION, Opt
 from .options import quick as quick_params
 from .output import write_result
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
+
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
 FORMATS = ("text", "json", "svg", "html", "cute")
@@ -95,12 +99,33 @@ def quick(argv: list[str]) -> dict | None:
     return quick_params(args, OPTIONS) if args else None
 
 
-def run(ctx, layout, tensor_type, input_file, output, alias_names, section, use_hw_view, fmt, as_json, color,
-        max_elements, tmem_warps, tmem_instr) -> int:
+@frozen
+class Request:
+    """One print command line."""
+    layout: str | None = None
+    tensor_type: str | None = None
+    input_file: str | None = None
+    output: str | None = None
+    alias_names: tuple[str, ...] = ()
+    section: str | None = None
+    use_hw_view: bool = False
+    fmt: str = "text"
+    as_json: bool = False
+    color: str = "auto"
+    max_elements: int = inputs.DEFAULT_MAX_ELEMENTS
+    tmem_warps: int | None = None
+    tmem_instr: str = TMEM_INSTR
+
+
+def run(ctx: Context, given: Request) -> int:
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
     The command name may be left out: 'ttlayout -l ATTR -t TYPE' is 'ttlayout print -l ATTR -t TYPE'."""
+    layout, tensor_type, input_file, output = given.layout, given.tensor_type, given.input_file, given.output
+    alias_names, section, max_elements = given.alias_names, given.section, given.max_elements
+    fmt, as_json, use_hw_view, tmem_warps, tmem_instr = (given.fmt, given.as_json, given.use_hw_view,
+                                                         given.tmem_warps, given.tmem_instr)
     if not layout and not input_file and not tensor_type:
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     if alias_names and not input_file:
@@ -119,7 +144,7 @@ def run(ctx, layout, tensor_type, input_file, output, alias_names, section, use_
     if fmt == "cute" and not as_json:
         lines = _cute_lines(shown, failures)
         pictures["cute"] = lambda write: write("".join(lines).encode())
-    system = _color_system(color, output) if not as_json and fmt == "text" else None
+    system = _color_system(given.color, output) if not as_json and fmt == "text" else None
     write_result(ctx, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
                  lambda write: _json(shown, use_hw_view, write), fmt, as_json, pictures)
     return _report_failures(ctx, failures)
@@ -297,8 +322,7 @@ def _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elemen
     dump = None
     if input_file:                                 # (commands/layouts loads only with a file: start-up)
         from .layouts import wanted_aliases
-        dump = inputs.dump(input_file, ctx.stdin, wanted_aliases([layout], {"alias_names": alias_names,
-                                                                               "tensor_type": tensor_type}), section)
+        dump = inputs.dump(input_file, ctx.stdin, wanted_aliases([layout], alias_names, tensor_type), section)
     table = dump.aliases if dump else None
     inline = inputs.inline_layout(t, table, required=not layout and not names)
     if dump is not None and dump.note and (names or inline is not None or layout):

@@ -231,3 +231,22 @@ def test_no_module_is_looked_up_in_sys_modules():
     """A `sys.modules` lookup is an import this test cannot see; import the module instead (lazily if needed)."""
     users = [name for name, path in _modules().items() if "sys.modules" in path.read_text(encoding="utf-8")]
     assert users == [], users
+
+
+def test_each_command_takes_one_typed_request():
+    """`run(ctx, request)`: each command's `Request` is a frozen record with one field per option and argument
+    (what `options.quick` and click give), so a command line is one typed value, not a keyword list."""
+    import inspect
+
+    from linlayout_cli.commands import COMMANDS, Context, load
+    from linlayout_cli.records import replace
+    for name in COMMANDS:
+        module = load(name)
+        params = {o.name for o in module.OPTIONS} | {a.name for a in getattr(module, "ARGUMENTS", ())}
+        assert set(module.Request._fields) == params, name
+        assert list(inspect.signature(module.run).parameters) == ["ctx", "given"], name
+        request = module.Request(**{field: None for field in params})
+        with __import__("pytest").raises(AttributeError):
+            request.output = "x"
+        assert replace(request, output="x").output == "x"
+    assert "error_line" in Context._fields
