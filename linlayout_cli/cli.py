@@ -117,11 +117,12 @@ def _reraise_interruption(e: BaseException) -> None:
     """A signal that landed inside library code which wrapped it (an import turning KeyboardInterrupt into an
     ImportError, say) still ends the run as that signal."""
     seen = set()
-    while e is not None and id(e) not in seen:
-        seen.add(id(e))
-        if isinstance(e, (KeyboardInterrupt, Stopped)):
-            raise e
-        e = e.__cause__ or e.__context__
+    link: BaseException | None = e
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        if isinstance(link, (KeyboardInterrupt, Stopped)):
+            raise link
+        link = link.__cause__ or link.__context__
 
 
 def run(argv: list[str], stdin: str | None = None) -> tuple[int, str, str]:

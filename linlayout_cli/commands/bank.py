@@ -57,12 +57,12 @@ def run(ctx: Context, given: Request) -> None:
         return
     from ..analysis.shared_access import analyze_shared_access
     from ..reports.builders import bank_report
-    result = analyze_shared_access(*p.layouts, p.bits, tgt)
+    result = analyze_shared_access(p.layouts[0], p.layouts[1], p.width, tgt)
 
     def svg(write):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
-    blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
+    blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.width, tgt, result)
     write_report(ctx, given.output, blocks, json_text, given.fmt, given.as_json, {"svg": svg})
 
 
@@ -75,6 +75,6 @@ def _padded(ctx, p, tgt, texts, as_json, fmt, output):
     if fmt == "svg" and not as_json:
         raise UnsupportedError("the bank picture (--format svg) is drawn for unpadded shared layouts only; "
                                "#ttg.padded_shared is reported as text or JSON")
-    result = analyze_shared_access(*p.layouts, p.bits, tgt, p.paddings[1])
+    result = analyze_shared_access(p.layouts[0], p.layouts[1], p.width, tgt, p.paddings[1])
     write_report(ctx, output, lambda: report.padded_blocks(result, *texts),
                  lambda: report.padded_json_text(result, *texts), fmt, as_json)

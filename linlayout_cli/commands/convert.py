@@ -51,13 +51,13 @@ def run(ctx: Context, given: Request) -> None:
     from ..reports.builders import convert_report
     p = layouts.pick(ctx, "convert", ROLES, given, EXAMPLE, target=given.target)
     tgt = select(given.target, p.targets)
-    result = analyze_convert(*p.layouts, p.bits, tgt.name)
+    result = analyze_convert(p.layouts[0], p.layouts[1], p.width, tgt.name)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
 
     def svg(write):
         from ..render.convert_svg import render_convert_svg
-        render_convert_svg(*p.layouts, *texts, report.verdict(result), result.moves, p.bits, write)
+        render_convert_svg(p.layouts[0], p.layouts[1], *texts, report.verdict(result), result.moves, p.width, write)
     gluon = tuple(inputs.looks_like_gluon(text) for text in (given.src, given.dst))
-    blocks, json_text = convert_report(p.layouts, texts, p.tensor.shape, p.tensor.element, p.bits, tgt, p.attrs,
+    blocks, json_text = convert_report(p.layouts, texts, p.tensor.shape, p.tensor.element, p.width, tgt, p.attrs,
                                        result, gluon)
     write_report(ctx, given.output, blocks, json_text, given.fmt, given.as_json, {"svg": svg})

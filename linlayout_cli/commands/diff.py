@@ -63,8 +63,8 @@ def run(ctx: Context, given: Request) -> None:
     register, note = _register(given.reg, p, shared)
     convert_target = None if shared else select(given.target, p.targets).name
     bank_target = select(given.target, p.targets, bank=True) if register is not None else None
-    result = analyze_diff(la, lb, p.bits, convert_target, register[1] if register else None, bank_target)
-    texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.bits, register[0] if register else None, note)
+    result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target)
+    texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.width, register[0] if register else None, note)
     write_report(ctx, given.output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=given.as_json)
 

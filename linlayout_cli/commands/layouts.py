@@ -85,6 +85,12 @@ class Picked:
     table: object = None
     given: tuple = ()
 
+    @property
+    def width(self) -> int:
+        """`bits` for a command with --bitwidth (a `BitsRequest`), which always has one."""
+        assert self.bits is not None, "pick was given no BitsRequest"
+        return self.bits
+
 
 def options(roles, example: str, bits: bool = False) -> tuple:
     """The options of a command that takes `roles`: one per role, then -t, -i, --alias-names, --max-elements and
@@ -218,14 +224,13 @@ def _given(text: str | None, table, role: Role, only: bool, cute: CuteReading | 
     -i, so it never names an alias."""
     if text is None:
         return None
-    reading = {"flag": role.flag, "kind": role.kind}
-    if cute is not None:
-        reading.update(shape=cute.shape, lanes=cute.lanes)
+    shape, lanes = (cute.shape, cute.lanes) if cute is not None else (None, inputs.DEFAULT_LANES)
     if only:
-        return inputs.attribute(text, **reading)
+        return inputs.attribute(text, shape=shape, kind=role.kind, lanes=lanes, flag=role.flag)
     name = text[1:] if text.startswith("#") else text
     named = table is not None and name in table
-    attr = table[name].attr if named else inputs.attribute(text, table, **reading)
+    attr = table[name].attr if named else inputs.attribute(text, table, shape=shape, kind=role.kind, lanes=lanes,
+                                                           flag=role.flag)
     kind = getattr(attr, "kind", None)
     if role.wrong_kind and kind in ("distributed", "shared") and kind != role.kind:
         raise TTLayoutError(f"the {role.name} layout is a {kind} layout; {role.wrong_kind}")

@@ -69,6 +69,7 @@ def run(ctx: Context, given: Request) -> None:
     elif thread is not None:
         blocks, json_text = _thread(p.layouts[0], thread, block)
     else:
+        assert offset is not None                  # exactly one of the three was asked
         blocks, json_text = _offset(p.layouts[0], offset, block or 0, p.tensor)
     write_report(ctx, given.output, blocks, json_text, as_json=given.as_json)
 

@@ -7,6 +7,11 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: rich loads when a bar is shown
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
+
 
 def write_result(ctx, output: str | None, text, json, fmt: str = "text", as_json: bool = False, pictures=None,
                  rich=None) -> None:
@@ -59,7 +64,8 @@ class Progress:
         import time
         self.stream, self.what, self.delay = stream, what, delay
         self.start = time.monotonic()
-        self.bar = self.task = None
+        self.bar: RichProgress | None = None
+        self.task: TaskID | None = None
         try:
             self.wanted = bool(stream is not None and stream.isatty())
         except (AttributeError, ValueError, OSError):
@@ -75,10 +81,11 @@ class Progress:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-            self.bar = Progress(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=Console(file=self.stream), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(self.what, total=total)
+            bar = Progress(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                           console=Console(file=self.stream), transient=True)
+            bar.start()
+            self.bar, self.task = bar, bar.add_task(self.what, total=total)
+        assert self.task is not None
         self.bar.update(self.task, completed=done)
 
     def __exit__(self, *exc):

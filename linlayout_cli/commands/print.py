@@ -140,7 +140,7 @@ def run(ctx: Context, given: Request) -> int:
     _check_tmem_instr(tmem_warps, tmem_instr)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
-    pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
+    pictures: dict = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
         lines = _cute_lines(shown, failures)
         pictures["cute"] = lambda write: write("".join(lines).encode())
@@ -227,8 +227,8 @@ def _render_memory(shown, use_hw_view: bool, write) -> None:
         view = memory.tmem_hardware_view if use_hw_view else memory.tmem_tensor_view
         view(shown.linear, shown.element_bits, write)
     else:
-        view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
-        view(shown.linear, shown.padding, write)
+        shared_view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
+        shared_view(shown.linear, shown.padding, write)
 
 
 def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
@@ -333,7 +333,7 @@ def _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elemen
                      element=element) for name in names]
     elif inline is not None and not layout:
         jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
-    elif input_file:
+    elif dump is not None:                         # (-i was given)
         jobs += [Job(d.name, d.attr, shape, element=element) for d in dump.layouts]
         if not jobs and not layout:
             raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
@@ -362,7 +362,10 @@ def _file_uses(ctx, input_file, names, section, failures) -> list[Job]:
     if told:
         ctx.note(told)
     wanted = {n.lstrip("#") for n in names}
-    seen, jobs, inner, numbers = set(), [], {}, {}
+    seen: set[tuple] = set()
+    jobs: list[Job] = []
+    inner: dict = {}
+    numbers: dict = {}
     for m in inputs.modules(text, only):
         numbers[id(m)] = m.section.number if m.section is not None else 0
         by_text: dict = {}                           # a layout's text -> the alias defining it (the first one)
@@ -398,12 +401,12 @@ def _file_uses(ctx, input_file, names, section, failures) -> list[Job]:
     if skipped and not wanted:
         where = [f"#{name}" + (f" (section {numbers[mid]})" if len(numbers) > 1 else "") for mid, name in only_inside]
         ctx.note(f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
-                  f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
-                  f"{','.join(skipped[:4])}")
+                 f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
+                 f"{','.join(skipped[:4])}")
     if not jobs and not failures:
-        where = "standard input" if input_file == "-" else abbreviate(input_file)
+        source = "standard input" if input_file == "-" else abbreviate(input_file)
         what = f" named {', '.join(sorted(wanted))}" if wanted else ""
-        raise TTLayoutError(f"{where} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
+        raise TTLayoutError(f"{source} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
                             "its aliases at one shape")
     return jobs
 

@@ -56,8 +56,8 @@ def run(ctx: Context, given: Request) -> None:
     from ..reports import swizzle as report
     p = layouts.pick(ctx, "swizzle", ROLES, given, "tensor<64x64xf16>", target=given.target)
     tgt = select(given.target, p.targets, bank=True)
-    s = _suggestion(*p.layouts, p.bits, tgt, given.use, given.no_search, p.given[1])
-    s = _on_the_gpu(s, *p.layouts, p.bits, tgt, padding=given.use is None and not given.no_search)
+    s = _suggestion(p.layouts[0], p.layouts[1], p.width, tgt, given.use, given.no_search, p.given[1])
+    s = _on_the_gpu(s, p.layouts[0], p.layouts[1], p.width, tgt, padding=given.use is None and not given.no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     write_report(ctx, given.output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts),
                  as_json=given.as_json)

@@ -10,14 +10,15 @@ if TYPE_CHECKING:      # annotations only: nothing here loads at import time
     from collections.abc import Callable, Sequence
 
     from ..analysis.convert import ConvertReport
-    from ..analysis.shared_access import BankReport
+    from ..analysis.shared_access import BankReport, PaddedBankReport
     from ..analysis.targets import Target
     from ..engine import LinearLayout
 
     Builders = tuple[Callable[[], list], Callable[[], str]]     # blocks() (reports.blocks' lines), json_text()
+    Pair = tuple[LinearLayout, LinearLayout]
 
 
-def convert_report(lls: Sequence[LinearLayout], texts: Sequence[str], shape: Sequence[int], element: str, bits: int,
+def convert_report(lls: Pair, texts: tuple[str, str], shape: Sequence[int], element: str, bits: int,
                    tgt: Target, attrs: Sequence[object], result: ConvertReport | None = None,
                    given_as_gluon: Sequence[bool] = (False, False)) -> Builders:
     """(blocks(), json_text()) of the convert report of source and destination layouts `lls` (their attributes
@@ -25,23 +26,26 @@ def convert_report(lls: Sequence[LinearLayout], texts: Sequence[str], shape: Seq
     constructors (the text report leaves their Gluon line out: the reader has it already)."""
     from ..analysis.convert import analyze_convert
     from . import convert as report
-    result = result if result is not None else analyze_convert(*lls, bits, tgt.name)
-    gluon = _gluon(result, attrs, lls, given_as_gluon)
-    return (lambda: report.blocks(result, *texts, shape, element, _scratch_banks(result, lls, bits, tgt), gluon[1]),
-            lambda: report.json_text(result, *texts, shape, element, gluon[0]))
+    done = result if result is not None else analyze_convert(lls[0], lls[1], bits, tgt.name)
+    gluon = _gluon(done, attrs, lls, given_as_gluon)
+    return (lambda: report.blocks(done, texts[0], texts[1], shape, element, _scratch_banks(done, lls, bits, tgt),
+                                  gluon[1]),
+            lambda: report.json_text(done, texts[0], texts[1], shape, element, gluon[0]))
 
 
-def bank_report(lls: Sequence[LinearLayout], texts: Sequence[str], element: str, bits: int, tgt: Target,
-                result: BankReport | None = None) -> Builders:
+def bank_report(lls: Pair, texts: tuple[str, str], element: str, bits: int, tgt: Target,
+                result: BankReport | PaddedBankReport | None = None) -> Builders:
     """(blocks(), json_text()) of the bank report of a register and a shared layout (`lls`, their attribute
     texts `texts`)."""
-    from ..analysis.shared_access import analyze_shared_access
+    from ..analysis.shared_access import BankReport, analyze_shared_access
     from . import bank as report
-    result = result if result is not None else analyze_shared_access(*lls, bits, tgt)
-    return (lambda: report.blocks(result, *texts, element), lambda: report.json_text(result, *texts, element))
+    done = result if result is not None else analyze_shared_access(lls[0], lls[1], bits, tgt)
+    assert isinstance(done, BankReport)                 # no padding given: the unpadded report
+    return (lambda: report.blocks(done, texts[0], texts[1], element),
+            lambda: report.json_text(done, texts[0], texts[1], element))
 
 
-def _gluon(result: ConvertReport, attrs: Sequence[object], lls: Sequence[LinearLayout],
+def _gluon(result: ConvertReport, attrs: Sequence[object], lls: Pair,
            given_as_gluon: Sequence[bool]) -> tuple[dict, dict]:
     """(every Gluon constructor, those the text report shows): the source's, the destination's and the scratch
     layout's; the text leaves out an endpoint given as a Gluon constructor."""
@@ -55,7 +59,7 @@ def _gluon(result: ConvertReport, attrs: Sequence[object], lls: Sequence[LinearL
     return every, shown
 
 
-def _scratch_banks(result: ConvertReport, lls: Sequence[LinearLayout], bits: int, target: Target) -> list | None:
+def _scratch_banks(result: ConvertReport, lls: Pair, bits: int, target: Target) -> list | None:
     """Bank reports of the scratch layout for each direction the GPU runs as the plain ld/st.shared (ds_read /
     ds_write) that Triton's model describes: their worst wavefront explains a conflict (None for the other paths,
     for ldmatrix / stmatrix and where the bank model does not cover the target)."""
