@@ -272,7 +272,8 @@ def _listed(items: list[str], room: int = 160) -> str:
     >>> _listed(["a", "b", "c"], 4)
     'a, ... (2 more)'
     """
-    out, used = [], 0
+    out: list[str] = []
+    used = 0
     for k, item in enumerate(items):
         if out and used + len(item) + 2 > room:
             return ", ".join(out) + f", ... ({len(items) - k} more)"
@@ -462,7 +463,7 @@ def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
             if len(found) <= 1 or "redefinition of attribute alias id" not in str(e):
                 raise
         tables = [_section_table(norm, s) for s in found]
-        note = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
+        note: str | None = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
                 f"(line {found[0].first_line}): --alias-names or --section N picks another")
         return Dump(tables[0], module_targets(norm[found[0].start:found[0].end]), note, found[0],
                     tuple(d for t in tables for d in t.layouts()))
@@ -667,7 +668,9 @@ def inline_layout(t: Tensor, table, required: bool):
             raise located(e, t.source, "-t") from None
         if not required:
             return None
-        alias = re.search(r"undefined symbol alias id '(.*)'", str(e)).group(1)
+        found = re.search(r"undefined symbol alias id '(.*)'", str(e))
+        assert found is not None                     # the parser's message for an undefined alias
+        alias = found.group(1)
         if table is None:
             raise TTLayoutError(f"the encoding in -t names the alias #{abbreviate(alias, 40)}; give -i FILE that "
                                 "defines it, or the layout with -l") from None

@@ -17,12 +17,16 @@ from . import inputs
 from .errors import ShapeError
 from .records import frozen
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+    from .engine import LinearLayout
+
 
 @frozen
 class Layout:
     """A layout attribute, its linear layout at one tensor shape, and the element width (for shared banks)."""
     title: str
-    linear: object                 # LinearLayout
+    linear: LinearLayout
     element_bits: int = 16
 
     @property

@@ -58,8 +58,8 @@ def kernel_at(path: str) -> Kernel:
     """The kernel of one TTGIR file, with its NAME.json where one is beside it."""
     directory, base = os.path.split(path)
     name = base[: -len(TTGIR)] if base.endswith(TTGIR) else os.path.splitext(base)[0] or base
-    meta = os.path.join(directory, name + ".json")
-    meta = meta if os.path.isfile(meta) else None
+    json_path = os.path.join(directory, name + ".json")
+    meta = json_path if os.path.isfile(json_path) else None
     parent = os.path.basename(os.path.normpath(directory)) if directory else ""
     label = f"{name}@{parent[:SHORT_HASH]}" if meta and _HASH_DIR.fullmatch(parent) else name
     return Kernel(path, name, label, meta)
