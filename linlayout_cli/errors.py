@@ -13,8 +13,8 @@ class ParseError(TTLayoutError):
 
     def __init__(self, message: str, line: int = 1, column: int = 1):
         super().__init__(message)
-        self.line = line
-        self.column = column
+        self.line: int = line
+        self.column: int = column
 
 
 class VerifyError(TTLayoutError):
