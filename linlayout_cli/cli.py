@@ -9,6 +9,7 @@ import signal
 import sys
 
 from . import outfile
+from .commands import COMMANDS, PRINT, Context, load, quick
 from .errors import TTLayoutError, printable
 from .outfile import STOP_SIGNALS, Sink
 
@@ -45,13 +46,12 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     command line runs without click (`commands.quick`); everything else goes through the click group."""
     outfile.forget_reads()                       # an earlier in-process run's inputs are not this run's
     try:
-        from .commands import Context, quick
         ctx = Context(stdin, Sink(stdout_bytes), stdout_bytes, stderr, one_line)
         plain = quick(argv)
         if plain is not None:
             module, params = plain
             return module.run(ctx, module.Request(**params)) or 0
-        from .commands.group import group
+        from .commands.group import group  # lazy: click (about 25 ms) loads only for help, completion, mistakes
         # make_context + invoke instead of group.main(): main() turns Ctrl-C into a blank stderr line plus
         # Abort and a closed pipe into sys.exit(1); here both reach main() below, which ends quietly
         with group.make_context("ttlayout", list(argv), obj=ctx) as click_ctx:
@@ -82,7 +82,6 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
 
 def _max_elements_hint(argv: list[str]) -> str:
     """' or --max-elements N' where the command of `argv` has that option (not audit)."""
-    from .commands import COMMANDS, PRINT, load
     name = argv[0] if argv and argv[0] in COMMANDS else PRINT
     options = getattr(load(name), "OPTIONS", ())      # loaded already: the command ran out of memory
     return " or --max-elements N" if any("--max-elements" in o.decls for o in options) else ""
@@ -92,7 +91,7 @@ def _click_failure(e: Exception, stderr) -> int | None:
     """The exit status of a click exception (its message written as one line), or None for any other."""
     if not any(c.__module__.partition(".")[0] == "click" for c in type(e).__mro__):
         return None                              # not click's (a plain command line never loads click)
-    import click
+    import click  # lazy: a plain command line never loads click
     if isinstance(e, click.exceptions.Exit):
         return e.exit_code
     if isinstance(e, click.Abort):
@@ -165,7 +164,7 @@ def _raise_stopped(signum, frame):
 def complete(instruction: str, write, stderr) -> int:
     """Shell completion (`_TTLAYOUT_COMPLETE=bash_source ttlayout`, ..._complete with COMP_WORDS): click's answer,
     written through `write` like any other output, so that a full disk or a closed stdout is one error line."""
-    from click.shell_completion import shell_complete
+    from click.shell_completion import shell_complete  # lazy: only completion loads click's completion
 
     from .commands.group import group
     buffer, saved = io.BytesIO(), sys.stdout
