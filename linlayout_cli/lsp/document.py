@@ -68,6 +68,7 @@ class Document:
         self.dump = model.is_dump(self.sections)
         self._index: dict[int, SectionIndex] = {}
         self._modules: dict[int, object] = {}
+        self._aliases: dict[int, object] = {}
 
     # --- lines and offsets
 
@@ -142,6 +143,21 @@ class Document:
             except RecursionError:
                 self._modules[key] = model.TTLayoutError("the section is nested too deeply to read")
         found = self._modules[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def aliases(self, section):
+        """The section's aliases alone (what a hover on a layout needs: no op is read)."""
+        key = section.number
+        if key not in self._aliases:
+            try:
+                self._aliases[key] = model.read_aliases(self.text, section)
+            except model.TTLayoutError as e:
+                self._aliases[key] = e
+            except RecursionError:
+                self._aliases[key] = model.TTLayoutError("the section is nested too deeply to read")
+        found = self._aliases[key]
         if isinstance(found, Exception):
             raise found
         return found

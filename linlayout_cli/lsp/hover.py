@@ -41,8 +41,8 @@ def layout_markdown(attr, shape, element: str, grid: bool) -> str:
 def alias_hover(doc: Document, name: str, section, is_definition: bool) -> str:
     """An alias under the cursor: its definition, and `info`'s summary at the first shape the section uses it
     at."""
-    module = doc.module(section)
-    attr = model.alias_value(module, name)
+    aliases = doc.aliases(section)
+    attr = model.alias_value(aliases, name)
     idx = doc.index(section)
     d = idx.definitions[name]
     uses = len(idx.uses.get(name, ()))
@@ -54,7 +54,7 @@ def alias_hover(doc: Document, name: str, section, is_definition: bool) -> str:
         return _cut(f"{head}\n\n{fenced(str(attr), 'mlir')}")
     parts = [head, fenced(f"#{name} = {attr}", "mlir")]
     type_text = doc.first_type_using(section, name)
-    vt = model.value_type(module, type_text) if type_text else None
+    vt = model.value_type(aliases, type_text) if type_text else None
     if vt is not None and vt.shape and vt.encoding is not None:
         parts.append(f"first used as `{type_text}`; " + layout_markdown(vt.encoding, vt.shape, vt.pointee
                                                                            if vt.is_pointer else vt.element, False))
@@ -65,8 +65,7 @@ def alias_hover(doc: Document, name: str, section, is_definition: bool) -> str:
 
 def type_hover(doc: Document, type_text: str, section) -> str | None:
     """A `tensor<…, #layout>` (or memdesc) type: `info` at that shape, with the grid."""
-    module = doc.module(section)
-    vt = model.value_type(module, type_text)
+    vt = model.value_type(doc.aliases(section), type_text)
     if vt.kind == "other" or not vt.shape:
         return None
     if vt.encoding is None:
@@ -86,9 +85,8 @@ def type_hover(doc: Document, type_text: str, section) -> str | None:
 def inline_hover(doc: Document, text: str, section) -> str | None:
     """An inline `#ttg.…<…>`: the attribute as Triton prints it and, at the shape of the type around it if any,
     `info`'s summary."""
-    module = doc.module(section)
     try:
-        attr = model.parse_inline(module, text)
+        attr = model.parse_inline(doc.aliases(section), text)
     except model.TTLayoutError as e:
         return f"**does not parse:** {e}"
     if not model.is_layout(attr):

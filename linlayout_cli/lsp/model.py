@@ -75,23 +75,30 @@ def broken_aliases(module) -> list[tuple[str, Problem]]:
     return [(name, problem_of(e, module.first_line)) for name, e in broken.items()]
 
 
-def alias_value(module, name: str):
-    """The attribute an alias of the module names (None if not defined; the error itself if it failed)."""
-    aliases = module.aliases
+def read_aliases(text: str, section):
+    """A section's alias definitions alone (no op read), name -> attribute or its error, as the audit reads
+    them (`parsing.module.tolerant_aliases`); a TTLayoutError when the section cannot be scanned."""
+    from ..parsing.module import tolerant_aliases
+    return tolerant_aliases(text[section.start:section.end], section.first_line)
+
+
+def alias_value(aliases, name: str):
+    """The attribute an alias names (None if not defined; the error itself if it failed)."""
     if name not in aliases:
         return None
     return aliases[name]
 
 
-def value_type(module, type_text: str):
-    """A `tensor<...>` / `!ttg.memdesc<...>` written in the module, read as the audit reads it (`ValueType`)."""
-    return module.value_type(type_text)
+def value_type(aliases, type_text: str):
+    """A `tensor<...>` / `!ttg.memdesc<...>` written in a section, read as the audit reads it (`ValueType`)."""
+    from ..parsing.module import parse_type
+    return parse_type(type_text, aliases)
 
 
-def parse_inline(module, text: str):
-    """An attribute written inline in the module (`#ttg.blocked<{...}>`), its `#name`s resolved in the module."""
+def parse_inline(aliases, text: str):
+    """An attribute written inline in a section (`#ttg.blocked<{...}>`), its `#name`s resolved there."""
     from ..parsing.attribute import parse_attribute
-    return parse_attribute(text, module.aliases.attributes if hasattr(module.aliases, "attributes") else None)
+    return parse_attribute(text, aliases.attributes)
 
 
 def is_layout(attr) -> bool:

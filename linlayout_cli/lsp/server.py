@@ -294,11 +294,11 @@ def compute_diagnostics(ls: TTLayoutServer, st: FileState, stale) -> tuple[list 
         words = []
         if too_big:
             words.append(f"{len(too_big)} section(s) over {s.max_section_chars:,} characters "
-                         f"({_numbers(too_big)})")
+                         f"({_numbers(too_big)}): run `ttlayout audit FILE --pass N`")
         if skipped:
-            words.append(f"{len(skipped)} section(s) past the {s.budget_seconds:g} s budget ({_numbers(skipped)})")
-        text = ("ttlayout: not audited here: " + "; ".join(words) + ". Hover an op there to audit its section, or "
-                "run `ttlayout audit FILE --pass N`.")
+            words.append(f"{len(skipped)} section(s) past the {s.budget_seconds:g} s budget ({_numbers(skipped)}): "
+                         "hover an op there to audit its section")
+        text = "ttlayout: not audited here: " + "; ".join(words) + "."
         first = (too_big + skipped)[0]
         line = max(first.first_line - 2, 0)
         out.append(t.Diagnostic(range=_line_range(doc, line), message=text, severity=t.DiagnosticSeverity.Information,
@@ -417,6 +417,10 @@ def _hover_value(ls: TTLayoutServer, st: FileState, section, line: int, column: 
             return value, inline[1]
     if not model.is_ttgir(doc.section_text(section)):
         return None, None
+    if section.end - section.start > ls.settings.max_section_chars:
+        return (f"*ttlayout: this module has {section.end - section.start:,} characters, more than the "
+                f"{ls.settings.max_section_chars:,} audited in the editor (`maxSectionChars`); run "
+                f"`ttlayout audit FILE --line {line + 1}`*"), None
     audit = ls.module_audit(st, section)
     for f in model.rows(audit):
         if f.line == line + 1:

@@ -11,6 +11,7 @@ import shutil
 import pytest
 from golden_cases import DATA
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
 
 from linlayout_cli.cli import run
 
@@ -316,3 +317,61 @@ async def test_a_50_mb_file_is_answered_and_says_what_it_skipped(client, tmp_pat
     last = text.count("\n")
     value = await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ", copies - 1, 0)), 120)
     assert "**#mma**" in value and last > 0
+
+
+@pytest.mark.asyncio
+async def test_a_64_mib_module_is_answered(client, tmp_path):
+    """One module of 64 MiB (a kernel whose body is repeated): the server skips its audit and says so, and still
+    answers hover on its aliases and ops."""
+    piece = TRANSPOSE.read_text(encoding="utf-8")
+    head, body = piece.split("  tt.func public", 1)
+    body_lines = body.split("\n", 1)[1]
+    filler = "    %x = arith.constant dense<0> : tensor<128x64xi32, #blocked> loc(#loc1)\n"
+    text = head + "  tt.func public" + body.split("\n", 1)[0] + "\n" + filler * ((64 * 1024 * 1024 - len(piece)) // len(filler)) \
+        + body_lines
+    assert 63.9 * 1024 * 1024 < len(text) <= 64 * 1024 * 1024     # the largest file ttlayout reads
+    path = tmp_path / "big.ttgir"
+    path.write_text(text, encoding="utf-8")
+    uri, _ = await _open(client, path, text, timeout=240)
+    notes = [d for d in client.diagnostics[uri] if d.code == "skipped"]
+    assert len(notes) == 1 and "over 8,388,608 characters" in notes[0].message
+    value = await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
+    assert "**#mma**" in value
+    position = _position(text, "ttg.convert_layout")
+    value = await asyncio.wait_for(_hover(client, uri, position), 60)
+    assert "more than the 8,388,608 audited in the editor" in value
+    # the server goes on answering
+    assert "**#mma**" in await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
+
+
+def _padded_kernel(chars: int) -> str:
+    """The transpose kernel with its function body padded to about `chars` characters by constants."""
+    piece = TRANSPOSE.read_text(encoding="utf-8")
+    head, body = piece.split("  tt.func public", 1)
+    first, rest = body.split("\n", 1)
+    filler = "    %x = arith.constant dense<0> : tensor<128x64xi32, #blocked> loc(#loc1)\n"
+    return head + "  tt.func public" + first + "\n" + filler * max(chars // len(filler), 1) + rest
+
+
+@pytest.mark.asyncio
+async def test_a_cancelled_request_is_answered_as_cancelled(client, tmp_path):
+    """A hover on an op of a 6 MB module needs its audit (seconds); the client cancels it at once and hears
+    RequestCancelled, and the server answers what comes next."""
+    small_uri, small = await _open(client, TRANSPOSE)
+    text = _padded_kernel(6 * 1024 * 1024)
+    path = tmp_path / "slow.ttgir"
+    path.write_text(text, encoding="utf-8")
+    uri = _uri(path)
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=uri, language_id="mlir", version=1, text=text)))
+    future = asyncio.ensure_future(client.protocol.send_request_async(t.TEXT_DOCUMENT_HOVER, t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=_position(text, "ttg.convert_layout")),
+        msg_id="hover-to-cancel"))
+    # a quick request answered after it: the server has the hover in hand (requests are taken in order)
+    await client.text_document_definition_async(t.DefinitionParams(
+        text_document=t.TextDocumentIdentifier(uri=small_uri), position=_position(small, "#mma>", 0, 2)))
+    client.protocol.notify(t.CANCEL_REQUEST, t.CancelParams(id="hover-to-cancel"))
+    with pytest.raises(JsonRpcException) as cancelled:
+        await asyncio.wait_for(future, 240)
+    assert cancelled.value.code == -32800                 # RequestCancelled
+    assert "**#mma**" in await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
