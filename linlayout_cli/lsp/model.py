@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from .. import inputs, sources
 from ..errors import TTLayoutError
@@ -190,7 +191,7 @@ class Row:
     short: str
     category: str
     path: str                    # a convert's lowering path ('shared_memory', 'warp_shuffle', ...), else ''
-    finding: object
+    finding: Any                 # the analysis' own row record, handed back to the reports
 
 
 def row_of(f) -> Row:

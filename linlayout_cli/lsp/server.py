@@ -50,7 +50,7 @@ class Settings:
 
     def update(self, values) -> list[str]:
         """Take the known keys of a settings object (a `ttlayout` sub-object too); the problems, in words."""
-        problems = []
+        problems: list[str] = []
         if isinstance(values, dict) and isinstance(values.get("ttlayout"), dict):
             values = values["ttlayout"]
         if not isinstance(values, dict):
@@ -103,7 +103,7 @@ def audit_doc_uri() -> str | None:
 class TTLayoutServer(LanguageServer):
     """The server: the open files, the settings, and one worker thread for the diagnostics."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(NAME, VERSION)
         self.settings = Settings()
         self.files: dict[str, FileState] = {}

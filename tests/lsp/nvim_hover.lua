@@ -32,4 +32,8 @@ end
 local f = io.open(out, "w")
 f:write(text)
 f:close()
+local client = vim.lsp.get_client_by_id(id)
+local p = io.open(out .. ".pid", "w")                -- the server's process id, to check it is gone after
+p:write(tostring(client and client.rpc and client.rpc.pid or 0))
+p:close()
 vim.cmd("qa!")

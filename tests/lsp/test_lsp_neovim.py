@@ -23,6 +23,15 @@ HERE = Path(__file__).parent
 KERNEL = DATA / "kernels" / "matmul_epilogue_transpose.sm80.ttgir"
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, already ended, awaiting its parent, does not count)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def _with_marker(marker: str) -> list[int]:
     """The processes whose environment holds `marker` (the server Neovim started, and anything it left)."""
     found = []
@@ -58,9 +67,11 @@ def test_neovim_shows_the_hover_and_leaves_no_process(tmp_path):
     assert code == 0, err
     assert next(x for x in info.splitlines() if x.startswith("cute")) in hover
     # the editor is gone: so is its server (it may take the server a moment to see its input close)
+    pid = int((tmp_path / "hover.md.pid").read_text())
+    assert pid > 0
     for _ in range(100):
-        left = _with_marker(marker)
-        if not left:
+        left = [p for p in _with_marker(marker) if _alive(p)]
+        if not left and not _alive(pid):
             break
         time.sleep(0.1)
-    assert left == []
+    assert left == [] and not _alive(pid)

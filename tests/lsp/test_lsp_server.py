@@ -10,10 +10,13 @@ import shutil
 
 import pytest
 from golden_cases import DATA
-from lsprotocol import types as t
-from pygls.exceptions import JsonRpcException
 
 from linlayout_cli.cli import run
+
+pytest.importorskip("pygls")
+pytest.importorskip("pytest_lsp")
+from lsprotocol import types as t  # noqa: E402
+from pygls.exceptions import JsonRpcException  # noqa: E402
 
 KERNELS = DATA / "kernels"
 TRANSPOSE = KERNELS / "matmul_epilogue_transpose.sm80.ttgir"
