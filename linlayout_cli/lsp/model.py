@@ -133,33 +133,50 @@ def layout_text(attr, shape, element: str) -> LayoutText:
 
 def thread_grid(ll, rows: int = 16, cols: int = 16) -> tuple[str, str] | None:
     """A small picture of a 2-D distributed layout: (title, grid). At most `rows` x `cols` elements: each cell
-    the thread that holds it (the first holder, Tn); for a larger tensor, the top-left window, each cell the lane of
-    warp 0 that holds it, '.' where another warp does. None for a layout that is not 2-D distributed."""
-    from ..analysis.lookup import holders
+    the thread that holds it (the first holder, Tn, as `lookup` orders them); for a larger tensor, the top-left
+    window, each cell the lane of warp 0 (block 0) that holds it, '.' where another warp does. None for a layout
+    that is not 2-D distributed, or too large to enumerate.
+
+    Every hardware index is mapped at once (`apply_all`), the lowest index winning a cell: with register, lane,
+    warp, block as in dims, that is the first holder."""
+    import numpy as np
     dims = ll.get_out_dims()
     if len(dims) != 2 or ll.has_in_dim("offset"):
         return None
     (_, m), (_, n) = dims
     small = m <= rows and n <= cols
     r, c = min(m, rows), min(n, cols)
-    cells = []
-    for i in range(r):
-        row = []
-        for j in range(c):
-            found = holders(ll, (i, j))
-            if small:
-                row.append(f"T{found[0].thread}" if found else "-")
-            else:
-                lanes = [h.lane for h in found if h.warp == 0 and h.block == 0]
-                row.append(str(lanes[0]) if lanes else ".")
-        cells.append(row)
-    width = max(len(x) for row in cells for x in row)
-    grid = "\n".join(" ".join(x.rjust(width) for x in row) for row in cells)
+    try:
+        images = ll.apply_all()
+    except (TTLayoutError, ValueError, MemoryError):
+        return None
+    x = np.arange(images.shape[1], dtype=np.int64)
+    index, shift = {}, 0
+    for name in ll.in_dims:
+        bits = ll.get_in_dim_size_log2(name)
+        index[name] = (x >> shift) & ((1 << bits) - 1)
+        shift += bits
+    zero = np.zeros_like(x)
+    lane, warp, block = (index.get(k, zero) for k in ("lane", "warp", "block"))
+    lanes = ll.get_in_dim_size("lane") if ll.has_in_dim("lane") else 1
+    keep = (images[0] < r) & (images[1] < c)
+    if small:
+        value = lane + warp * lanes
+    else:
+        keep &= (warp == 0) & (block == 0)
+        value = lane
+    grid = np.full((r, c), -1, dtype=np.int64)
+    chosen = np.nonzero(keep)[0][::-1]                 # the lowest index written last: it wins its cell
+    grid[images[0][chosen], images[1][chosen]] = value[chosen]
+    cells = [[("-" if v < 0 else f"T{v}") if small else ("." if v < 0 else str(v)) for v in row]
+             for row in grid.tolist()]
+    width = max(len(v) for row in cells for v in row)
+    text = "\n".join(" ".join(v.rjust(width) for v in row) for row in cells)
     if small:
         title = f"threads holding each element of the {m}x{n} tensor (first holder)"
     else:
         title = f"warp 0's lanes in the top-left {r}x{c} of the {m}x{n} tensor ('.': another warp)"
-    return title, grid
+    return title, text
 
 
 # ----------------------------------------------------------------------------------------- a module: audit
