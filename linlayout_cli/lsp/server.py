@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import logging
 import os
+import sys
 import threading
 import time
 import traceback
@@ -110,6 +111,7 @@ class TTLayoutServer(LanguageServer):
         self.diagnostics_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttlayout-diagnostics")
         self.generation: dict[str, int] = {}
         self.help_uri = audit_doc_uri()
+        self.shut_down = False
 
     # --- logging to the client
 
@@ -182,6 +184,21 @@ def initialize(ls: TTLayoutServer, params: t.InitializeParams):
 def initialized(ls: TTLayoutServer, params: t.InitializedParams):
     ls.log(f"ttlayout {VERSION} language server ready (waste threshold {ls.settings.waste_threshold}, "
            f"inlay hints {'on' if ls.settings.inlay_hints else 'off'})")
+
+
+@server.feature(t.SHUTDOWN)
+def on_shutdown(ls: TTLayoutServer, params) -> None:
+    ls.shut_down = True
+
+
+@server.feature(t.EXIT)
+def on_exit(ls: TTLayoutServer, params) -> None:
+    """Leave at once, whatever the worker threads are doing (a huge file's analysis) and even if the client keeps
+    the pipe open: 0 after a shutdown request, 1 without one (the protocol's rule)."""
+    try:
+        sys.stderr.flush()
+    finally:
+        os._exit(0 if ls.shut_down else 1)
 
 
 @server.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -594,5 +611,11 @@ def inlay_hints(ls: TTLayoutServer, st: FileState, first: int, last: int) -> lis
 
 
 def serve(stdin=None, stdout=None) -> None:
-    """Speak the protocol on stdin/stdout until the client says exit or goes away."""
+    """Speak the protocol on stdin/stdout until the client says exit or goes away; SIGTERM, SIGHUP and Ctrl-C end
+    the process at once (an editor closing, a terminal gone)."""
+    import signal
+    for name in ("SIGTERM", "SIGHUP", "SIGINT"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, lambda number, frame: os._exit(128 + number))
     server.start_io(stdin, stdout)

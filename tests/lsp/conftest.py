@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-SERVER = [sys.executable, "-m", "linlayout_cli", "lsp"]
+SERVER = [sys.executable, "-m", "linlayout_cli", "lsp", "--stdio"]     # as VS Code's client starts it
 
 try:
     import pytest_lsp

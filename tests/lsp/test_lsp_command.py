@@ -2,8 +2,12 @@
 runs, and one error line naming the extra where they are missing."""
 from __future__ import annotations
 
+import json
+import signal
 import subprocess
 import sys
+
+import pytest
 
 from linlayout_cli.cli import run
 from linlayout_cli.commands import COMMANDS, SUBCOMMANDS
@@ -37,3 +41,45 @@ def test_other_commands_never_load_pygls():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def _message(payload: dict) -> bytes:
+    body = json.dumps(payload).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _server() -> subprocess.Popen:
+    pytest.importorskip("pygls")
+    proc = subprocess.Popen([sys.executable, "-m", "linlayout_cli", "lsp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(_message({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                               "params": {"processId": None, "rootUri": None, "capabilities": {}}}))
+    proc.stdin.flush()
+    header = proc.stdout.readline()
+    assert header.startswith(b"Content-Length: ")
+    return proc
+
+
+def test_exit_ends_the_server_even_with_its_input_open():
+    proc = _server()
+    proc.stdin.write(_message({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+    proc.stdin.write(_message({"jsonrpc": "2.0", "method": "exit"}))
+    proc.stdin.flush()
+    assert proc.wait(timeout=60) == 0                 # the pipe is still open: exit alone ended it
+    proc.stdin.close()
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+def test_exit_without_shutdown_is_status_1_and_sigterm_ends_it():
+    proc = _server()
+    proc.stdin.write(_message({"jsonrpc": "2.0", "method": "exit"}))
+    proc.stdin.flush()
+    assert proc.wait(timeout=60) == 1
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
+    proc = _server()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
