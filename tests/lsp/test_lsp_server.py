@@ -337,12 +337,12 @@ async def test_a_64_mib_module_is_answered(client, tmp_path):
     path.write_text(text, encoding="utf-8")
     uri, _ = await _open(client, path, text, timeout=240)
     notes = [d for d in client.diagnostics[uri] if d.code == "skipped"]
-    assert len(notes) == 1 and "over 8,388,608 characters" in notes[0].message
+    assert len(notes) == 1 and "over 2,097,152 characters" in notes[0].message
     value = await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
     assert "**#mma**" in value
     position = _position(text, "ttg.convert_layout")
     value = await asyncio.wait_for(_hover(client, uri, position), 60)
-    assert "more than the 8,388,608 audited in the editor" in value
+    assert "more than the 2,097,152 audited in the editor" in value
     # the server goes on answering
     assert "**#mma**" in await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
 
@@ -357,6 +357,7 @@ def _padded_kernel(chars: int) -> str:
 
 
 @pytest.mark.asyncio
+@pytest.mark.lsp_options({"maxSectionChars": 8 * 1024 * 1024})
 async def test_a_cancelled_request_is_answered_as_cancelled(client, tmp_path):
     """A hover on an op of a 6 MB module needs its audit (seconds); the client cancels it at once and hears
     RequestCancelled, and the server answers what comes next."""
