@@ -38,7 +38,7 @@ def layout_markdown(attr, shape, element: str, grid: bool) -> str:
     return "\n\n".join(parts)
 
 
-def alias_hover(doc: Document, name: str, section, is_definition: bool) -> str:
+def alias_hover(doc: Document, name: str, section) -> str:
     """An alias under the cursor: its definition, and `info`'s summary at the first shape the section uses it
     at."""
     aliases = doc.aliases(section)
@@ -83,8 +83,8 @@ def type_hover(doc: Document, type_text: str, section) -> str | None:
 
 
 def inline_hover(doc: Document, text: str, section) -> str | None:
-    """An inline `#ttg.…<…>`: the attribute as Triton prints it and, at the shape of the type around it if any,
-    `info`'s summary."""
+    """An inline `#ttg.…<…>` outside a type and an alias definition (an op's attribute): the attribute as Triton
+    prints it (with no shape there is no summary to give)."""
     try:
         attr = model.parse_inline(doc.aliases(section), text)
     except model.TTLayoutError as e:
@@ -102,7 +102,7 @@ def row_hover(doc: Document, row: model.Row, module_audit, asm_column) -> str:
     parts = [head]
     if asm_column is not None:
         parts.append(f"**assembly** (model/assembly on its Python line): `{model.assembly_cell(row, asm_column)}`")
-    parts.append(fenced(model.row_text(row, module_audit, title)))
+    parts.append(fenced(model.row_text(row, title)))
     return _cut("\n\n".join(parts))
 
 

@@ -217,7 +217,7 @@ def row_of(f) -> Row:
     return Row(f.line, f.op, f.waste, f.cost, report.verdict(f), report.short_verdict(f), f.category, path, f)
 
 
-def row_text(row: Row, module_audit, title: str) -> str:
+def row_text(row: Row, title: str) -> str:
     """`audit --line N`'s facts of a row, as plain text."""
     from ..reports import audit as report
     from ..reports.blocks import to_text

@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 
 from ..resources import VERSION
 from . import hover, model
-from .document import Document, is_location
+from .document import Document, is_location, utf16_len
 
 NAME = "ttlayout"
 LOG = logging.getLogger("ttlayout.lsp")
@@ -335,12 +335,7 @@ def _line_range(doc: Document, line: int) -> t.Range:
     text = doc.line_text(line)
     indent = len(text) - len(text.lstrip())
     return t.Range(start=t.Position(line=line, character=indent),
-                   end=t.Position(line=line, character=hover_units(text)))
-
-
-def hover_units(text: str) -> int:
-    from .document import utf16_len
-    return utf16_len(text)
+                   end=t.Position(line=line, character=utf16_len(text)))
 
 
 def _problem_diagnostic(doc: Document, p: model.Problem) -> t.Diagnostic:
@@ -350,7 +345,6 @@ def _problem_diagnostic(doc: Document, p: model.Problem) -> t.Diagnostic:
     end = col + 1
     while end < len(text) and (text[end].isalnum() or text[end] in "_."):
         end += 1
-    from .document import utf16_len
     return t.Diagnostic(range=t.Range(start=t.Position(line=line, character=utf16_len(text[:col])),
                                       end=t.Position(line=line, character=utf16_len(text[:min(end, len(text))]))),
                         message=p.message, severity=t.DiagnosticSeverity.Error, source=NAME, code="parse")
@@ -425,10 +419,12 @@ def _hover_value(ls: TTLayoutServer, st: FileState, section, line: int, column: 
     alias = doc.alias_at(line, column)
     if alias is not None:
         name, span, _ = alias
-        d = doc.index(section).definitions[name]
-        return hover.alias_hover(doc, name, section, (d.line, d.start) == (span.line, span.start)), span
+        return hover.alias_hover(doc, name, section), span
     inline = doc.inline_at(line, column)
     if inline is not None:
+        defined = [n for n, d in doc.index(section).definitions.items() if d.line == line]
+        if defined:                                   # the value of an alias definition: the alias's hover
+            return hover.alias_hover(doc, defined[0], section), inline[1]
         value = hover.inline_hover(doc, inline[0], section)
         if value is not None:
             return value, inline[1]
@@ -559,8 +555,7 @@ def code_actions(ls: TTLayoutServer, st: FileState, line: int) -> list[t.CodeAct
 
 
 def line_edits(before: str, after: str) -> list[t.TextEdit]:
-    """The lines that differ between two texts, as edits replacing each run of changed lines whole."""
-    from .document import utf16_len
+    """The lines that differ between two texts, as edits replacing each changed line whole."""
     a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
     if len(a) != len(b):                               # a change never adds lines; be safe all the same
         return [t.TextEdit(range=t.Range(start=t.Position(line=0, character=0),
@@ -604,7 +599,7 @@ def inlay_hints(ls: TTLayoutServer, st: FileState, first: int, last: int) -> lis
             row = model.row_of(f)
             if row.category == "convert" and first <= row.line - 1 <= last:
                 text = doc.line_text(row.line - 1)
-                out.append(t.InlayHint(position=t.Position(line=row.line - 1, character=hover_units(text)),
+                out.append(t.InlayHint(position=t.Position(line=row.line - 1, character=utf16_len(text)),
                                        label=" " + hover.inlay_text(row), kind=t.InlayHintKind.Type,
                                        padding_left=True))
     return out

@@ -84,6 +84,27 @@ async def test_hover_on_an_alias_shows_info_at_its_first_use(client):
 
 
 @pytest.mark.asyncio
+async def test_hover_on_an_inline_layout(client, tmp_path):
+    """The value of an alias definition answers as the alias does; an inline layout elsewhere (an op's
+    attribute) is printed as Triton prints it, and one that does not parse says why with the CLI's text."""
+    uri, text = await _open(client, TRANSPOSE)
+    value = await _hover(client, uri, _position(text, "#ttg.nvidia_mma<", 0, 3))
+    assert value.startswith("**#mma** — defined at line 5")
+    path = tmp_path / "inline.mlir"
+    path.write_text('module {\n  "x.op"() {layout = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], '
+                    'warpsPerCTA = [1, 1], order = [1, 0]}>, bad = #ttg.blocked<{sizePerThread = [1]}>} : () -> ()\n'
+                    '}\n', encoding="utf-8")
+    uri, text = await _open(client, path)
+    value = await _hover(client, uri, _position(text, "#ttg.blocked<", 0, 3))
+    assert "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>" \
+        in value
+    value = await _hover(client, uri, _position(text, "#ttg.blocked<", 1, 3))
+    code, _, err = run(["info", "-l", "#ttg.blocked<{sizePerThread = [1]}>", "-t", "tensor<4x4xf16>"])
+    assert value.startswith("**does not parse:** ") and code == 1
+    assert err.removeprefix("ttlayout: error: ").strip() in value
+
+
+@pytest.mark.asyncio
 async def test_hover_on_a_type_shows_info_and_warp_zero_grid(client):
     uri, text = await _open(client, TRANSPOSE)
     type_text = "tensor<128x64xi32, #blocked>"
