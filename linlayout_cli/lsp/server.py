@@ -30,6 +30,7 @@ from .document import Document, is_location, utf16_len
 
 NAME = "ttlayout"
 LOG = logging.getLogger("ttlayout.lsp")
+KEPT = 256                         # analyses kept per file (by section text): older ones go as the text changes
 
 
 @dataclass
@@ -78,6 +79,13 @@ class FileState:
     advice: dict = field(default_factory=dict)          # section key -> [Fix] | TTLayoutError
     asm: dict = field(default_factory=dict)             # section key -> assembly column or None
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def remember(cache: dict, key: str, value) -> None:
+    """Keep `value` under `key`, dropping the oldest entries past KEPT (memory stays bounded while one types)."""
+    cache[key] = value
+    while len(cache) > KEPT:
+        cache.pop(next(iter(cache)))
 
 
 def section_key(doc: Document, section) -> str:
@@ -155,7 +163,7 @@ class TTLayoutServer(LanguageServer):
             except (RecursionError, MemoryError, ValueError, KeyError, IndexError) as e:
                 found = model.TTLayoutError(f"the audit could not read this module ({type(e).__name__})")
             with st.lock:
-                st.audits[key] = found
+                remember(st.audits, key, found)
         if isinstance(found, Exception):
             raise found
         return found
@@ -164,7 +172,7 @@ class TTLayoutServer(LanguageServer):
         key = section_key(st.doc, section)
         if key not in st.asm:
             several = len(st.doc.sections) > 1
-            st.asm[key] = None if several else model.assembly_column(st.doc.path, module_audit)
+            remember(st.asm, key, None if several else model.assembly_column(st.doc.path, module_audit))
         return st.asm[key]
 
 
@@ -540,7 +548,7 @@ def code_actions(ls: TTLayoutServer, st: FileState, line: int) -> list[t.CodeAct
             fixes = model.advise(doc.module(section), doc.module_index(section))
         except model.TTLayoutError as e:
             fixes = e
-        st.advice[key] = fixes
+        remember(st.advice, key, fixes)
     if isinstance(fixes, Exception):
         ls.log(f"ttlayout: no advice for section {section.number}: {fixes}", t.MessageType.Warning)
         return []

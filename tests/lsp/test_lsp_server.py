@@ -400,3 +400,12 @@ async def test_a_cancelled_request_is_answered_as_cancelled(client, tmp_path):
         await asyncio.wait_for(future, 240)
     assert cancelled.value.code == -32800                 # RequestCancelled
     assert "**#mma**" in await asyncio.wait_for(_hover(client, uri, _position(text, "#mma = ")), 240)
+
+
+def test_the_analyses_kept_per_file_are_bounded():
+    """As one types, each version of a section is a new key; the oldest analyses go past KEPT."""
+    from linlayout_cli.lsp.server import KEPT, remember
+    cache: dict = {}
+    for i in range(KEPT + 10):
+        remember(cache, str(i), i)
+    assert list(cache) == [str(i) for i in range(10, KEPT + 10)]
