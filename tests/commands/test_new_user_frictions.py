@@ -1,0 +1,100 @@
+"""Issue 32 part A: the frictions a new user met, each tested as a class (JSON documents, ranks in a lit file,
+exit statuses, click's messages, passes, hardware mismatches, TMEM in every command)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from linlayout_cli.cli import run
+
+B2 = "#ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [{}], warpsPerCTA = [1, 1], order = [1, 0]}}>"
+B1 = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>"
+B3 = ("#ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 1, 1], "
+      "order = [2, 1, 0]}>")
+
+
+def _file(tmp_path, aliases: dict) -> str:
+    f = tmp_path / "lit.mlir"
+    f.write_text("".join(f"#{name} = {attr}\n" for name, attr in aliases.items()))
+    return str(f)
+
+
+# ----------------------------------------------------------------------------------------- A.1 one JSON document
+
+@pytest.mark.parametrize("count", [1, 2, 5])
+@pytest.mark.parametrize("hw", [False, True])
+def test_json_of_a_files_aliases_is_one_document(tmp_path, count, hw):
+    """-i FILE --json: one JSON document, {"layouts": [...]}, however many aliases the file holds (one included)."""
+    names = [f"b{i}" for i in range(count)]
+    path = _file(tmp_path, {n: B2.format("4, 8" if i % 2 else "8, 4") for i, n in enumerate(names)})
+    code, out, err = run(["-i", path, "-t", "tensor<4x4xf16>", "--json"] + (["--use-hw-view"] if hw else []))
+    assert code == 0 and not err
+    doc = json.loads(out)                                # one document: json.loads refuses two
+    assert [layout["alias"] for layout in doc["layouts"]] == names
+
+
+def test_json_of_one_named_layout_is_the_grid_object(tmp_path):
+    """One layout named on the command line (-l, one --alias-names entry, a -t encoding) keeps the plain object."""
+    path = _file(tmp_path, {"a": B2.format("4, 8"), "b": B2.format("8, 4")})
+    for argv in (["-l", B2.format("4, 8")], ["-i", path, "--alias-names", "b"]):
+        doc = json.loads(run([*argv, "-t", "tensor<4x4xf16>", "--json"])[1])
+        assert "elements" in doc and "layouts" not in doc
+    both = json.loads(run(["-i", path, "--alias-names", "a,b", "-t", "tensor<4x4xf16>", "--json"])[1])
+    assert [x["alias"] for x in both["layouts"]] == ["a", "b"]
+
+
+def test_json_without_t_is_one_document():
+    from golden_cases import DATA
+    code, out, err = run(["-i", str(DATA / "triton_lit" / "optimize_epilogue.mlir"), "--json"])
+    assert code == 0
+    assert len(json.loads(out)["layouts"]) >= 2
+
+
+# ----------------------------------------------------------------------------------------- A.2 ranks in a lit file
+
+def test_aliases_of_other_ranks_are_named_and_skipped(tmp_path):
+    path = _file(tmp_path, {"one": B1, "two": B2.format("4, 8"), "three": B3, "two_b": B2.format("8, 4")})
+    code, out, err = run(["-i", path, "-t", "tensor<4x4xf16>"])
+    assert code == 0
+    heads = [line for line in out.splitlines() if line.startswith("Print layout attribute:")]
+    assert [h.split(" = ")[0].split(": ")[1] for h in heads] == ["#two", "#two_b"]
+    assert err.splitlines() == ["ttlayout: note: #one skipped: its rank is 1, -t's is 2",
+                                "ttlayout: note: #three skipped: its rank is 3, -t's is 2"]
+    same = run(["-i", path, "-t", "tensor<4x4xf16>", "--alias-names", "two,two_b"])[1]
+    assert out == same.replace("\n\n", "\n")             # the fitting aliases as --alias-names prints them
+
+
+def test_no_alias_of_the_rank_is_an_error_naming_each(tmp_path):
+    path = _file(tmp_path, {"one": B1, "three": B3})
+    code, out, err = run(["-i", path, "-t", "tensor<4x4xf16>"])
+    assert code == 1 and not out
+    assert err == "ttlayout: error: no layout alias of the -i file has the rank 2 of -t: #one (rank 1), #three (rank 3)\n"
+
+
+def test_a_named_alias_of_another_rank_stays_an_error(tmp_path):
+    path = _file(tmp_path, {"one": B1, "two": B2.format("4, 8")})
+    code, out, err = run(["-i", path, "-t", "tensor<4x4xf16>", "--alias-names", "one"])
+    assert code == 1 and "rank" in err and not out
+
+
+# ----------------------------------------------------------------------------------------- A.10 diff --exit-code
+
+A = B2.format("4, 8")
+B = B2.format("8, 4")
+
+
+@pytest.mark.parametrize("argv,status", [
+    ([A, A], 0), ([A, B], 1), ([A, "#ttg.nope<{}>"], 2), ([A], 2), ([A, A, "--bogus"], 2), ([A, A, "--target", "x"], 2),
+    ([A, B, "--json"], 1), (["#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>",
+                             "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>"], 1),
+])
+def test_diff_exit_code_is_gits(argv, status):
+    code, out, err = run(["diff", *argv, "-t", "tensor<16x16xf16>", "--exit-code"])
+    assert code == status, err
+    assert bool(out) == (status != 2) and bool(err) == (status == 2)
+
+
+def test_diff_without_exit_code_keeps_0_and_1():
+    assert run(["diff", A, B, "-t", "tensor<16x16xf16>"])[0] == 0
+    assert run(["diff", A, "#ttg.nope<{}>", "-t", "tensor<16x16xf16>"])[0] == 1
