@@ -329,7 +329,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     except BrokenPipeError:
         raise                                    # main() ends quietly
     except Exception as e:
-        code = _click_failure(e, stderr, failed)
+        code = _click_failure(e, stderr, failed, argv)
         if code is not None:
             return code
         _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
@@ -356,9 +356,9 @@ def _max_elements_hint(argv: list[str]) -> str:
     return " or --max-elements N" if any("--max-elements" in o.decls for o in options) else ""
 
 
-def _click_failure(e: Exception, stderr, failed: int = 1) -> int | None:
-    """The exit status of a click exception (its message written as one line; `failed` for a mistake), or None
-    for any other."""
+def _click_failure(e: Exception, stderr, failed: int = 1, argv=()) -> int | None:
+    """The exit status of a click exception (its message, in our words, written as one line; `failed` for a
+    mistake), or None for any other."""
     click = sys.modules.get("click")
     if click is None:
         return None
@@ -367,7 +367,8 @@ def _click_failure(e: Exception, stderr, failed: int = 1) -> int | None:
     if isinstance(e, click.Abort):
         return 130
     if isinstance(e, click.UsageError):
-        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
+        from .commands.usage import our_words
+        stderr.write(one_line(our_words(e, list(argv)), f" (see '{_help_name(e.ctx, argv)} --help')") + "\n")
         return failed
     if isinstance(e, click.ClickException):
         stderr.write(one_line(e.format_message()) + "\n")
@@ -375,9 +376,13 @@ def _click_failure(e: Exception, stderr, failed: int = 1) -> int | None:
     return None
 
 
-def _help_name(ctx) -> str:
-    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name)."""
-    if ctx is None or ctx.command.name in ("print", "ttlayout"):
+def _help_name(ctx, argv=()) -> str:
+    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name); from the command
+    line where click's parser gives no context."""
+    if ctx is None:
+        from .commands.usage import help_name
+        return help_name(list(argv))
+    if ctx.command.name in ("print", "ttlayout"):
         return "ttlayout"
     return f"ttlayout {ctx.command.name}"
 

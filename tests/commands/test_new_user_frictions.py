@@ -98,3 +98,63 @@ def test_diff_exit_code_is_gits(argv, status):
 def test_diff_without_exit_code_keeps_0_and_1():
     assert run(["diff", A, B, "-t", "tensor<16x16xf16>"])[0] == 0
     assert run(["diff", A, "#ttg.nope<{}>", "-t", "tensor<16x16xf16>"])[0] == 1
+
+
+# ----------------------------------------------------------------------------------------- A.5 click in our voice
+
+CLICK_WORDS = ("Got unexpected", "requires an argument", "No such option", "Invalid value", "Missing argument",
+               "Did you mean", "valid integer", "'text', 'json'", "x>=")
+
+
+def _one_error_line(argv):
+    code, out, err = run(argv)
+    assert code == 1 and not out, (argv, code)
+    assert err.endswith("\n") and err.count("\n") == 1 and err.startswith("ttlayout: error: "), (argv, err)
+    assert not any(w in err for w in CLICK_WORDS), (argv, err)
+    return err
+
+
+def _every_option():
+    from linlayout_cli.commands import COMMANDS, PRINT, load
+    for name in COMMANDS:
+        for opt in load(name).OPTIONS:
+            yield pytest.param([] if name == PRINT else [name], opt, id=f"{name}{opt.decls[0]}")
+
+
+@pytest.mark.parametrize("prefix,opt", list(_every_option()))
+def test_every_option_without_its_value_or_with_a_bad_one(prefix, opt):
+    """Each command x each option: no value, a bad choice or number, an unknown option, a word too many."""
+    decl = opt.decls[0]
+    if opt.kind != "flag":
+        err = _one_error_line([*prefix, decl])
+        assert f"{decl} needs a value" in err
+        if isinstance(opt.type, tuple):
+            err = _one_error_line([*prefix, decl, "nonsense"])
+            assert f"invalid {decl}: 'nonsense' is not one of {', '.join(opt.type)}" in err
+        elif opt.type is int:
+            err = _one_error_line([*prefix, decl, "x"])
+            assert f"invalid {decl}: 'x' is not an integer" in err
+    unknown = "--" + decl.lstrip("-") + "zz"              # (-tzz would be -t zz)
+    err = _one_error_line([*prefix, unknown] + ([] if opt.kind == "flag" else ["1"]))
+    assert f"unknown option '{unknown}'" in err
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["lookup", "-l", A, "-t", "tensor<8x8xf16>", "--element", "5", "7"], "--element 5,7"),
+    (["lookup", "-l", A, "-t", "tensor<8x8xf16>", "--element", "1", "2", "3"], "--element 1,2,3"),
+    (["-i", "-", "-t", "tensor<8x8xf16>", "--alias-names", "a", "b"], "--alias-names a,b"),
+    (["-l", A, "-t", "tensor<8x8xf16>", "extra"], "'ttlayout' takes no positional argument"),
+    (["info", "-l", A, "-t", "tensor<8x8xf16>", "extra"], "'ttlayout info' takes no positional argument"),
+    (["diff", A, A, A, "-t", "tensor<8x8xf16>"], "'ttlayout diff' takes A B"),
+    (["-l", "#ttg.blocked<{sizePerThread", "=", "[1]}>", "-t", "x"], "quote a layout"),
+    (["-l", A, "-t", "tensor<8x8xf16>", "--colour", "never"], "unknown option '--colour' (did you mean '--color'?)"),
+    (["help", "a", "b"], "'ttlayout help' takes one COMMAND or TOPIC"),
+    (["-l", A, "-t", "tensor<8x8xf16>", "--max-elements", "0"], "invalid --max-elements: 0 is below the minimum 1"),
+])
+def test_click_mistakes_get_a_hint(argv, words):
+    assert words in _one_error_line(argv)
+
+
+def test_the_help_named_is_the_commands_own():
+    assert _one_error_line(["audit", "--top"]).endswith("(see 'ttlayout audit --help')\n")
+    assert _one_error_line(["-l"]).endswith("(see 'ttlayout --help')\n")
