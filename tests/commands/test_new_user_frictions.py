@@ -158,3 +158,87 @@ def test_click_mistakes_get_a_hint(argv, words):
 def test_the_help_named_is_the_commands_own():
     assert _one_error_line(["audit", "--top"]).endswith("(see 'ttlayout audit --help')\n")
     assert _one_error_line(["-l"]).endswith("(see 'ttlayout --help')\n")
+
+
+# ----------------------------------------------------------------------------------------- A.7 terminal tables
+
+ANSI = __import__("re").compile(r"\x1b\[[0-9;]*m")
+
+
+def _columns_back(text: str, table) -> list[tuple[str, ...]]:
+    """The cells of a rich-drawn table read back from the terminal text: each line cut at the column starts (the
+    header's '┃' / '│' for a boxed table, the header names for a `fit` one); a line whose first column is not empty
+    starts a row, the others continue it (the wrapped part of a cell)."""
+    lines = [ANSI.sub("", line) for line in text.splitlines()]
+    boxed = not table.fit
+    head = next(i for i, line in enumerate(lines) if all(w in line for w in table.columns[-1].split()))
+    rows: list[list[str]] = []
+    if boxed:
+        body = [line for line in lines[head + 1:] if "│" in line]
+        pieces = [[p.strip() for p in line.split("│")] for line in body]
+    else:
+        starts, at = [], 0
+        for col in table.columns:
+            at = lines[head].index(col, at)
+            starts.append(at)
+        pieces = [[line[a:b].strip() for a, b in zip(starts, starts[1:] + [None])] for line in lines[head + 1:] if line]
+    for cells in pieces:
+        if cells[0]:
+            rows.append(list(cells))
+        else:
+            for i, c in enumerate(cells):
+                rows[-1][i] = (rows[-1][i] + " " + c) if c else rows[-1][i]
+    return [tuple(c.replace(" ", "") for c in row) for row in rows]
+
+
+_WORD = __import__("hypothesis").strategies.from_regex(r"[a-z_]{1,12}(@[A-Z0-9]{8})?(\.py:[0-9]{1,3})?", fullmatch=True)
+
+
+@__import__("hypothesis").settings(max_examples=30)
+@__import__("hypothesis").given(data=__import__("hypothesis").strategies.data())
+def test_rich_tables_never_drop_a_column_nor_cut_a_word(data):
+    """Random tables (identifiers with @hashes, phrases) at terminal widths 60-160: every cell reads back whole
+    from the drawn table, and no '…'."""
+    from hypothesis import strategies as st
+
+    from linlayout_cli.reports.blocks import Table, to_rich
+    ncols = data.draw(st.integers(2, 9), label="columns")
+    columns = tuple(f"c{i}" + data.draw(st.sampled_from(["", " bytes", "olumn"])) for i in range(ncols))
+    cell = st.lists(_WORD, min_size=1, max_size=3).map(" ".join)
+    rows = tuple((str(n + 1),) + tuple(data.draw(cell) for _ in columns[1:])     # a row number first, as audit's
+                 for n in range(data.draw(st.integers(1, 4))))
+    fit = data.draw(st.booleans(), label="fit")
+    if fit:
+        columns = tuple(c.split()[0] for c in columns[:-2]) + ("layouts", "verdict")
+    table = Table(columns, rows, fit=fit)
+    width = data.draw(st.integers(60, 160), label="width")
+    text = to_rich([table], width)
+    assert "…" not in text
+    assert _columns_back(text, table) == [tuple(c.replace(" ", "") for c in row) for row in rows]
+
+
+def test_audit_of_many_kernels_on_a_100_column_terminal(monkeypatch, tmp_path):
+    """The ranked table of kernels of the test cache at 100 columns: the cost column is there and every kernel
+    name (with its @hash) reads back whole."""
+    import shutil
+
+    from golden_cases import DATA
+
+    from linlayout_cli.commands import output
+    from linlayout_cli.reports.blocks import Table
+    kernels = sorted((DATA / "cache").glob("*/flash_attention.ttgir"))[:2] + sorted(
+        (DATA / "cache").glob("*/matmul_epilogue_transpose.ttgir"))[:1]
+    for k in kernels:
+        shutil.copytree(k.parent, tmp_path / k.parent.name)
+    names = sorted(f"{k.stem}@{k.parent.name[:8]}" for k in kernels)
+    monkeypatch.setattr(output, "on_terminal", lambda: True)
+    monkeypatch.setattr(output, "width", lambda: 100)
+    code, text, _ = run(["audit", str(tmp_path)])
+    text = text.split("\n\n")[0]                        # the ranked table (the costliest ops follow)
+    lines = [ANSI.sub("", line) for line in text.splitlines()]
+    assert code == 0 and "…" not in text
+    header = next(line for line in lines if "kernel" in line and "┃" in line)
+    columns = tuple(c.strip() for c in header.split("┃"))
+    assert "cost" in columns
+    back = sorted(row[columns.index("kernel")] for row in _columns_back(text, Table(columns, (), fit=False)))
+    assert back == names
