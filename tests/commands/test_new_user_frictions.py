@@ -242,3 +242,36 @@ def test_audit_of_many_kernels_on_a_100_column_terminal(monkeypatch, tmp_path):
     assert "cost" in columns
     back = sorted(row[columns.index("kernel")] for row in _columns_back(text, Table(columns, (), fit=False)))
     assert back == names
+
+
+# ----------------------------------------------------------------------------------------- A.6 passes
+
+def test_pass_list_names_every_module_without_json():
+    from golden_cases import DATA
+    dump = str(DATA / "dumps" / "softmax.sm90.mlir_dump.txt")
+    code, out, err = run(["audit", dump, "--pass", "list"])
+    assert code == 0 and not err
+    rows = [line.split() for line in out.splitlines()[2:]]
+    full = json.loads(run(["audit", dump, "--json"])[1])["passes"]
+    assert [int(r[0]) for r in rows] == [p["number"] for p in full]
+    assert [int(r[1]) for r in rows] == [p["line"] for p in full]
+    assert [" ".join(r[3:]).replace("  (audited by default)", "").replace(" (audited by default)", "") for r in rows] \
+        == [p["dump"] for p in full]
+    default = [r for r in rows if "default)" in " ".join(r)]
+    assert len(default) == 1 and default[0][2] == "TTGIR" and "ConvertTritonGPUToLLVM" in " ".join(default[0])
+    listed = json.loads(run(["audit", dump, "--pass", "list", "--json"])[1])["passes"]
+    assert [p["number"] for p in listed if p["default"]] == [int(default[0][0])]
+    assert [p["dump"] for p in listed] == [p["dump"] for p in full]
+
+
+def test_line_header_names_the_pass():
+    from golden_cases import DATA
+    dump = str(DATA / "dumps" / "softmax.sm90.mlir_dump.txt")
+    head = run(["audit", dump, "--line", "8801"])[1].splitlines()[0]
+    assert head.endswith(", in IR Dump Before ConvertTritonGPUToLLVM")
+    number = next(p["number"] for p in json.loads(run(["audit", dump, "--pass", "list", "--json"])[1])["passes"]
+                  if p["dump"] == "IR Dump Before TritonGPURemoveLayoutConversions")
+    code, out, err = run(["audit", dump, "--pass", str(number), "--json"])
+    line = json.loads(out)["ops"][0]["line"]
+    head = run(["audit", dump, "--pass", str(number), "--line", str(line)])[1].splitlines()[0]
+    assert head.endswith(", in IR Dump Before TritonGPURemoveLayoutConversions"), head
