@@ -7,7 +7,7 @@ import os
 
 from .. import inputs
 from ..errors import TTLayoutError
-from .hardware import TARGET, check_named, select
+from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt
 from .output import write_report
 
@@ -53,6 +53,8 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
+    if target is not None:
+        override_note(obj, target, inputs.module_targets(text))
     advice = analyze_advise(inputs.modules(text), target)
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")

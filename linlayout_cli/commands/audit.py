@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import inputs, sources
 from ..errors import TTLayoutError, abbreviate_path
-from .hardware import TARGET, check_named, select
+from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
 from .output import Progress, width, write_report, write_result
 
@@ -94,6 +94,8 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
+    if target is not None:
+        override_note(obj, target, inputs.module_targets(text))
     shown = "standard input" if path == "-" else path
     if pass_name == "list":
         _list_passes(obj, text, shown, as_json, output)

@@ -48,8 +48,8 @@ def run(obj, a, b, reg, target, as_json, output, exit_code=False, **given):
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
     register, note = _register(reg, p, shared)
-    convert_target = None if shared else select(target, p.targets).name
-    bank_target = select(target, p.targets, bank=True) if register is not None else None
+    convert_target = None if shared else select(target, p.targets, obj=obj).name
+    bank_target = select(target, p.targets, bank=True, obj=obj) if register is not None else None
     result = analyze_diff(la, lb, p.bits, convert_target, register[1] if register else None, bank_target)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.bits, register[0] if register else None, note)
     write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),

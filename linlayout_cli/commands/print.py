@@ -115,6 +115,8 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
     _check_tmem_instr(tmem_warps, tmem_instr)
     jobs = _of_rank(obj, jobs)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
+    if fmt == "text" and not as_json:
+        _note_lanes(obj, shown)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
     pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
@@ -166,6 +168,18 @@ def _of_rank(obj, jobs: list) -> list:
     for job in skipped:
         note(obj, f"#{job.name} skipped: its rank is {job.attr.rank}, -t's is {rank}")
     return kept
+
+
+def _note_lanes(obj, converted) -> None:
+    """One stderr note for each layout whose lanes per warp match no target (threadsPerWarp = [2, 8]: 16 lanes),
+    under the text view (the one a person reads); the view itself prints as Triton prints it."""
+    from .hardware import lanes_note
+    from .layouts import note
+    for job, shown in converted:
+        if shown.view == "triton" and shown.linear.has_in_dim("lane"):
+            said = lanes_note(shown.linear.get_in_dim_size("lane"))
+            if said is not None:
+                note(obj, (f"#{job.name}: " if job.name is not None else "") + said)
 
 
 def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:

@@ -171,12 +171,13 @@ def _columns_back(text: str, table) -> list[tuple[str, ...]]:
     starts a row, the others continue it (the wrapped part of a cell)."""
     lines = [ANSI.sub("", line) for line in text.splitlines()]
     boxed = not table.fit
-    head = next(i for i, line in enumerate(lines) if all(w in line for w in table.columns[-1].split()))
     rows: list[list[str]] = []
-    if boxed:
+    if boxed:                                            # the body starts below the header's ━━━ rule
+        head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("━"))
         body = [line for line in lines[head + 1:] if "│" in line]
         pieces = [[p.strip() for p in line.split("│")] for line in body]
     else:
+        head = next(i for i, line in enumerate(lines) if all(w in line for w in table.columns[-1].split()))
         starts, at = [], 0
         for col in table.columns:
             at = lines[head].index(col, at)
@@ -275,3 +276,70 @@ def test_line_header_names_the_pass():
     line = json.loads(out)["ops"][0]["line"]
     head = run(["audit", dump, "--pass", str(number), "--line", str(line)])[1].splitlines()[0]
     assert head.endswith(", in IR Dump Before TritonGPURemoveLayoutConversions"), head
+
+
+# ----------------------------------------------------------------------------------------- A.11 the quick subset
+
+def test_the_quick_marker_is_registered_and_names_real_files():
+    """`python -m pytest -m quick` (README): the marker is declared in pyproject (no unknown-marker warning) and
+    every file of conftest's QUICK list exists, so the subset never silently shrinks to nothing."""
+    import conftest
+    from golden_cases import ROOT
+    assert '\nmarkers = ["quick: ' in (ROOT / "pyproject.toml").read_text()
+    assert conftest.QUICK and all((ROOT / "tests" / name).is_file() for name in conftest.QUICK)
+    assert not any(name.startswith(("golden/", "fuzz/", "browser/")) for name in conftest.QUICK)
+
+
+# ----------------------------------------------------------------------------------------- A.4 hardware mismatches
+
+W = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+
+
+def _targets_with(engine):
+    from linlayout_cli.analysis.targets import KNOWN
+    return [name for name, t in KNOWN.items() if engine in t.engines], [
+        name for name, t in KNOWN.items() if engine not in t.engines and not t.bank_gap]
+
+
+@pytest.mark.parametrize("engine", ["tma", "wgmma"])
+def test_swizzle_for_a_unit_the_target_lacks_is_refused(engine):
+    having, lacking = _targets_with(engine)
+    assert having and "sm80" in lacking
+    for target in lacking:
+        code, out, err = run(["swizzle", "-r", W, "-t", "tensor<64x64xf16>", "--for", engine, "--target", target])
+        assert code == 1 and not out and f"--for {engine}: {target}," in err, (target, err)
+    for target in having:
+        code, out, err = run(["swizzle", "-r", W, "-t", "tensor<64x64xf16>", "--for", engine, "--target", target])
+        assert code == 0 and out.startswith("#ttg.nvmma_shared<") and not err, (target, err)
+    assert set(having) == ({"sm90", "sm100"} if engine == "tma" else {"sm90"})
+
+
+def test_no_tma_hint_where_the_target_has_no_tma():
+    out = run(["swizzle", "-r", W, "-d", W.replace("[4, 8]", "[8, 4]"), "-t", "tensor<64x64xf16>", "--target", "sm80"])[1]
+    assert "--for tma" not in out
+
+
+def test_target_overriding_the_dumps_own_is_said_once():
+    from golden_cases import DATA
+    dump = str(DATA / "kernels" / "matmul.sm90.ttgir")
+    for argv in (["audit", dump], ["advise", dump],
+                 ["convert", "-i", dump, "--alias-names", "blocked,mma", "-t", "tensor<128x64xf16>"],
+                 ["diff", "-i", dump, "--alias-names", "blocked,mma", "-t", "tensor<128x64xf16>"]):
+        code, out, err = run([*argv, "--target", "blackwell"])
+        assert code == 0 and out
+        assert err == "ttlayout: note: --target sm100 overrides the dump's ttg.target cuda:90 (sm90)\n", argv
+        same = run([*argv, "--target", "sm90"])
+        assert same[0] == 0 and not same[2]                      # naming the dump's own target says nothing
+        assert run([*argv, "--target", "blackwell"])[1] == run([*argv, "--target", "sm100"])[1]
+
+
+@pytest.mark.parametrize("tpw,lanes", [("[2, 8]", 16), ("[1, 2]", 2), ("[4, 8]", 32), ("[8, 8]", 64), ("[16, 8]", 128)])
+def test_lanes_per_warp_no_target_has_get_one_note(tpw, lanes):
+    attr = f"#ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = {tpw}, warpsPerCTA = [1, 1], order = [1, 0]}}>"
+    code, out, err = run(["-l", attr, "-t", "tensor<16x16xf16>"])
+    assert code == 0 and out.startswith("Print layout attribute: ")
+    if lanes in (32, 64):
+        assert not err
+    else:
+        assert err.count("\n") == 1 and err.startswith(f"ttlayout: note: {lanes} lanes per warp match no target")
+    assert out == run(["-l", attr, "-t", "tensor<16x16xf16>", "-o", "-"])[1]
