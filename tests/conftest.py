@@ -59,11 +59,10 @@ def pytest_terminal_summary(terminalreporter):
 
 
 # `python -m pytest -m quick`: a subset that runs in about a minute (the whole suite takes 5-10 minutes): parsing,
-# the engine, the command line's usage and errors, and one file of each analysed command; the golden, fuzz, cache
-# and browser suites are left out
-QUICK = {"parsing/test_parser.py", "parsing/test_cute.py", "engine/test_engine.py", "commands/test_cli_errors.py",
-         "commands/test_cli_usage.py", "commands/test_info.py", "commands/test_new_user_frictions.py",
-         "analysis/test_diff.py", "analysis/test_bank.py"}
+# the engine, the command line's errors and the new user's frictions, diff; the golden, fuzz, cache and browser
+# suites are left out
+QUICK = {"parsing/test_parser.py", "engine/test_engine.py", "commands/test_cli_errors.py",
+         "commands/test_new_user_frictions.py", "analysis/test_diff.py"}
 
 
 def pytest_collection_modifyitems(config, items):
