@@ -53,9 +53,9 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
-    if target is not None:
-        override_note(obj, target, inputs.module_targets(text))
     advice = analyze_advise(inputs.modules(text), target)
+    if target is not None and advice:            # (after the analysis: an error stays the one line)
+        override_note(obj, target, inputs.module_targets(text))
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")
     pick = (change or 1) - 1

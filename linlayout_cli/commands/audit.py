@@ -94,8 +94,6 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
-    if target is not None:
-        override_note(obj, target, inputs.module_targets(text))
     shown = "standard input" if path == "-" else path
     if pass_name == "list":
         _list_passes(obj, text, shown, as_json, output)
@@ -105,6 +103,8 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
                            (only is None and inputs.several_modules(text)))
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
+    if target is not None:                       # (after the analysis: an error stays the one line)
+        override_note(obj, target, inputs.module_targets(text))
     if line is not None or op is not None:
         _one_op(obj, text, only, audits[0], line, op, shown, as_json, output, _pass_title(text, only))
         return

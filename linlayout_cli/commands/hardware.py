@@ -36,9 +36,8 @@ def override_note(obj, name: str, dump_targets) -> None:
     if not own or obj.get("target_noted"):
         return
     obj["target_noted"] = True
-    from .layouts import note
-    note(obj, f"--target {chosen.name} overrides the dump's ttg.target {abbreviate(own[0], 40)} "
-              f"({get_target(own[0]).name})")
+    said = f"--target {chosen.name} overrides the dump's ttg.target {abbreviate(own[0], 40)} ({get_target(own[0]).name})"
+    obj["stderr"].write(obj["error_line"](said).replace("error: ", "note: ", 1) + "\n")   # (layouts.note's form)
 
 
 def _known(name: str) -> bool:
