@@ -229,6 +229,39 @@ def check_ttgir(path: str, text: str) -> None:
         raise TTLayoutError(kind.message("standard input" if path == "-" else abbreviate_path(path)))
 
 
+_MODULE_STARTS = ("module", "tt.func", '"builtin.module"')
+
+
+def holds_module(text: str) -> bool:
+    """Whether a text holds an MLIR module: a line starting `module`, `tt.func` or generic `"builtin.module"`
+    (found with `lexical.line_matches`, so a large dump is scanned in milliseconds). Prose, an empty file or a
+    file of aliases alone holds none.
+
+    >>> holds_module('#blocked = #ttg.blocked<{}>\nmodule attributes {} {\n}'), holds_module('hello module')
+    (True, False)
+    """
+    from .parsing.lexical import line_matches
+    return any(next(line_matches(re.compile(r"^[ \t]*" + re.escape(word) + r"(?![\w.])", re.M), text, word), None)
+               is not None for word in _MODULE_STARTS)
+
+
+def kernel_text(path: str, stdin) -> str:
+    """The TTGIR of one kernel given to `audit` or `advise` (a file or '-'): a file Triton writes beside a kernel
+    that is not its TTGIR (metadata, assembly, TTIR, LLVM IR, source; by name, then by text) and a text that holds
+    no module (prose in `x.ttgir`) are refused with one line saying what the file is. The one reading step both
+    commands share, so they recognise the same files."""
+    shown = "standard input" if path == "-" else abbreviate_path(path)
+    kind = path_kind(path)
+    if kind is not None:
+        raise TTLayoutError(kind.message(shown))
+    text = read_text(path, stdin)
+    check_ttgir(path, text)
+    if not holds_module(text):
+        what = "is empty" if not text.strip() else "holds no MLIR module (no line starts 'module' or 'tt.func')"
+        raise TTLayoutError(f"{shown} {what}: it is not TTGIR; {HOW_TO_DUMP}")
+    return text
+
+
 # ----------------------------------------------------------------------------------------- sections
 
 

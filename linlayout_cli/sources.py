@@ -182,7 +182,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
     from .analysis.audit import analyze_audit
     from .analysis.targets import get_target
-    modules = list(inputs.modules(text))
+    modules = list(inputs.modules(text)) if inputs.holds_module(text) else []
     if not modules:
         raise TTLayoutError("the file holds no module to audit")
     chosen, origin = target, "option" if target is not None else None

@@ -27,7 +27,7 @@ OPTIONS = (
 
 def read_kernels(path: str, obj) -> tuple[str, str]:
     """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
-    text = inputs.read_text(path, obj["stdin"])
+    text = inputs.kernel_text(path, obj["stdin"])
     return text, "standard input" if path == "-" else path
 
 

@@ -84,12 +84,7 @@ def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, job
 def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, output):
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
-    if path != "-":
-        error = sources.not_ttgir_error(path)
-        if error is not None:
-            raise TTLayoutError(error)
-    text = inputs.read_text(path, obj["stdin"])
-    inputs.check_ttgir(path, text)
+    text = inputs.kernel_text(path, obj["stdin"])
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
