@@ -60,3 +60,56 @@ def test_a_cache_directory_does_not_rank_prose_as_a_kernel(cache_entry):
     report = json.loads(out)
     assert [k["kernel"] for k in report["kernels"]] == ["fp8_matmul"], report["kernels"]
     assert [f["name"].split("@")[0] for f in report["failures"]] == ["notes"], report["failures"]
+
+
+# ----------------------------------------------------------------------------------------- B.2 lost or clobbered output
+
+BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+SHARED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+KERNEL = str(CACHE_ENTRY / "fp8_matmul.ttgir")
+WITH_OUTPUT = (["-l", BLOCKED, "-t", "tensor<16x16xf16>"], ["info", "-l", BLOCKED, "-t", "tensor<16x16xf16>"],
+               ["lookup", "-l", BLOCKED, "-t", "tensor<16x16xf16>", "--thread", "3"],
+               ["bank", "-r", BLOCKED, "-s", SHARED, "-t", "tensor<16x16xf16>"],
+               ["swizzle", "-r", BLOCKED, "-t", "tensor<16x16xf16>"], ["audit", KERNEL], ["advise", KERNEL])
+
+
+@pytest.mark.parametrize("argv", WITH_OUTPUT, ids=lambda a: a[0])
+def test_an_empty_output_name_and_a_file_named_as_a_directory_are_refused(tmp_path, argv):
+    code, out, err = run(argv + ["-o", ""])
+    assert code == 1 and out == "" and "empty" in err and err.count("\n") == 1, (out[:200], err)
+    existing = tmp_path / "FILE"
+    existing.write_text("kept\n")
+    for name in (f"{existing}/", f"{existing}/.", f"{tmp_path}/new/"):
+        code, out, err = run(argv + ["-o", name])
+        assert code == 1 and out == "" and "ends with '/'" in err, (name, err)
+    assert existing.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["FILE"]
+
+
+def test_advise_write_and_output_naming_one_file_are_refused_before_anything_is_written(tmp_path):
+    target = tmp_path / "P"
+    (tmp_path / "link").symlink_to(target)
+    for write, output in ((target, target), (target, tmp_path / "link"), (tmp_path / "link", target),
+                          (tmp_path / "." / "P", target)):
+        code, out, err = run(["advise", KERNEL, "--write", str(write), "-o", str(output)])
+        assert code == 1 and out == "" and "name the same file" in err, (write, output, err)
+        assert not target.exists()
+    target.write_text("old\n")
+    os.link(target, tmp_path / "hard")
+    code, out, err = run(["advise", KERNEL, "--write", str(target), "-o", str(tmp_path / "hard")])
+    assert code == 1 and "name the same file" in err and target.read_text() == "old\n"
+    for flag in ("--write", "--write-dir"):
+        code, out, err = run(["advise", KERNEL, flag, ""])
+        assert code == 1 and out == "" and f"{flag} is empty" in err
+
+
+def test_one_run_never_writes_one_file_twice(tmp_path):
+    from linlayout_cli import cli
+    from linlayout_cli.errors import TTLayoutError
+    sink = cli._StreamSink(lambda data: None)           # the process's -o sink (cli.execute makes one per run)
+    with sink(str(tmp_path / "a")) as put:
+        put(b"first\n")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    with pytest.raises(TTLayoutError, match="just written"):
+        with sink(str(tmp_path / "b")) as put:
+            put(b"second\n")
+    assert (tmp_path / "a").read_text() == "first\n"
