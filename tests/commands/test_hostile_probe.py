@@ -113,3 +113,68 @@ def test_one_run_never_writes_one_file_twice(tmp_path):
         with sink(str(tmp_path / "b")) as put:
             put(b"second\n")
     assert (tmp_path / "a").read_text() == "first\n"
+
+
+# ----------------------------------------------------------------------------------------- B.3 memory bounded by input
+
+def _peak(action) -> int:
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("shape", ["[{}]", "[[],[]]", '{"a": [[], {}], "num_warps": 4}', "[1, [2, [3]]]"])
+def test_a_file_kind_is_sniffed_from_a_bounded_prefix(shape):
+    from linlayout_cli import inputs
+    body = ",".join([shape] * (4_000_000 // len(shape)))
+    for text in ("[" + body + "]", '{"hash": "x", "num_warps": 4, "pad": [' + body + "]}"):
+        kind: list = []
+        peak = _peak(lambda text=text, kind=kind: kind.append(inputs.file_kind("big.json", text)))
+        assert kind[0] is not None and peak < 3 << 20, (shape, peak)       # 4 MB of text, < 3 MiB allocated
+    assert "metadata" in kind[0].what
+
+
+def test_a_metadata_file_is_read_with_a_size_limit(cache_entry):
+    meta = cache_entry / "fp8_matmul.json"
+    meta.write_text(meta.read_text()[:-1] + ', "pad": [' + ",".join(["[]"] * 600_000) + "]}")
+    code, out, err = run(["audit", str(cache_entry), "--json"])
+    import json
+    failures = json.loads(out)["failures"]
+    assert [f["reason"] for f in failures] == [f"input file {meta} is too large (the limit is 1 MiB)"], failures
+
+
+def test_advise_prices_a_bounded_number_of_candidates_and_says_when_it_stopped(monkeypatch):
+    from linlayout_cli.analysis import advise
+    monkeypatch.setattr(advise, "MAX_PRICED", 6)
+    text = _chain(12)
+    tried = []
+    real = advise.Pricer.price
+
+    def price(self, candidates):
+        tried.append(candidates)
+        return real(self, candidates)
+    monkeypatch.setattr(advise.Pricer, "price", price)
+    code, out, err = run(["advise", "-"], stdin=text)
+    assert code == 0, err
+    assert len(tried) <= 6 + advise.MAX_PAIRS and "search cut short: " in out, out
+    monkeypatch.setattr(advise, "MAX_PRICED", 1000)
+    tried.clear()
+    code, out, err = run(["advise", "-"], stdin=text)
+    assert len(tried) > 6 + advise.MAX_PAIRS and "search cut short" not in out
+
+
+def _chain(n: int) -> str:
+    """A module of n aliases, each the result of a convert of the one before."""
+    layouts = [f"#ttg.blocked<{{sizePerThread = [1, {s}], threadsPerWarp = [{t}, {32 // t}], warpsPerCTA = [4, 1], "
+               f"order = [1, 0]}}>" for s in (1, 2, 4) for t in (1, 2, 4, 8)]
+    lines = [f"#b{i} = {layouts[i % len(layouts)]}" for i in range(n)]
+    lines += ['module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, '
+              'ttg.target = "cuda:90"} {', "  tt.func public @k() {",
+              "    %0 = arith.constant dense<0.0> : tensor<64x64xf16, #b0>"]
+    lines += [f"    %{i} = ttg.convert_layout %{i - 1} : tensor<64x64xf16, #b{i - 1}> -> tensor<64x64xf16, #b{i}>"
+              for i in range(1, n)]
+    return "\n".join(lines + ["    tt.return", "  }", "}", ""])
