@@ -434,18 +434,52 @@ def complete(instruction: str, write, stderr) -> int:
     from click.shell_completion import shell_complete
 
     from .commands.group import group
+    why = _completion_problem(instruction)
+    if why is not None:
+        stderr.write(one_line(why) + "\n")
+        return 1
     buffer, saved = io.BytesIO(), sys.stdout
-    sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
+    wrapper = sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
     try:
         code = shell_complete(group, {}, "ttlayout", COMPLETE_VAR, instruction)
+    except (KeyError, ValueError) as e:                # an environment the checks above did not foresee
+        stderr.write(one_line(f"shell completion failed ({type(e).__name__}: {e})") + "\n")
+        return 1
     finally:
         sys.stdout = saved
+        wrapper.flush()
+        data = buffer.getvalue()
+        wrapper.detach()                               # the buffer stays open when the wrapper is collected
     try:
-        write(buffer.getvalue())
+        write(data)
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
         return 1
     return code
+
+
+_SHELLS = ("bash", "zsh", "fish")
+
+
+def _completion_problem(instruction: str) -> str | None:
+    """Why `_TTLAYOUT_COMPLETE=instruction` cannot be answered (click's instructions are SHELL_source and
+    SHELL_complete; the second needs COMP_WORDS and COMP_CWORD, a number for bash and zsh), or None.
+
+    >>> _completion_problem("source")
+    "_TTLAYOUT_COMPLETE='source' is not a completion instruction: give bash_source, zsh_source or fish_source"
+    """
+    shell, _, action = instruction.partition("_")
+    if shell not in _SHELLS or action not in ("source", "complete"):
+        return (f"{COMPLETE_VAR}={instruction!r} is not a completion instruction: give "
+                f"{', '.join(s + '_source' for s in _SHELLS[:-1])} or {_SHELLS[-1]}_source")
+    if action == "complete":
+        missing = [v for v in ("COMP_WORDS", "COMP_CWORD") if v not in os.environ]
+        if missing:
+            return (f"{COMPLETE_VAR}={instruction} needs {' and '.join(missing)} (set by the script "
+                    f"'{COMPLETE_VAR}={shell}_source ttlayout' prints)")
+        if shell != "fish" and not os.environ["COMP_CWORD"].strip().isdigit():
+            return f"COMP_CWORD={os.environ['COMP_CWORD']!r} is not a word number"
+    return None
 
 
 def catch_stop_signals() -> None:

@@ -178,3 +178,40 @@ def _chain(n: int) -> str:
     lines += [f"    %{i} = ttg.convert_layout %{i - 1} : tensor<64x64xf16, #b{i - 1}> -> tensor<64x64xf16, #b{i}>"
               for i in range(1, n)]
     return "\n".join(lines + ["    tt.return", "  }", "}", ""])
+
+
+# ----------------------------------------------------------------------------------------- B.6 completion
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["source", "bash_source", "zsh_source", "fish_source", "bash_complete", "zsh_complete",
+                          "fish_complete", "bash", "_complete", "", "x_y", "bash_complete_extra"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(instruction=st.one_of(_WORDS, st.text(max_size=12)),
+       words=st.one_of(st.none(), st.sampled_from(["", "ttlayout", "ttlayout au", "ttlayout audit --t", "'"])),
+       cword=st.one_of(st.none(), st.sampled_from(["0", "1", "2", "abc", "", "-1", "99", " 1"])))
+def test_completion_never_raises_whatever_the_environment(instruction, words, cword):
+    import io
+
+    from linlayout_cli.cli import complete
+    saved = {k: os.environ.get(k) for k in ("COMP_WORDS", "COMP_CWORD")}
+    for key, value in (("COMP_WORDS", words), ("COMP_CWORD", cword)):
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    try:
+        out, err = [], io.StringIO()
+        code = complete(instruction, out.append, err)    # any exception fails the test
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    assert code in (0, 1) and err.getvalue().count("\n") <= 1, err.getvalue()
+    if code == 1 and instruction.partition("_")[0] not in ("bash", "zsh", "fish"):
+        assert "is not a completion instruction" in err.getvalue()
