@@ -215,3 +215,59 @@ def test_completion_never_raises_whatever_the_environment(instruction, words, cw
     assert code in (0, 1) and err.getvalue().count("\n") <= 1, err.getvalue()
     if code == 1 and instruction.partition("_")[0] not in ("bash", "zsh", "fish"):
         assert "is not a completion instruction" in err.getvalue()
+
+
+# ----------------------------------------------------------------------------------------- B.7 the Python API
+
+_WRONG = (3, 2.5, None, b"bytes", ["x"], {"a": 1}, object(), True, "text", -1)
+_KERNEL_TEXT = (CACHE_ENTRY / "fp8_matmul.ttgir").read_text()
+
+
+def _api_calls():
+    """(argument name, call with a value for that argument): every argument of the API's functions and methods."""
+    from linlayout_cli import notebook as nb
+    t = "tensor<16x16xf16>"
+    one = nb.layout(BLOCKED, t)
+    yield "lanes", lambda v: nb.layout(BLOCKED, t, lanes=v)
+    yield "max_elements", lambda v: nb.layout(BLOCKED, t, max_elements=v)
+    yield "tensor_type", lambda v: nb.layout(BLOCKED, v)
+    yield "attr", lambda v: nb.layout(v, t)
+    yield "shape", lambda v: nb.linear_layout(BLOCKED, v)
+    yield "kind", lambda v: nb.linear_layout(BLOCKED, [16, 16], kind=v)
+    yield "role", lambda v: nb.linear_layout(BLOCKED, [16, 16], "distributed", role=v)
+    yield "bitwidth", lambda v: nb.bank_conflicts(BLOCKED, SHARED, [64, 64], v)
+    yield "shape", lambda v: nb.bank_conflicts(BLOCKED, SHARED, v, 16)
+    yield "hardware", lambda v: one.text(hardware=v)
+    yield "hardware", lambda v: one.svg(hardware=v)
+    yield "file", lambda v: one.write(v)
+    yield "target", lambda v: nb.audit(_KERNEL_TEXT, target=v)
+    yield "jobs", lambda v: nb.audit(str(CACHE_ENTRY), jobs=v)
+    yield "x", lambda v: nb.audit(v)
+    yield "target", lambda v: nb.advise(_KERNEL_TEXT, target=v)
+    yield "source", lambda v: nb.advise(v)
+
+
+def test_wrong_argument_types_raise_ttlayout_error_naming_the_argument():
+    from linlayout_cli.errors import TTLayoutError
+    for name, call in _api_calls():
+        for value in _WRONG:
+            try:
+                call(value)
+            except TTLayoutError as e:
+                text = str(e)
+                assert name in text or "missing -t" in text or "not a layout" in text or "tensor" in text \
+                    or "target" in text or "cannot read" in text or "not TTGIR" in text \
+                    or "must be" in text, (name, value, text)
+            except Exception as e:                                   # a bare TypeError, KeyError, ...
+                pytest.fail(f"{name}={value!r}: {type(e).__name__}: {e}")
+
+
+def test_patched_refuses_a_change_number_below_one():
+    from linlayout_cli import advise
+    from linlayout_cli.errors import TTLayoutError
+    result = advise(_KERNEL_TEXT)
+    assert result.changes and result.patched(1) != _KERNEL_TEXT
+    assert result.patched(len(result.changes) + 1) == _KERNEL_TEXT       # no module has that many: the input
+    for bad in (0, -1, -len(result.changes), 1.0, "1", True):
+        with pytest.raises(TTLayoutError, match="change must be"):
+            result.patched(bad)
