@@ -231,8 +231,10 @@ def _json_head(head: str) -> dict | None:
 def _where_ttgir(path: str, base: str, name: str | None) -> str:
     """'the TTGIR is NAME.ttgir beside it' where a cache entry's TTGIR file is there, else how to get one."""
     import os
+
+    from .analysis.kernels import plain_name
     if path != "-":
-        stem = name or os.path.splitext(base)[0]
+        stem = name if name and plain_name(name) else os.path.splitext(base)[0]
         stem = stem[len("__grp__"):] if stem.startswith("__grp__") else stem
         if stem and os.path.isfile(os.path.join(os.path.dirname(path), stem + ".ttgir")):
             return f"the TTGIR is {stem}.ttgir beside it"
@@ -254,7 +256,7 @@ def holds_module(text: str) -> bool:
     (found with `lexical.line_matches`, so a large dump is scanned in milliseconds). Prose, an empty file or a
     file of aliases alone holds none.
 
-    >>> holds_module('#blocked = #ttg.blocked<{}>\nmodule attributes {} {\n}'), holds_module('hello module')
+    >>> holds_module('#blocked = #ttg.blocked<{}>\\nmodule attributes {} {\\n}'), holds_module('hello module')
     (True, False)
     """
     from .parsing.lexical import line_matches
@@ -447,11 +449,13 @@ def checked_shape(shape, text: str, max_elements: int) -> list[int]:
         raise ShapeError(f"rank-0 tensor type {abbreviate(text)} has no dimension to lay out")
     if len(shape) > MAX_RANK:
         raise ShapeError(f"tensor rank {len(shape)} is above ttlayout's limit of {MAX_RANK} dimensions")
-    for s in shape:
+    for k, s in enumerate(shape):
         if s < 0:
-            raise ShapeError(f"dynamic dimension '?' in {abbreviate(text)}: every dimension must be a known power of two")
+            raise ShapeError(f"dimension {k} of {abbreviate(text)} is dynamic ('?'): every dimension must be a known "
+                             "power of two")
         if s == 0 or s & (s - 1):
-            raise ShapeError(f"dimension {s} of {abbreviate(text)} is not a power of two; Triton layouts need power-of-two shapes")
+            raise ShapeError(f"dimension {k} of {abbreviate(text)} has size {s}, not a power of two; Triton layouts "
+                             "need power-of-two shapes")
     total = 1
     for s in shape:
         total *= s
@@ -526,6 +530,12 @@ class Dump:
     note: str | None = None
     section: object = None
     layouts: tuple = ()
+
+    @property
+    def scope(self) -> str:
+        """What the aliases were read from, for a message: 'the file', or 'section 2 (line 14)'."""
+        s = self.section
+        return "the file" if s is None else f"{s.title()} (line {s.first_line})"
 
 
 def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
@@ -603,31 +613,37 @@ def module_targets(text: str) -> tuple[str, ...]:
 
 
 def split_names(groups) -> list[str]:
-    """`--alias-names a,b --alias-names c` -> ['a', 'b', 'c']."""
-    return [n for group in groups for n in group.split(",") if n]
+    """`--alias-names a,b --alias-names c` -> ['a', 'b', 'c'] (spaces around a name dropped: no alias has any).
+
+    >>> split_names([" a-b", "c , d,"])
+    ['a-b', 'c', 'd']
+    """
+    return [n.strip() for group in groups for n in group.split(",") if n.strip()]
 
 
-def named(table, name: str):
+def named(table, name: str, scope: str = "the file"):
     """The attribute an alias name (`mma` or `#mma`) stands for, or the error that says it is not in the file
-    and lists the file's layout aliases."""
+    (or the section read: `scope`) and lists its layout aliases."""
     key = name[1:] if name.startswith("#") else name
     if key not in table:
-        raise TTLayoutError(f"Can't find the layout attribute: {abbreviate(name, 60)}{aliases_hint(table, key)}")
+        raise TTLayoutError(f"Can't find the layout attribute: {abbreviate(name, 60)}"
+                            f"{aliases_hint(table, key, scope)}")
     return table[key].attr
 
 
-def aliases_hint(table, name: str) -> str:
+def aliases_hint(table, name: str, scope: str = "the file") -> str:
     """What the file defines, for a name it lacks: " (did you mean #mma?); the file's layout aliases are ..."
     (the first dozen) and how many other aliases (`#loc`...) it has."""
     import difflib
     layouts = [d.name for d in table.layouts()]
     others = len(table) - len(layouts)
     close = difflib.get_close_matches(name, layouts, n=1, cutoff=0.6) if len(name) <= 100 else []
+    close = [c for c in close if c != name]          # never the name that was not found
     if layouts:
         shown = ", ".join("#" + n for n in layouts[:12]) + (", ..." if len(layouts) > 12 else "")
-        text = f"the file's layout aliases are {abbreviate(shown, 120)}"
+        text = f"{scope}'s layout aliases are {abbreviate(shown, 120)}"
     else:
-        text = "the file has no layout alias"
+        text = f"{scope} has no layout alias"
     if others:
         text += f" (and {others} other alias{'es' if others > 1 else ''})"
     return (f" (did you mean #{close[0]}?)" if close else "") + "; " + text
@@ -851,10 +867,12 @@ def tmem_element_bits(t: Tensor) -> int:
 ASM_SUFFIXES = (".ptx", ".amdgcn")
 
 
-def assembly(path: str, option: str | None, stdin=None, several: bool = False):
+def assembly(path: str, option: str | None, stdin=None, several: bool = False, ttgir: str | None = None):
     """The compiled assembly of an audited kernel, counted per Python line (parsing.asm.AsmListing), or None: the
     `--asm FILE` given, else NAME.ptx or NAME.amdgcn beside NAME.ttgir (as Triton's cache keeps them). A file of
-    several modules takes no assembly (one assembly belongs to one kernel)."""
+    several modules takes no assembly (one assembly belongs to one kernel). With the TTGIR's text (`ttgir`), an
+    assembly of another kernel (its `.entry` names none of the TTGIR's public functions) is refused (`--asm`) or
+    left out (the file beside)."""
     import os
 
     from .parsing.asm import AsmError, read_asm
@@ -874,6 +892,28 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False):
         file = option
     text = read_text(file, stdin)
     try:
-        return read_asm(text)                        # the text says which it is, whatever the file is named
+        listing = read_asm(text)                     # the text says which it is, whatever the file is named
     except AsmError as e:
         raise TTLayoutError(f"--asm {abbreviate_path(file)}: {e}") from None
+    kernels = kernel_names(ttgir) if ttgir is not None else ()
+    if kernels and listing.entries and not set(kernels) & set(listing.entries):
+        if option is None:
+            return None                               # NAME.ptx beside NAME.ttgir is another kernel's: not used
+        raise TTLayoutError(f"--asm {abbreviate_path(file)} is the assembly of {_names(listing.entries)}, not of "
+                            f"{_names(kernels)} (the TTGIR's kernel): give that kernel's assembly")
+    return listing
+
+
+def kernel_names(text: str) -> tuple[str, ...]:
+    """The public functions (kernels) a TTGIR text defines, in order.
+
+    >>> kernel_names('tt.func public @softmax(%a: i32) {\\n  tt.func private @helper() {')
+    ('softmax',)
+    """
+    return tuple(dict.fromkeys(re.findall(r"tt\.func\s+public\s+@\"?([\w$.\-]+)", text)))
+
+
+def _names(names) -> str:
+    """"kernel 'a'" or "kernels 'a', 'b'"."""
+    shown = ", ".join(f"'{abbreviate(n, 40)}'" for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    return f"kernel{'s' if len(names) > 1 else ''} {shown}"

@@ -98,7 +98,7 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
     if line is not None or op is not None:
         _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
         return
-    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1)
+    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
     write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)

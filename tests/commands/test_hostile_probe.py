@@ -271,3 +271,71 @@ def test_patched_refuses_a_change_number_below_one():
     for bad in (0, -1, -len(result.changes), 1.0, "1", True):
         with pytest.raises(TTLayoutError, match="change must be"):
             result.patched(bad)
+
+
+# ----------------------------------------------------------------------------------------- B.8 messages that mislead
+
+@settings(max_examples=40, deadline=None)
+@given(dims=st.lists(st.integers(1, 4096), min_size=1, max_size=4))
+def test_a_shape_error_names_the_index_and_the_size_of_the_dimension(dims):
+    bad = [k for k, d in enumerate(dims) if d & (d - 1)]
+    ttype = f"tensor<{'x'.join(map(str, dims))}xf16>"
+    code, out, err = run(["info", "-l", BLOCKED if len(dims) == 2 else
+                          "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+                          "-t", ttype])
+    if bad:
+        assert code == 1 and f"dimension {bad[0]} of {ttype} has size {dims[bad[0]]}, not a power of two" in err, err
+
+
+@pytest.mark.parametrize("given_name", [" a-b", "a-b ", " #a-b", "a-b,", " c , a-b"])
+def test_alias_names_with_spaces_are_found_and_a_hint_never_suggests_the_name_given(tmp_path, given_name):
+    path = tmp_path / "al.mlir"
+    path.write_text(f"#a-b = {BLOCKED}\n#c = {BLOCKED}\n")
+    code, out, err = run(["-i", str(path), "--alias-names", given_name, "-t", "tensor<16x16xf16>"])
+    assert code == 0 and "#a-b = " in out, err
+    from linlayout_cli import inputs
+    from linlayout_cli.parsing.mlir_file import parse_alias_table
+    table = parse_alias_table(path.read_text())
+    for name in ("a-b", "c", "a-c", "zz"):
+        hint = inputs.aliases_hint(table, name)
+        assert f"did you mean #{name}?" not in hint, hint
+
+
+def test_a_section_without_aliases_is_named_not_the_whole_file(tmp_path):
+    path = tmp_path / "sec.mlir"
+    path.write_text(f"#a = {BLOCKED}\nmodule {{}}\n// -----\nmodule {{}}\n")
+    code, out, err = run(["-i", str(path), "--section", "2", "-t", "tensor<16x16xf16>"])
+    assert code == 1 and "section 2 (line 4) of " in err and "holds no layout alias" in err, err
+    for argv in (["-i", str(path), "--section", "2", "--alias-names", "a", "-t", "tensor<16x16xf16>"],
+                 ["info", "-i", str(path), "--section", "2", "--alias-names", "a", "-t", "tensor<16x16xf16>"]):
+        code, out, err = run(argv)
+        assert code == 1 and "section 2 (line 4) has no layout alias" in err and "the file" not in err, err
+
+
+@pytest.mark.parametrize("name", ["/etc/fp8_matmul", "../fp8_matmul", "x/../../fp8_matmul", "..", "a\\b"])
+def test_a_metadata_name_holding_a_path_is_refused(cache_entry, name):
+    import json
+    meta = cache_entry / "fp8_matmul.json"
+    data = json.loads(meta.read_text())
+    data["name"] = name
+    meta.write_text(json.dumps(data))
+    code, out, err = run(["audit", str(cache_entry), "--json"])
+    failures = json.loads(out)["failures"]
+    assert len(failures) == 1 and "not a kernel's name" in failures[0]["reason"], failures
+    from linlayout_cli import inputs
+    (cache_entry / "fp8_matmul.ttgir").unlink()
+    kind = inputs.path_kind(str(meta))
+    assert kind is not None and ".ttgir" not in kind.ttgir and name not in kind.ttgir, kind
+
+
+def test_the_assembly_of_another_kernel_is_refused(cache_entry):
+    other = DATA / "cache" / "3JVNNKGQCYATXRRO6QAWJ7CS6JAYCMD46W55KWVY4EORLOND54JA" / "reduce_sum_axis0.ptx"
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--asm", str(other)])
+    assert code == 1 and out == "" and "the assembly of kernel 'reduce_sum_axis0', not of kernel 'fp8_matmul'" in err
+    shutil.copy(other, cache_entry / "fp8_matmul.ptx")                 # beside it, it is left out, not compared
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--json"])
+    import json
+    assert code == 0 and json.loads(out).get("asm") is None, err
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--asm", str(CACHE_ENTRY / "fp8_matmul.ptx"),
+                          "--json"])
+    assert code == 0 and json.loads(out)["asm"], err
