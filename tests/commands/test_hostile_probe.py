@@ -339,3 +339,42 @@ def test_the_assembly_of_another_kernel_is_refused(cache_entry):
     code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--asm", str(CACHE_ENTRY / "fp8_matmul.ptx"),
                           "--json"])
     assert code == 0 and json.loads(out)["asm"], err
+
+
+# ----------------------------------------------------------------------------------------- B.4 searches polynomial in rank
+
+def _rank_blocked(rank: int) -> str:
+    ones = ", ".join(["1"] * rank)
+    lanes = ", ".join(["2"] * 5 + ["1"] * (rank - 5))
+    warps = ", ".join(["2"] * 2 + ["1"] * (rank - 2))
+    order = ", ".join(map(str, range(rank - 1, -1, -1)))
+    return (f"#ttg.blocked<{{sizePerThread = [{ones}], threadsPerWarp = [{lanes}], warpsPerCTA = [{warps}], "
+            f"order = [{order}]}}>")
+
+
+@pytest.mark.parametrize("rank", range(1, 13))
+def test_the_swizzle_search_tries_polynomially_many_orders(rank):
+    import itertools
+
+    from linlayout_cli.analysis.swizzle import EXHAUSTIVE_RANK, search_orders
+    orders = search_orders(rank)
+    assert all(sorted(o) == list(range(rank)) for o in orders) and len({tuple(o) for o in orders}) == len(orders)
+    assert len(orders) <= max(120, rank * rank)                     # 5! up to rank 5, rank^2 above
+    if rank <= EXHAUSTIVE_RANK:
+        assert {tuple(o) for o in orders} == set(itertools.permutations(range(rank)))
+    else:                                     # every pair of fastest dims is tried
+        assert {tuple(o[:2]) for o in orders} == set(itertools.permutations(range(rank), 2))
+
+
+def test_a_rank_8_swizzle_says_the_search_was_bounded(monkeypatch):
+    from linlayout_cli.analysis import swizzle
+    tried = []
+    real = swizzle.swizzled_offsets
+
+    def counted(*args):
+        tried.append(1)
+        return real(*args)
+    monkeypatch.setattr(swizzle, "swizzled_offsets", counted)
+    code, out, err = run(["swizzle", "-r", _rank_blocked(8), "-t", "tensor<" + "x".join(["4"] * 8) + "xf16>"])
+    assert code == 0 and "rank 8: the swizzled_shared search tried each pair of fastest dims" in out, (out, err)
+    assert len(tried) < 56 * 27 + 10                  # 56 orders x (vec, perPhase, maxPhase) choices, not 8!
