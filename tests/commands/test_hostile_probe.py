@@ -378,3 +378,29 @@ def test_a_rank_8_swizzle_says_the_search_was_bounded(monkeypatch):
     code, out, err = run(["swizzle", "-r", _rank_blocked(8), "-t", "tensor<" + "x".join(["4"] * 8) + "xf16>"])
     assert code == 0 and "rank 8: the swizzled_shared search tried each pair of fastest dims" in out, (out, err)
     assert len(tried) < 56 * 27 + 10                  # 56 orders x (vec, perPhase, maxPhase) choices, not 8!
+
+
+# ----------------------------------------------------------------------------------------- B.5 views at full speed
+
+_MEMORY_VIEWS = ("#ttg.padded_shared<[32:+4, 64:+2] {order = [1, 0], shape = [64, 128]}>",
+                 "#ttg.padded_shared<[4:+4] {order = [0, 1], shape = [64, 128]}>",
+                 "#ttg.partitioned_shared<{numPartitions = 4, numGroups = 2, partitionDim = 0, partitionLayout = "
+                 "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>}>",
+                 "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 1, partitionLayout = "
+                 "#ttg.padded_shared<[8:+1] {order = [1, 0], shape = [64, 64]}>}>")
+
+
+@pytest.mark.parametrize("attr", _MEMORY_VIEWS)
+def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_byte(monkeypatch, attr):
+    from linlayout_cli import render
+    from linlayout_cli.render import memory
+    argv = ["-l", attr, "-t", "tensor<64x128xf16>"]
+    code, small, err = run(argv)
+    assert code == 0, err
+    calls = []
+    real = memory._coords
+    monkeypatch.setattr(memory, "_coords", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(render, "SMALL_LIMIT", 0)                    # the path big views take
+    code, big, err = run(argv)
+    assert code == 0 and big == small
+    assert not calls                                                  # no element formatted one by one
