@@ -176,6 +176,8 @@ def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, 
 
 def worst_blocks(a: Access, indent: str) -> list:
     w = a.worst
+    if w is None:                                    # no wavefront to show (callers ask only when there is one)
+        return []
     if w.distinct_words <= 1:
         return [line("conflict-free: in every wavefront each bank serves at most one 32-bit word", indent=indent)]
     head = (f"worst wavefront: instruction {w.instruction}, lanes {lane_ranges(w.lanes)}: "
@@ -204,6 +206,7 @@ def _wavefront_text(d: Direction) -> str:
     """'2 wavefronts each, 32 per CTA (ideal 16)'; 'up to 32 wavefronts each (mean 4.5), ...' when they vary."""
     if d.wavefronts_total is None:
         return "wavefronts not modelled"
+    assert d.wavefronts_max is not None              # modelled together with wavefronts_total
     if d.wavefronts_mean == d.wavefronts_max:
         each = f"{plural(d.wavefronts_max, 'wavefront')} each"
     else:
