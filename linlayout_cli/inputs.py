@@ -260,6 +260,9 @@ def holds_module(text: str) -> bool:
     (True, False)
     """
     from .parsing.lexical import line_matches
+    if "\r" in text:                                  # a lone CR ends a line too
+        from .parsing.mlir_file import normalise_newlines
+        text = normalise_newlines(text)
     return any(next(line_matches(re.compile(r"^[ \t]*" + re.escape(word) + r"(?![\w.])", re.M), text, word), None)
                is not None for word in _MODULE_STARTS)
 
