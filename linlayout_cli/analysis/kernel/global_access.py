@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..kinds import Category
-from .context import Context, Unreadable, attr_int, finding, ideal_instructions, op_type
+from .context import Context, Unreadable, finding, ideal_instructions, op_type
 from .facts import GlobalAccess
 from .findings import Finding
 
@@ -26,7 +26,7 @@ def buffer_op(ctx: Context, op) -> Finding:
     ll = ctx.linear(vt)
     bits = vt.element_bits
     dim, layout_contig, regs = layout_facts(ctx, vt, ll)
-    contig = attr_int(op.attrs, "contiguity") or 1
+    contig = op.int_attr("contiguity") or 1
     limits = {"128-bit cap": max(1, 128 // bits), "layout": layout_contig, "pointer contiguity": contig}
     vec = max(1, min(limits.values()))
     instructions = max(1, regs // vec)

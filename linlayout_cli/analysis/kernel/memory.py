@@ -3,11 +3,10 @@ lifetimes, each op's scratch, and the peak as Triton's allocator lays it out (an
 from __future__ import annotations
 
 import math
-import re
 
 from ...errors import TTLayoutError
 from ..kinds import Category
-from .context import Context, attr_int, finding, op_type, value_bytes
+from .context import Context, finding, op_type, value_bytes
 from .facts import AsyncCopy, BufferInfo, BufferUse, SharedAccess
 from .findings import Buffer, Finding, SharedUse
 from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
@@ -126,7 +125,7 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
             vt = ctx.parse_type(op.result_types[0])
             if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
                 name = op.results[0].split(":")[0]
-                align = attr_int(op.attrs, "alignment") or _alignment(vt)
+                align = op.int_attr("alignment") or _alignment(vt)
                 buffers[name] = al.Buffer(name, value_bytes(vt), align, *al.live_interval(tree, i, uses.get(name, [])),
                                           region=op.region, concurrent=ws_of.get(i, -1))
                 where[name] = i
@@ -207,7 +206,7 @@ def _warp_specialize_of(tree, ops) -> dict[int, int]:
 
 def partition_warps(ops) -> int:
     """The most partition warps of any warp_specialize (Triton keeps one byte per such warp for the function)."""
-    return max((sum(int(n) for n in re.findall(r"num_warps\((\d+)\)", op.text)) for op in ops
+    return max((sum(op.partition_warps()) for op in ops
                 if op.name == "ttg.warp_specialize"), default=0)
 
 
@@ -231,14 +230,10 @@ def _capture_bytes(ctx: Context, op) -> int:
 
 def _alias_loop(op, root: dict) -> None:
     """`scf.for ... iter_args(%a = %buf)`: the loop's block argument and result stand for the same buffer."""
-    m = re.search(r"iter_args\((.*?)\)\s*->", op.text)
-    if not m:
-        return
-    for k, pair in enumerate(m.group(1).split(",")):
-        arg, _, init = pair.partition("=")
-        r = root.get(init.strip().split("#")[0])
+    for k, (arg, init) in enumerate(op.iter_args()):
+        r = root.get(init.split("#")[0])
         if r is not None:
-            root[arg.strip()] = r
+            root[arg] = r
             if op.results:
                 root[f"{op.results[0].split(':')[0]}#{k}"] = r
 

@@ -3,18 +3,17 @@ their instructions)."""
 from __future__ import annotations
 
 import math
-import re
 
 from ...errors import TTLayoutError
 from ..kinds import Category
-from .context import Context, Unreadable, attr_int, finding, op_type
+from .context import Context, Unreadable, finding, op_type
 from .facts import Reduction
 from .findings import Finding
 
 
 def reduce_op(ctx: Context, op) -> Finding:
     src = ctx.parse_type(op_type(op, "operand", 0))
-    axis = attr_int(op.attrs, "axis") or 0
+    axis = op.int_attr("axis") or 0
     if not 0 <= axis < len(src.shape):
         raise Unreadable(f"axis {axis} of a rank-{len(src.shape)} tensor")
     ll = ctx.linear(src)
@@ -74,7 +73,7 @@ def _reduce_instructions(ctx: Context, op, ll, axis: int, widths) -> dict | None
     from ..reduction import reduce_counts, scan_counts
     target = ctx.target.name
     if op.name == "tt.scan":
-        if re.search(r"\breverse\s*=\s*true", op.attrs):
+        if op.flag("reverse"):
             return None
         return ctx.memo.get(("scan-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3]
                             + (axis, widths, target), lambda: scan_counts(ll, axis, widths, target))

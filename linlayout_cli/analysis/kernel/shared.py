@@ -2,9 +2,8 @@
 shared-access model; `async_copy_global_to_local`: the `bank` model)."""
 from __future__ import annotations
 
-import re
-
 from ...errors import TTLayoutError
+from ...parsing.module import alloc_shape
 from ..kinds import Category
 from ..targets import READ, WRITE
 from .context import (
@@ -12,7 +11,6 @@ from .context import (
     Misaligned,
     NotModelled,
     Unreadable,
-    attr_int,
     finding,
     ideal_instructions,
     op_type,
@@ -73,7 +71,7 @@ def shared_op(ctx: Context, op) -> Finding:
     vec = report.vector_width
     instruction = access.instruction
     if op.name == "ttg.async_copy_global_to_local":
-        contig = attr_int(op.attrs, "contiguity") or 1
+        contig = op.int_attr("contiguity") or 1
         vec = max(1, min(vec, contig))
         instruction = f"cp.async ({vec * report.bitwidth} bits per lane)" if ctx.target.vendor == "nvidia" else \
             f"buffer_load ... lds ({vec * report.bitwidth} bits per lane)"
@@ -193,10 +191,9 @@ def _view_of(ctx: Context, op, mem):
     """A memdesc with an allocation shape (`..., mutable, 128x64`) is a view: analyse it in the full buffer."""
     if mem.kind == "memdesc":
         text = next((t for t in op.operand_types + op.result_types if t.startswith(("!ttg.memdesc<", "<"))), "")
-        m = re.search(r",\s*(\d+(?:x\d+)+)\s*>$", text)
-        if m:
+        alloc = alloc_shape(text)
+        if alloc is not None:
             from dataclasses import replace
-            alloc = tuple(int(d) for d in m.group(1).split("x"))
             if len(alloc) == len(mem.shape):
                 return replace(mem, shape=alloc)
     return mem
