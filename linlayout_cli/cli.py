@@ -308,6 +308,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     command line runs without click (`commands.quick`); everything else goes through the click group."""
     obj = {"stdin": stdin, "sink": _StreamSink(stdout_bytes), "stdout": stdout_bytes, "stderr": stderr,
            "error_line": one_line}
+    failed = error_status(argv)
     inputs = sys.modules.get(__package__ + ".inputs")
     if inputs is not None:
         inputs.forget_reads()                    # an earlier in-process run's inputs are not this run's
@@ -325,25 +326,35 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         return 0
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
-        return 1
+        return failed
     except RecursionError:
         stderr.write(one_line("input nested too deeply") + "\n")
-        return 1
+        return failed
     except MemoryError:
         try:
             stderr.write(one_line("out of memory (try a smaller tensor" + _max_elements_hint(argv) + ")") + "\n")
         except MemoryError:                    # nothing more to allocate: a constant line
             stderr.write(OUT_OF_MEMORY)
-        return 1
+        return failed
     except BrokenPipeError:
         raise                                    # main() ends quietly
     except Exception as e:
-        code = _click_failure(e, stderr)
+        code = _click_failure(e, stderr, failed, argv)
         if code is not None:
             return code
         _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
-        return 1
+        return failed
+
+
+def error_status(argv: list[str]) -> int:
+    """The exit status of a failed run: 1, or 2 for `diff --exit-code` (as `git diff --exit-code`: 0 equal,
+    1 different, 2 trouble).
+
+    >>> error_status(["diff", "A", "B", "--exit-code"]), error_status(["info", "--exit-code"])
+    (2, 1)
+    """
+    return 2 if argv[:1] == ["diff"] and "--exit-code" in argv[1:] else 1
 
 
 def _max_elements_hint(argv: list[str]) -> str:
@@ -355,8 +366,9 @@ def _max_elements_hint(argv: list[str]) -> str:
     return " or --max-elements N" if any("--max-elements" in o.decls for o in options) else ""
 
 
-def _click_failure(e: Exception, stderr) -> int | None:
-    """The exit status of a click exception (its message written as one line), or None for any other."""
+def _click_failure(e: Exception, stderr, failed: int = 1, argv=()) -> int | None:
+    """The exit status of a click exception (its message, in our words, written as one line; `failed` for a
+    mistake), or None for any other."""
     click = sys.modules.get("click")
     if click is None:
         return None
@@ -365,17 +377,22 @@ def _click_failure(e: Exception, stderr) -> int | None:
     if isinstance(e, click.Abort):
         return 130
     if isinstance(e, click.UsageError):
-        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
-        return 1
+        from .commands.usage import our_words
+        stderr.write(one_line(our_words(e, list(argv)), f" (see '{_help_name(e.ctx, argv)} --help')") + "\n")
+        return failed
     if isinstance(e, click.ClickException):
         stderr.write(one_line(e.format_message()) + "\n")
-        return 1
+        return failed
     return None
 
 
-def _help_name(ctx) -> str:
-    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name)."""
-    if ctx is None or ctx.command.name in ("print", "ttlayout"):
+def _help_name(ctx, argv=()) -> str:
+    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name); from the command
+    line where click's parser gives no context."""
+    if ctx is None:
+        from .commands.usage import help_name
+        return help_name(list(argv))
+    if ctx.command.name in ("print", "ttlayout"):
         return "ttlayout"
     return f"ttlayout {ctx.command.name}"
 

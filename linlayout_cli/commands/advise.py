@@ -7,7 +7,7 @@ import os
 
 from .. import inputs
 from ..errors import TTLayoutError, abbreviate_path
-from .hardware import TARGET, check_named, select
+from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt
 from .output import same_file, write_report
 
@@ -57,6 +57,8 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
     advice = analyze_advise(inputs.modules(text), target)
+    if target is not None and advice:            # (after the analysis: an error stays the one line)
+        override_note(obj, target, inputs.module_targets(text))
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")
     pick = (change or 1) - 1

@@ -34,7 +34,7 @@ def run(obj, target, as_json, fmt, output, **given):
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
     p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
-    tgt = select(target, p.targets, bank=True)
+    tgt = select(target, p.targets, bank=True, obj=obj)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     if p.paddings[1] is not None:
         _padded(obj, p, tgt, texts, as_json, fmt, output)

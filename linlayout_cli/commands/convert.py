@@ -33,7 +33,7 @@ def run(obj, target, as_json, fmt, output, **given):
     from ..analysis.convert import analyze_convert
     from ..reports import convert as report
     p = layouts.pick(obj, "convert", ROLES, given, EXAMPLE, target=target)
-    tgt = select(target, p.targets)
+    tgt = select(target, p.targets, obj=obj)
     result = analyze_convert(*p.layouts, p.bits, tgt.name)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
 

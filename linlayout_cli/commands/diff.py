@@ -8,7 +8,7 @@ from ..errors import TTLayoutError
 from . import layouts
 from .hardware import TARGET, select
 from .layouts import Role
-from .options import JSON, OUTPUT, Arg
+from .options import JSON, OUTPUT, Arg, Opt
 from .output import write_report
 
 # the two layouts are positional (A B, as diff takes two files) and `pick` resolves them; the register layout that
@@ -21,10 +21,13 @@ ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg", "Registe
 ARGUMENTS = (Arg("a", "A", required=False), Arg("b", "B", required=False))
 EXAMPLE = "tensor<64x64xf16>"
 
-OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].option(), TARGET, JSON, OUTPUT)
+EXIT_CODE = Opt(("--exit-code",), "exit_code", "flag", help="Exit status as `git diff --exit-code`: 0 when the "
+                "layouts are equal, 1 when they differ, 2 on an error.")
+OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].option(), TARGET, JSON, OUTPUT,
+           EXIT_CODE)
 
 
-def run(obj, a, b, reg, target, as_json, output, **given):
+def run(obj, a, b, reg, target, as_json, output, exit_code=False, **given):
     """Compare two layouts A and B at one tensor shape; each is an attribute, a Gluon constructor or #alias of -i.
 
     Says whether they are the same linear layout, how each tensor dim is spread over the hardware in each
@@ -45,12 +48,13 @@ def run(obj, a, b, reg, target, as_json, output, **given):
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
     register, note = _register(reg, p, shared)
-    convert_target = None if shared else select(target, p.targets).name
-    bank_target = select(target, p.targets, bank=True) if register is not None else None
+    convert_target = None if shared else select(target, p.targets, obj=obj).name
+    bank_target = select(target, p.targets, bank=True, obj=obj) if register is not None else None
     result = analyze_diff(la, lb, p.bits, convert_target, register[1] if register else None, bank_target)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.bits, register[0] if register else None, note)
     write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=as_json)
+    return 1 if exit_code and not result.equal else 0
 
 
 def _register(text: str | None, p, shared: bool):

@@ -3,7 +3,7 @@ generic swizzling plus a search over every swizzled_shared layout."""
 from __future__ import annotations
 
 from . import layouts
-from .hardware import TARGET, select
+from .hardware import TARGET, check_engine, select
 from .layouts import Role
 from .options import JSON, OUTPUT, Opt
 from .output import write_report
@@ -38,7 +38,8 @@ def run(obj, no_search, use, target, as_json, output, **given):
     """
     from ..reports import swizzle as report
     p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
-    tgt = select(target, p.targets, bank=True)
+    tgt = select(target, p.targets, bank=True, obj=obj)
+    check_engine(use, tgt)
     s = _suggestion(*p.layouts, p.bits, tgt, use, no_search, p.given[1])
     s = _on_the_gpu(s, *p.layouts, p.bits, tgt, padding=use is None and not no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
@@ -56,7 +57,7 @@ def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool, re
     if use is not None:
         return analyze_swizzle(w_ll, engine_r, bits, tgt, use=use)
     s = analyze_swizzle(w_ll, r_ll, bits, tgt, search=not no_search)
-    alt = best_nvmma(w_ll, engine_r, bits, tgt) if tgt.vendor == "nvidia" and s.kind != "nvmma_shared" else None
+    alt = best_nvmma(w_ll, engine_r, bits, tgt) if "tma" in tgt.engines and s.kind != "nvmma_shared" else None
     if alt is None:
         return s
     return replace(s, notes=s.notes + (
