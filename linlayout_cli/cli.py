@@ -92,6 +92,7 @@ class _StreamSink:
 
     def __init__(self, write):
         self.write = write
+        self.written: set[tuple[int, int]] = set()     # (st_dev, st_ino) of every file this run has published
 
     def __call__(self, path):
         self.path = path
@@ -104,10 +105,14 @@ class _StreamSink:
     def __enter__(self):
         self.file = self.tmp = self.target = None
         self.anonymous = False
-        if not self.path or self.path == "-":
+        if self.path is None or self.path == "-":
             return self.write
+        if not self.path:
+            raise TTLayoutError("the output file name is empty; give a file name ('-' is standard output)")
         if "\x00" in self.path:
             self._fail("the name contains a NUL character")
+        if self.path.endswith(("/", "/.")) and not os.path.isdir(self.path):
+            self._fail("the name ends with '/' but no directory has it (a shell's '>' refuses it too)")
         fd = descriptor_of(self.path)
         if fd is not None:
             return self._open_descriptor(fd)
@@ -126,6 +131,9 @@ class _StreamSink:
                 return self._write                      # device, FIFO: no rename possible
             if st is not None:
                 self._refuse_input(st)
+                if (st.st_dev, st.st_ino) in self.written:
+                    self._fail("this command has just written it (two output options name the same file); give "
+                               "each output its own file")
                 os.close(os.open(target, os.O_WRONLY))  # may this user write it (as `>` would ask)?
         except OSError as e:
             self._fail(e)
@@ -215,6 +223,8 @@ class _StreamSink:
             self.file.close()
             os.replace(self.tmp, self.target)
             self.tmp = None
+            st = os.stat(self.target)
+            self.written.add((st.st_dev, st.st_ino))
         except (OSError, TTLayoutError) as e:
             self._close(False)
             if self.tmp is not None:
@@ -424,18 +434,52 @@ def complete(instruction: str, write, stderr) -> int:
     from click.shell_completion import shell_complete
 
     from .commands.group import group
+    why = _completion_problem(instruction)
+    if why is not None:
+        stderr.write(one_line(why) + "\n")
+        return 1
     buffer, saved = io.BytesIO(), sys.stdout
-    sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
+    wrapper = sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
     try:
         code = shell_complete(group, {}, "ttlayout", COMPLETE_VAR, instruction)
+    except (KeyError, ValueError) as e:                # an environment the checks above did not foresee
+        stderr.write(one_line(f"shell completion failed ({type(e).__name__}: {e})") + "\n")
+        return 1
     finally:
         sys.stdout = saved
+        wrapper.flush()
+        data = buffer.getvalue()
+        wrapper.detach()                               # the buffer stays open when the wrapper is collected
     try:
-        write(buffer.getvalue())
+        write(data)
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
         return 1
     return code
+
+
+_SHELLS = ("bash", "zsh", "fish")
+
+
+def _completion_problem(instruction: str) -> str | None:
+    """Why `_TTLAYOUT_COMPLETE=instruction` cannot be answered (click's instructions are SHELL_source and
+    SHELL_complete; the second needs COMP_WORDS and COMP_CWORD, a number for bash and zsh), or None.
+
+    >>> _completion_problem("source")
+    "_TTLAYOUT_COMPLETE='source' is not a completion instruction: give bash_source, zsh_source or fish_source"
+    """
+    shell, _, action = instruction.partition("_")
+    if shell not in _SHELLS or action not in ("source", "complete"):
+        return (f"{COMPLETE_VAR}={instruction!r} is not a completion instruction: give "
+                f"{', '.join(s + '_source' for s in _SHELLS[:-1])} or {_SHELLS[-1]}_source")
+    if action == "complete":
+        missing = [v for v in ("COMP_WORDS", "COMP_CWORD") if v not in os.environ]
+        if missing:
+            return (f"{COMPLETE_VAR}={instruction} needs {' and '.join(missing)} (set by the script "
+                    f"'{COMPLETE_VAR}={shell}_source ttlayout' prints)")
+        if shell != "fish" and not os.environ["COMP_CWORD"].strip().isdigit():
+            return f"COMP_CWORD={os.environ['COMP_CWORD']!r} is not a word number"
+    return None
 
 
 def catch_stop_signals() -> None:

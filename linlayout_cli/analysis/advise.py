@@ -36,6 +36,8 @@ from .kernel.ops import DOT_OPS
 from .kinds import Category
 
 MAX_CANDIDATES = 10             # per alias
+MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
+                                # search stops and says so, so the time stays linear in the module's size
 MAX_PAIRS = 12                  # two-alias changes priced per module
 MAX_SHARED_PAIRS = 2            # writer/reader pairs a shared alias's swizzle search is run for
 
@@ -112,6 +114,7 @@ class Advice:
     totals: dict
     cost: float
     not_counted: tuple[int, ...]                    # lines of ops whose counts the model does not have
+    not_priced: int = 0                             # candidates left out by the MAX_PRICED bound
 
 
 # ----------------------------------------------------------------------------------------- cost and counts
@@ -459,6 +462,8 @@ def distributed_candidates(module, usage: Usage, convert_ends: list, warps: int,
         except TTLayoutError:
             pass
     for other_name, other in layout_aliases(module).items():
+        if len(out) >= MAX_CANDIDATES:                # the rest would be cut below: a module of n aliases
+            return out                                # costs n steps per alias, not n string forms
         if other_name != name and other.kind == "distributed":
             add(other, f"the layout of #{other_name}")
     if shape is not None and warps and lanes and hasattr(attr, "order"):
@@ -604,10 +609,11 @@ class Pricer:
 
     def __init__(self, module, target, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
-        self.priced = 0
+        self.priced = self.tried = 0
         self.refused: list[tuple[str, str, str]] = []
         self.base = self.audit({})
         self.base_problems = {(f.line, f.op) for f in self.base.findings if f.problem}
+        self.base_cost, self.base_totals = kernel_cost(self.base), totals(self.base)
 
     def audit(self, values: dict):
         module = self.module.with_aliases(values) if values else self.module
@@ -615,6 +621,7 @@ class Pricer:
 
     def price(self, candidates: tuple[Candidate, ...]):
         """The audit under the candidates, or None (refused: the reason is kept)."""
+        self.tried += 1
         values = {c.alias: c.attr for c in candidates}
         label = " + ".join(f"#{c.alias}" for c in candidates)
         text = " ; ".join(str(c.attr) for c in candidates)
@@ -695,10 +702,10 @@ def _convert_ends(module, usages_: dict) -> dict[str, list]:
 def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: dict) -> Change:
     base = pricer.base
     ops, retyped = touched(base, audit, {c.alias for c in candidates})
-    before, after = totals(base), totals(audit)
+    before, after = pricer.base_totals, totals(audit)
     aliases = tuple(AliasChange(c.alias, str(usages_[c.alias].attr), str(c.attr), c.source, c.attr,
                                 _largest(usages_[c.alias].shapes) or ()) for c in candidates)
-    return Change(aliases, ops, retyped, before, after, kernel_cost(base), kernel_cost(audit))
+    return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
 def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
@@ -715,7 +722,21 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
     singles: dict[str, list[tuple[float, Candidate]]]       # alias -> (cost, candidate) of each one priced
     combo: tuple[Candidate, ...]                            # a pair from _pairs, then any entry of `priced`
     ineligible, singles = [], {}
-    priced: list[tuple[tuple[Candidate, ...], object]] = []
+    base_cost = pricer.base_cost
+    # the best change per set of aliases, kept as its `Change` (the ops it touches), never as a whole audit: the
+    # memory stays linear in the module however many candidates are priced
+    best: dict[tuple[str, ...], tuple[float, int, Change]] = {}
+    order = 0
+
+    def keep(combo: tuple[Candidate, ...], audit, cost: float) -> None:
+        nonlocal order
+        order += 1
+        key = tuple(c.alias for c in combo)
+        if cost < base_cost - 1e-9 and (key not in best or cost < best[key][0]):
+            best[key] = (cost, order, _change(pricer, combo, audit, use))
+    changeable = [n for n, u in use.items() if u.constraint in (None, "nvmma") and u.ops]
+    quota = max(1, min(MAX_CANDIDATES, MAX_PRICED // max(1, len(changeable))))
+    not_priced = 0
     for name, u in use.items():
         if u.constraint not in (None, "nvmma"):
             assert u.constraint is not None                 # by the test above (mypy does not narrow `not in`)
@@ -728,32 +749,29 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
             cands = distributed_candidates(module, u, ends.get(name, []), warps, lanes)
         else:
             cands = shared_candidates(module, u, tgt)
-        for c in cands:
+        room = max(0, min(quota, MAX_PRICED - pricer.tried))
+        not_priced += max(0, len(cands) - room)
+        for c in cands[:room]:
             audit = pricer.price((c,))
             if audit is not None:
-                priced.append(((c,), audit))
-                singles.setdefault(name, []).append((kernel_cost(audit), c))
-    base_cost = kernel_cost(base)
+                cost = kernel_cost(audit)
+                singles.setdefault(name, []).append((cost, c))
+                keep((c,), audit, cost)
     single_cost = {(c.alias, str(c.attr)): cost for name in singles for cost, c in singles[name]}
     for combo in _pairs(module, use, singles):
+        if pricer.tried >= MAX_PRICED + MAX_PAIRS:
+            not_priced += 1
+            continue
         audit = pricer.price(combo)
         if audit is not None:
             halves = min(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo)
-            if kernel_cost(audit) < halves - 1e-9:
-                priced.append((combo, audit))
-    best: dict[tuple[str, ...], tuple[float, int, tuple, object]] = {}
-    for k, (combo, audit) in enumerate(priced):
-        cost = kernel_cost(audit)
-        if cost >= base_cost - 1e-9:
-            continue
-        key = tuple(c.alias for c in combo)
-        if key not in best or cost < best[key][0]:
-            best[key] = (cost, k, combo, audit)
-    ranked = sorted(best.values(), key=lambda v: (v[0], v[1]))
-    changes = tuple(_change(pricer, combo, audit, use) for _, _, combo, audit in ranked)
+            cost = kernel_cost(audit)
+            if cost < halves - 1e-9:
+                keep(combo, audit, cost)
+    changes = tuple(change for _, _, change in sorted(best.values(), key=lambda v: (v[0], v[1])))
     not_counted = tuple(f.line for f in base.findings if f.counts is None)
     return Advice(index, module.first_line, _kernel_name(module), tgt.name, changes, pricer.priced,
-                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted)
+                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted, not_priced)
 
 
 def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 
 from .. import inputs
-from ..errors import TTLayoutError
+from ..errors import TTLayoutError, abbreviate_path
 from .hardware import TARGET, check_named, select
 from .options import JSON, OUTPUT, Arg, Opt
-from .output import write_report
+from .output import same_file, write_report
 
 ARGUMENTS = (Arg("path", "FILE"),)
 OPTIONS = (
@@ -27,7 +27,7 @@ OPTIONS = (
 
 def read_kernels(path: str, obj) -> tuple[str, str]:
     """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
-    text = inputs.read_text(path, obj["stdin"])
+    text = inputs.kernel_text(path, obj["stdin"])
     return text, "standard input" if path == "-" else path
 
 
@@ -46,8 +46,11 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     """
     from ..analysis.advise import analyze_advise
     from ..reports import advise as report
-    if write and write_dir:
+    if write is not None and write_dir is not None:
         raise TTLayoutError("give --write or --write-dir, not both")
+    for flag, value in (("--write", write), ("--write-dir", write_dir), ("-o", output)):
+        if value == "":
+            raise TTLayoutError(f"{flag} is empty; give a {'directory' if flag == '--write-dir' else 'file'} name")
     text, shown = read_kernels(path, obj)
     if target is not None:
         target = select(target).name
@@ -60,8 +63,12 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     chosen = {a.index: {c.alias: c.after for c in a.changes[pick].aliases} for a in advice if len(a.changes) > pick}
     if change and not chosen:
         raise TTLayoutError(f"--change {change}: no module has {change} change(s)")
-    destination = write or (os.path.join(write_dir, _file_name(path, advice)) if write_dir else None)
-    if destination and chosen:
+    destination = write if write is not None else (os.path.join(write_dir, _file_name(path, advice))
+                                                   if write_dir else None)
+    if destination is not None and output not in (None, "-") and same_file(destination, output):
+        raise TTLayoutError(f"--write and -o name the same file ({abbreviate_path(output)}): the report would "
+                            "replace the changed dump; give each its own file")
+    if destination is not None and chosen:
         patched = inputs.replace_aliases(text, chosen)
         with obj["sink"](destination) as put:
             put(patched.encode("utf-8"))

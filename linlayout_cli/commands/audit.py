@@ -84,12 +84,7 @@ def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, job
 def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, output):
     from ..analysis.audit import analyze_audit
     from ..reports import audit as report
-    if path != "-":
-        error = sources.not_ttgir_error(path)
-        if error is not None:
-            raise TTLayoutError(error)
-    text = inputs.read_text(path, obj["stdin"])
-    inputs.check_ttgir(path, text)
+    text = inputs.kernel_text(path, obj["stdin"])
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
@@ -103,7 +98,7 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
     if line is not None or op is not None:
         _one_op(obj, text, only, audits[0], line, op, shown, as_json, output)
         return
-    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1)
+    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
     write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)

@@ -306,15 +306,17 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
         note(obj, dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
-        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
+        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name, dump.scope if dump else
+                                                                              "the file"), shape, True,
                      element=element) for name in names]
     elif inline is not None and not layout:
         jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
     elif input_file:
         jobs += [Job(d.name, d.attr, shape, element=element) for d in dump.layouts]
         if not jobs and not layout:
-            raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
-                                "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
+            where = "standard input" if input_file == "-" else abbreviate(input_file)
+            where = where if dump.section is None else f"{dump.scope} of {where}"
+            raise TTLayoutError(f"{where} holds no layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
         lanes = inputs.DEFAULT_LANES
         if cute:

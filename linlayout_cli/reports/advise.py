@@ -4,7 +4,7 @@ line, facts before -> after), the whole kernel's counts and shared memory before
 words; then the aliases that cannot change and the candidates refused. Blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.advise import Advice, Change, OpChange
+from ..analysis.advise import MAX_PRICED, Advice, Change, OpChange
 from ..analysis.kinds import Path
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
@@ -109,6 +109,9 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
                                     f"{len(a.ineligible)} {'alias' if len(a.ineligible) == 1 else 'aliases'} "
                                     "cannot change")),
                       label_width=12, indent="  "))
+    if a.not_priced:
+        out.append(line(f"  search cut short: {plural(a.not_priced, 'candidate')} not priced (at most "
+                        f"{MAX_PRICED} per module, each audits the whole module)"))
     if a.not_counted:
         out.append(line(f"  not counted by the model: {plural(len(a.not_counted), 'op')} (lines "
                         f"{', '.join(map(str, a.not_counted[:8]))}{' ...' if len(a.not_counted) > 8 else ''})"))
@@ -172,7 +175,7 @@ def change_json(c: Change) -> dict:
 def module_json(a: Advice) -> dict:
     return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
-            "candidates_priced": a.candidates_priced,
+            "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
             "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],
             "ineligible": [{"alias": f"#{n}", "why": why} for n, why in a.ineligible],
             "not_counted_lines": list(a.not_counted)}

@@ -23,7 +23,7 @@ LAYERS = (
     ("render",),
     ("inputs", "sources"),
     ("notebook",),
-    ("commands",),
+    ("commands", "lsp"),
     ("cli", "__main__", ""),
 )
 RANK = {name: level for level, group in enumerate(LAYERS) for name in group}
