@@ -56,8 +56,6 @@ class Weights:
 
 WEIGHTS = Weights()
 SHARED_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers")
-COUNT_WORDS = {"shared_loads": "shared loads", "shared_stores": "shared stores", "shuffles": "shuffles",
-               "barriers": "barriers", "global_loads": "global loads", "global_stores": "global stores"}
 
 
 @frozen
@@ -86,7 +84,8 @@ class OpChange:
 @frozen
 class Change:
     """A priced change of one or two aliases: the ops it touches, the kernel's counts before and after
-    (`COUNT_CLASSES` summed over the ops, plus `shared_bytes`), the weighted costs and the trade-offs in words."""
+    (`COUNT_CLASSES` summed over the ops, plus `shared_bytes`) and the weighted costs (reports/advise.py words the
+    trade-offs from the ops' facts)."""
     aliases: tuple[AliasChange, ...]
     ops: tuple[OpChange, ...]
     retyped: int                      # ops whose types name a changed alias but whose cost is the same
@@ -94,7 +93,6 @@ class Change:
     totals_after: dict
     cost_before: float
     cost_after: float
-    tradeoffs: tuple[str, ...]
 
     @property
     def saving(self) -> float:
@@ -667,84 +665,6 @@ def touched(base, after, changed: set) -> tuple[tuple[OpChange, ...], int]:
     return tuple(ops), retyped
 
 
-# ----------------------------------------------------------------------------------------- trade-offs
-
-PATH_WORDS = {"noop": "disappears", "registers": "becomes a register move", "warp_shuffle": "becomes warp shuffles",
-              "shared_memory": "goes through shared memory", "cross_cta": "crosses CTAs"}
-_KIND = {"tt.load": "loads", "tt.store": "stores", "ttg.async_copy_global_to_local": "cp.async copies",
-         "amdg.buffer_load": "buffer loads", "amdg.buffer_store": "buffer stores"}
-
-
-def tradeoffs(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The change in words, (gains, losses): 'the convert at line 147 disappears', 'stores at line 148 narrow from
-    128 to 32 bits', 'the local_load at line 100 needs 8 shared loads instead of 16', 'shared memory grows from 0
-    to 4096 bytes'."""
-    gains: list[str]
-    losses: list[str]
-    gains, losses = [], []
-
-    def say(better: bool, text: str):
-        (gains if better else losses).append(text)
-    for o in ops:
-        b, a = o.before, o.after
-        name = "the convert" if o.op == "ttg.convert_layout" else f"the {o.op.split('.', 1)[-1]}"
-        name += f" at line {o.line}"
-        if "path" in b and b.get("path") != a.get("path"):
-            say(_rank_path(a.get("path")) < _rank_path(b.get("path")),
-                f"{name} {PATH_WORDS.get(str(a.get('path')), a.get('path'))}")
-            continue
-        for k in COUNT_WORDS:
-            if b.get(k, 0) != a.get(k, 0):
-                say(a.get(k, 0) < b.get(k, 0), f"{name} needs {_count(a.get(k, 0), k)} instead of {b.get(k, 0)}")
-        vb, va = b.get("vector_bits"), a.get("vector_bits")
-        if vb and va and vb != va:
-            kind = _KIND.get(o.op, f"{name}'s accesses")
-            where = f" at line {o.line}" if o.op in _KIND else ""
-            say(va > vb, f"{kind}{where} {'widen' if va > vb else 'narrow'} from {vb} to {va} bits")
-        sb, sa = _sectors(b), _sectors(a)
-        if sb and sa and sb != sa:
-            say(sa < sb, f"{name} touches {sa} sectors per warp instead of {sb}")
-        cb, ca = _conflicts(b), _conflicts(a)
-        if cb != ca and cb is not None and ca is not None:
-            say(ca < cb, f"bank conflicts at line {o.line} go from {cb} to {ca}")
-    sb, sa = before.get("shared_bytes", 0), after.get("shared_bytes", 0)
-    if sb != sa:
-        say(sa < sb, f"shared memory {'shrinks' if sa < sb else 'grows'} from {sb} to {sa} bytes")
-    return tuple(gains), tuple(losses)
-
-
-def _count(n: int, key: str) -> str:
-    """'1 barrier', '8 shared loads'."""
-    word = COUNT_WORDS[key]
-    return f"{n} {word[:-1] if n == 1 and word.endswith('s') else word}"
-
-
-def _sectors(facts_: dict) -> int | None:
-    """32-byte sectors a warp's whole access touches: sectors per access times accesses."""
-    per = facts_.get("sectors_per_warp_access")
-    return per * facts_.get("instructions_per_thread", 1) if per else None
-
-
-def _rank_path(path) -> int:
-    return ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta").index(path) \
-        if path in PATH_WORDS else 5
-
-
-def _conflicts(facts_: dict):
-    c = facts_.get("bank_conflicts")
-    if isinstance(c, dict):
-        return sum(v or 0 for v in c.values())
-    return c
-
-
-def sentence(gains: tuple[str, ...], losses: tuple[str, ...]) -> str:
-    """'the convert at line 147 disappears, but stores at line 148 narrow from 128 to 32 bits'."""
-    g, lo = ", ".join(gains), ", ".join(losses)
-    if g and lo:
-        return f"{g}, but {lo}"
-    return g or lo or "no op changes its instructions"
-
-
 # ----------------------------------------------------------------------------------------- the search
 
 
@@ -783,11 +703,9 @@ def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: d
     base = pricer.base
     ops, retyped = touched(base, audit, {c.alias for c in candidates})
     before, after = pricer.base_totals, totals(audit)
-    gains, losses = tradeoffs(ops, before, after)
     aliases = tuple(AliasChange(c.alias, str(usages_[c.alias].attr), str(c.attr), c.source, c.attr,
                                 _largest(usages_[c.alias].shapes) or ()) for c in candidates)
-    return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit),
-                  (sentence(gains, losses),) if ops or before != after else ())
+    return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
 def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
