@@ -44,9 +44,10 @@ def one_line(message: str, suffix: str = "") -> str:
 def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
     """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain
     command line runs without click (`commands.quick`); everything else goes through the click group."""
+    failed = error_status(argv)
     outfile.forget_reads()                       # an earlier in-process run's inputs are not this run's
     try:
-        ctx = Context(stdin, Sink(stdout_bytes), stdout_bytes, stderr, one_line)
+        ctx = Context(stdin, Sink(stdout_bytes), stdout_bytes, stderr, one_line, set())
         plain = quick(argv)
         if plain is not None:
             module, params = plain
@@ -59,25 +60,35 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
         return 0
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
-        return 1
+        return failed
     except RecursionError:
         stderr.write(one_line("input nested too deeply") + "\n")
-        return 1
+        return failed
     except MemoryError:
         try:
             stderr.write(one_line("out of memory (try a smaller tensor" + _max_elements_hint(argv) + ")") + "\n")
         except MemoryError:                    # nothing more to allocate: a constant line
             stderr.write(OUT_OF_MEMORY)
-        return 1
+        return failed
     except BrokenPipeError:
         raise                                    # main() ends quietly
     except Exception as e:
-        code = _click_failure(e, stderr)
+        code = _click_failure(e, stderr, failed, argv)
         if code is not None:
             return code
         _reraise_interruption(e)                 # a bug in ttlayout: still one line, never a traceback
         stderr.write(one_line(f"{INTERNAL_ERROR} ({type(e).__name__}: {e}); please report this command line") + "\n")
-        return 1
+        return failed
+
+
+def error_status(argv: list[str]) -> int:
+    """The exit status of a failed run: 1, or 2 for `diff --exit-code` (as `git diff --exit-code`: 0 equal,
+    1 different, 2 trouble).
+
+    >>> error_status(["diff", "A", "B", "--exit-code"]), error_status(["info", "--exit-code"])
+    (2, 1)
+    """
+    return 2 if argv[:1] == ["diff"] and "--exit-code" in argv[1:] else 1
 
 
 def _max_elements_hint(argv: list[str]) -> str:
@@ -87,8 +98,9 @@ def _max_elements_hint(argv: list[str]) -> str:
     return " or --max-elements N" if any("--max-elements" in o.decls for o in options) else ""
 
 
-def _click_failure(e: Exception, stderr) -> int | None:
-    """The exit status of a click exception (its message written as one line), or None for any other."""
+def _click_failure(e: Exception, stderr, failed: int = 1, argv=()) -> int | None:
+    """The exit status of a click exception (its message, in our words, written as one line; `failed` for a
+    mistake), or None for any other."""
     if not any(c.__module__.partition(".")[0] == "click" for c in type(e).__mro__):
         return None                              # not click's (a plain command line never loads click)
     import click  # lazy: a plain command line never loads click
@@ -97,17 +109,22 @@ def _click_failure(e: Exception, stderr) -> int | None:
     if isinstance(e, click.Abort):
         return 130
     if isinstance(e, click.UsageError):
-        stderr.write(one_line(e.format_message(), f" (see '{_help_name(e.ctx)} --help')") + "\n")
-        return 1
+        from .commands.usage import our_words
+        stderr.write(one_line(our_words(e, list(argv)), f" (see '{_help_name(e.ctx, argv)} --help')") + "\n")
+        return failed
     if isinstance(e, click.ClickException):
         stderr.write(one_line(e.format_message()) + "\n")
-        return 1
+        return failed
     return None
 
 
-def _help_name(ctx) -> str:
-    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name)."""
-    if ctx is None or ctx.command.name in ("print", "ttlayout"):
+def _help_name(ctx, argv=()) -> str:
+    """'ttlayout bank' for a subcommand, 'ttlayout' for the print command (it needs no name); from the command
+    line where click's parser gives no context."""
+    if ctx is None:
+        from .commands.usage import help_name
+        return help_name(list(argv))
+    if ctx.command.name in ("print", "ttlayout"):
         return "ttlayout"
     return f"ttlayout {ctx.command.name}"
 
@@ -167,18 +184,52 @@ def complete(instruction: str, write, stderr) -> int:
     from click.shell_completion import shell_complete  # lazy: only completion loads click's completion
 
     from .commands.group import group
+    why = _completion_problem(instruction)
+    if why is not None:
+        stderr.write(one_line(why) + "\n")
+        return 1
     buffer, saved = io.BytesIO(), sys.stdout
-    sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
+    wrapper = sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8", write_through=True)
     try:
         code = shell_complete(group, {}, "ttlayout", COMPLETE_VAR, instruction)
+    except (KeyError, ValueError) as e:                # an environment the checks above did not foresee
+        stderr.write(one_line(f"shell completion failed ({type(e).__name__}: {e})") + "\n")
+        return 1
     finally:
         sys.stdout = saved
+        wrapper.flush()
+        data = buffer.getvalue()
+        wrapper.detach()                               # the buffer stays open when the wrapper is collected
     try:
-        write(buffer.getvalue())
+        write(data)
     except TTLayoutError as e:
         stderr.write(one_line(str(e)) + "\n")
         return 1
     return code
+
+
+_SHELLS = ("bash", "zsh", "fish")
+
+
+def _completion_problem(instruction: str) -> str | None:
+    """Why `_TTLAYOUT_COMPLETE=instruction` cannot be answered (click's instructions are SHELL_source and
+    SHELL_complete; the second needs COMP_WORDS and COMP_CWORD, a number for bash and zsh), or None.
+
+    >>> _completion_problem("source")
+    "_TTLAYOUT_COMPLETE='source' is not a completion instruction: give bash_source, zsh_source or fish_source"
+    """
+    shell, _, action = instruction.partition("_")
+    if shell not in _SHELLS or action not in ("source", "complete"):
+        return (f"{COMPLETE_VAR}={instruction!r} is not a completion instruction: give "
+                f"{', '.join(s + '_source' for s in _SHELLS[:-1])} or {_SHELLS[-1]}_source")
+    if action == "complete":
+        missing = [v for v in ("COMP_WORDS", "COMP_CWORD") if v not in os.environ]
+        if missing:
+            return (f"{COMPLETE_VAR}={instruction} needs {' and '.join(missing)} (set by the script "
+                    f"'{COMPLETE_VAR}={shell}_source ttlayout' prints)")
+        if shell != "fish" and not os.environ["COMP_CWORD"].strip().isdigit():
+            return f"COMP_CWORD={os.environ['COMP_CWORD']!r} is not a word number"
+    return None
 
 
 def catch_stop_signals() -> None:

@@ -114,6 +114,7 @@ class Sink:
         self.tmp: str | None = None                 # the temporary file's name, once it has one
         self.target: str | None = None              # the file renamed over at the end (None: written in place)
         self.anonymous = False                      # the temporary file is O_TMPFILE's (no name yet)
+        self.written: set[tuple[int, int]] = set()  # (st_dev, st_ino) of every file this run has published
 
     def __call__(self, path: str | None) -> Sink:
         self.path = path
@@ -126,10 +127,14 @@ class Sink:
     def __enter__(self) -> Write:
         self.file = self.tmp = self.target = None
         self.anonymous = False
-        if not self.path or self.path == "-":
+        if self.path is None or self.path == "-":
             return self.write
+        if not self.path:
+            raise TTLayoutError("the output file name is empty; give a file name ('-' is standard output)")
         if "\x00" in self.path:
             self._fail("the name contains a NUL character")
+        if self.path.endswith(("/", "/.")) and not os.path.isdir(self.path):
+            self._fail("the name ends with '/' but no directory has it (a shell's '>' refuses it too)")
         fd = descriptor_of(self.path)
         if fd is not None:
             return self._open_descriptor(fd)
@@ -149,6 +154,9 @@ class Sink:
                 return self._write                      # device, FIFO: no rename possible
             if st is not None:
                 self._refuse_input(st)
+                if (st.st_dev, st.st_ino) in self.written:
+                    self._fail("this command has just written it (two output options name the same file); give "
+                               "each output its own file")
                 os.close(os.open(target, os.O_WRONLY))  # may this user write it (as `>` would ask)?
         except OSError as e:
             self._fail(e)
@@ -241,6 +249,8 @@ class Sink:
             assert self.tmp is not None                # named by _link_anonymous or mkstemp
             os.replace(self.tmp, self.target)
             self.tmp = None
+            st = os.stat(self.target)
+            self.written.add((st.st_dev, st.st_ino))
         except (OSError, TTLayoutError) as e:
             self._close(False)
             if self.tmp is not None:

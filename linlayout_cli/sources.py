@@ -16,6 +16,7 @@ from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
 from .records import frozen, replace
 
+METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few KB): more is refused unparsed
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
 TTGIR = ".ttgir"
@@ -140,10 +141,10 @@ def read_metadata(path: str):
     import json
 
     from .analysis.kernels import compiled_from
-    text = inputs.read_text(path, None)
+    text = inputs.read_text(path, None, METADATA_LIMIT)
     try:
         return compiled_from(json.loads(text))
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise TTLayoutError(f"{os.path.basename(path)} is not JSON ({e})") from None
     except TTLayoutError as e:
         raise TTLayoutError(f"{os.path.basename(path)}: {e}") from None
@@ -182,7 +183,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
     from .analysis.kernel.audit import analyze_audit
     from .analysis.targets import get_target
-    modules = list(inputs.modules(text))
+    modules = list(inputs.modules(text)) if inputs.holds_module(text) else []
     if not modules:
         raise TTLayoutError("the file holds no module to audit")
     chosen, origin = target, "option" if target is not None else None

@@ -36,10 +36,17 @@ class Context:
     stdout: Callable[[bytes], object]
     stderr: TextIO
     error_line: Callable[[str], str]
+    said: set[str]                      # the notes said once per run (`note_once`)
 
     def note(self, text: str) -> None:
         """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
         self.stderr.write(self.error_line(text).replace("error: ", "note: ", 1) + "\n")
+
+    def note_once(self, key: str, text: str) -> None:
+        """`note`, unless a note of this key was said already in this run."""
+        if key not in self.said:
+            self.said.add(key)
+            self.note(text)
 
 
 @frozen

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import inputs, sources
 from ..errors import TTLayoutError, abbreviate_path
 from ..records import frozen
-from .hardware import TARGET, check_named, select
+from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
 from .output import Progress, width, write_report, write_result
 
@@ -27,8 +27,8 @@ OPTIONS = (
         help="Show the N ops that waste most (every conversion and shared-memory access is always shown); over "
              "many kernels, the N costliest ops across them (default 10)."),
     Opt(("--pass",), "pass_name", metavar="NAME|N",
-        help="Which module of an MLIR_ENABLE_DUMP capture to audit: part of a pass name ('Coalesce', "
-             "'RemoveLayoutConversions'), or its number (also a module of a '// -----' file). Default: the last "
+        help="Which module of an MLIR_ENABLE_DUMP capture to audit ('list': list them, numbered): part of a pass "
+             "name ('Coalesce', 'RemoveLayoutConversions'), or its number (also a module of a '// -----' file). Default: the last "
              "TTGIR module (the input of ConvertTritonGPUToLLVM); a file without pass headers: every module."),
     Opt(("--line",), "line", type=int, minimum=1, metavar="N",
         help="The full report of the op at line N of the file: `convert`'s for a convert_layout, `bank`'s for a "
@@ -108,26 +108,26 @@ def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> No
     pass_name, line, op, output = given.pass_name, given.line, given.op, given.output
     as_json = given.as_json or given.fmt == "json"
     from ..reports import audit as report
-    if path != "-":
-        error = sources.not_ttgir_error(path)
-        if error is not None:
-            raise TTLayoutError(error)
-    text = inputs.read_text(path, ctx.stdin)
-    inputs.check_ttgir(path, text)
+    text = inputs.kernel_text(path, ctx.stdin)
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
     shown = "standard input" if path == "-" else path
+    if pass_name == "list":
+        _list_passes(ctx, text, shown, as_json, output)
+        return
     only, notes, extra = _modules(text, pass_name, line, op is not None, shown)
     audits = analyze_audit(inputs.modules(text, only), target, len(only or ()) > 1 or
                            (only is None and inputs.several_modules(text)))
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
+    if target is not None:                       # (after the analysis: an error stays the one line)
+        override_note(ctx, target, inputs.module_targets(text))
     if line is not None or op is not None:
-        _one_op(ctx, text, only, audits[0], line, op, shown, as_json, output)
+        _one_op(ctx, text, only, audits[0], line, op, shown, as_json, output, _pass_title(text, only))
         return
-    listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1)
+    listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
     write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
@@ -164,14 +164,36 @@ def _modules(text: str, pass_name, line, one: bool, shown: str):
     return None, (), extra
 
 
-def _one_op(ctx, text: str, only, audit, line, op, shown: str, as_json: bool, output) -> None:
+def _list_passes(ctx: Context, text: str, shown: str, as_json: bool, output) -> None:
+    """`--pass list`: the modules of the file (an MLIR_ENABLE_DUMP capture's passes), numbered as --pass takes
+    them, which are TTGIR, and the one audited by default."""
+    from ..reports.passes import passes_blocks, passes_json
+    found = inputs.file_sections(text)
+    ttgir = [inputs.section_is_ttgir(text, s) for s in found]
+    default = inputs.last_ttgir(text, found) if inputs.is_dump(found) else None
+    write_report(ctx, output, lambda: passes_blocks(shown, found, ttgir, default),
+                 lambda: passes_json(found, ttgir, default), as_json=as_json)
+
+
+def _pass_title(text: str, only) -> str | None:
+    """The pass of the one module audited, for a dump ('IR Dump Before ConvertTritonGPUToLLVM'); None otherwise."""
+    found = inputs.file_sections(text)
+    if not only or len(only) != 1 or not inputs.is_dump(found):
+        return None
+    number = next(iter(only))
+    return next((s.title() for s in found if s.number == number), None)
+
+
+def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json: bool, output,
+            pass_title: str | None = None) -> None:
     """`--line N` / `--op ID`: the op's `convert` or `bank` report, built from the dump's layouts, shape, bit
     width and target as `ttlayout convert` / `ttlayout bank` build it; the full facts of any other row."""
     from ..analysis.audit import find_row, op_layouts
     from ..reports import audit as report
     module = next(iter(inputs.modules(text, only or {1})))
     f = find_row(audit, module, line=line, ident=op)
-    title = f"ttlayout audit {shown} --line {f.line}: {f.op} at {report.where(f)}, {audit.target.name}"
+    title = f"ttlayout audit {shown} --line {f.line}: {f.op} at {report.where(f)}, {audit.target.name}" + (
+        f", in {pass_title}" if pass_title else "")
     picked = op_layouts(module, f, audit.target)
     if picked is None:
         import json

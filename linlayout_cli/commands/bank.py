@@ -50,7 +50,7 @@ def run(ctx: Context, given: Request) -> None:
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
     p = layouts.pick(ctx, "bank", ROLES, given, "tensor<64x64xf16>", target=given.target)
-    tgt = select(given.target, p.targets, bank=True)
+    tgt = select(given.target, p.targets, bank=True, ctx=ctx)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     if p.paddings[1] is not None:
         _padded(ctx, p, tgt, texts, given.as_json, given.fmt, given.output)

@@ -9,7 +9,7 @@ from ..records import frozen
 from . import layouts
 from .hardware import TARGET, select
 from .layouts import BitsRequest, Role
-from .options import JSON, OUTPUT, Arg
+from .options import JSON, OUTPUT, Arg, Opt
 from .output import write_report
 
 TYPE_CHECKING = False
@@ -26,7 +26,10 @@ ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg", "Registe
 ARGUMENTS = (Arg("a", "A", required=False), Arg("b", "B", required=False))
 EXAMPLE = "tensor<64x64xf16>"
 
-OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].option(), TARGET, JSON, OUTPUT)
+EXIT_CODE = Opt(("--exit-code",), "exit_code", "flag", help="Exit status as `git diff --exit-code`: 0 when the "
+                "layouts are equal, 1 when they differ, 2 on an error.")
+OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].option(), TARGET, JSON, OUTPUT,
+           EXIT_CODE)
 
 
 @frozen
@@ -38,9 +41,10 @@ class Request(BitsRequest):
     target: str | None = None
     as_json: bool = False
     output: str | None = None
+    exit_code: bool = False
 
 
-def run(ctx: Context, given: Request) -> None:
+def run(ctx: Context, given: Request) -> int:
     """Compare two layouts A and B at one tensor shape; each is an attribute, a Gluon constructor or #alias of -i.
 
     Says whether they are the same linear layout, how each tensor dim is spread over the hardware in each
@@ -61,12 +65,13 @@ def run(ctx: Context, given: Request) -> None:
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
     register, note = _register(given.reg, p, shared)
-    convert_target = None if shared else select(given.target, p.targets).name
-    bank_target = select(given.target, p.targets, bank=True) if register is not None else None
+    convert_target = None if shared else select(given.target, p.targets, ctx=ctx).name
+    bank_target = select(given.target, p.targets, bank=True, ctx=ctx) if register is not None else None
     result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.width, register[0] if register else None, note)
     write_report(ctx, given.output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=given.as_json)
+    return 1 if given.exit_code and not result.equal else 0
 
 
 def _register(text: str | None, p, shared: bool):

@@ -127,7 +127,7 @@ def pick(ctx: Context, command: str, roles: tuple[Role, ...], given: LayoutReque
     names = inputs.split_names(given.alias_names)
     if table is not None and (names or _missing(roles, attrs)):
         if names:
-            picked = _by_names(table, names, roles, command)
+            picked = _by_names(table, names, roles, command, dump.scope if dump is not None else "the file")
             agree(picked)
         else:
             picked = _by_kind(table, attrs, roles)
@@ -268,7 +268,7 @@ def _missing(roles, attrs) -> bool:
     return any(a is None and r.default is None for r, a in zip(roles, attrs))
 
 
-def _by_names(table, names: list[str], roles, command: str) -> list:
+def _by_names(table, names: list[str], roles, command: str, scope: str = "the file") -> list:
     """The layouts --alias-names names, one per role in order (roles with a default may be left out)."""
     if len(roles) == 1 and len(names) > 1:
         raise TTLayoutError(f"ttlayout {command} takes one layout, got {len(names)} alias names")
@@ -276,7 +276,7 @@ def _by_names(table, names: list[str], roles, command: str) -> list:
     if not required <= len(names) <= len(roles):
         raise TTLayoutError(f"--alias-names needs {len(roles)} names ({', '.join(r.name for r in roles)}), "
                             f"got {len(names)}")
-    picked = [_of_kind(inputs.named(table, n), r, n.lstrip("#")) for n, r in zip(names, roles)]
+    picked = [_of_kind(inputs.named(table, n, scope), r, n.lstrip("#")) for n, r in zip(names, roles)]
     return picked + [None] * (len(roles) - len(picked))
 
 

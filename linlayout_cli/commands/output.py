@@ -40,6 +40,17 @@ def write_report(ctx, output: str | None, blocks, json_text, fmt: str = "text", 
                  lambda: to_rich(blocks(), width()))
 
 
+def same_file(a: str, b: str) -> bool:
+    """Whether two output paths name one file (the same path after symbolic links, or hard links of one file):
+    two outputs of one command must not, or the second replaces the first."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 def on_terminal() -> bool:
     """Standard output is a terminal and TTLAYOUT_PLAIN is not set."""
     if os.environ.get("TTLAYOUT_PLAIN"):

@@ -138,7 +138,10 @@ def run(ctx: Context, given: Request) -> int:
     else:
         jobs = _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
+    jobs = _of_rank(ctx, jobs)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
+    if fmt == "text" and not as_json:
+        _note_lanes(ctx, shown)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
     pictures: dict = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
@@ -169,6 +172,37 @@ def _cute_lines(converted, failures: list) -> list[str]:
         tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
         lines.append(f"{head}{text}{tail}\n")
     return lines
+
+
+def _of_rank(ctx: Context, jobs: list) -> list:
+    """-i FILE -t TYPE: the file's aliases whose rank is the tensor's; each other one is named, with its rank, in a
+    note on stderr (a lit file mixes ranks). Nothing left is an error naming them; a layout named on the command
+    line is never skipped (its rank error stays an error)."""
+    def fits(job) -> bool:
+        rank = getattr(job.attr, "rank", None)
+        return not job.listed or job.per_shape or not isinstance(rank, int) or rank == len(job.shape)
+    kept = [job for job in jobs if fits(job)]
+    skipped = [job for job in jobs if not fits(job)]
+    if not skipped:
+        return jobs
+    rank = len(skipped[0].shape)
+    if not kept:
+        names = _listed([f"#{job.name} (rank {job.attr.rank})" for job in skipped])
+        raise TTLayoutError(f"no layout alias of the -i file has the rank {rank} of -t: {names}")
+    for job in skipped:
+        ctx.note(f"#{job.name} skipped: its rank is {job.attr.rank}, -t's is {rank}")
+    return kept
+
+
+def _note_lanes(ctx: Context, converted) -> None:
+    """One stderr note for each layout whose lanes per warp match no target (threadsPerWarp = [2, 8]: 16 lanes),
+    under the text view (the one a person reads); the view itself prints as Triton prints it."""
+    from .hardware import lanes_note
+    for job, shown in converted:
+        if shown.view == "triton" and shown.linear.has_in_dim("lane"):
+            said = lanes_note(shown.linear.get_in_dim_size("lane"))
+            if said is not None:
+                ctx.note((f"#{job.name}: " if job.name is not None else "") + said)
 
 
 def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
@@ -209,9 +243,16 @@ def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, wri
 
 
 def _json(converted, use_hw_view: bool, write) -> None:
-    """Each layout's grid as one JSON object (--json, --format json)."""
+    """One JSON document (--json, --format json): the layout's grid object for one layout named on the command
+    line (-l, a -t encoding, one --alias-names entry); `{"layouts": [grid, ...]}` for a file's aliases (-i alone,
+    -i -t) or several layouts, however many the file holds, so that a script reads one shape of document."""
     from ..render.json_view import render_json
-    for job, shown in converted:
+    listed = len(converted) != 1 or any(job.listed for job, _ in converted)
+    if listed:
+        write(b'{"layouts": [\n')
+    for i, (job, shown) in enumerate(converted):
+        if listed and i:
+            write(b",\n")
         header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
                   "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
         if job.per_shape:
@@ -219,6 +260,8 @@ def _json(converted, use_hw_view: bool, write) -> None:
         if shown.tmem_load:
             header["tmem_load"] = shown.tmem_load
         render_json(shown.linear, use_hw_view, header, write)
+    if listed:
+        write(b"]}\n")
 
 
 def _render_memory(shown, use_hw_view: bool, write) -> None:
@@ -301,6 +344,11 @@ class Job:
     element: str = "f16"
 
     @property
+    def listed(self) -> bool:
+        """Found by listing a file's aliases (-i with no --alias-names), not named on the command line."""
+        return self.per_shape or (self.name is not None and not self.blank)
+
+    @property
     def element_bits(self) -> int:
         """The element width shared-memory banks need (16 where it cannot be told)."""
         try:
@@ -329,15 +377,17 @@ def _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elemen
         ctx.note(dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
-        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name), shape, True,
+        jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name, dump.scope if dump else
+                                                                              "the file"), shape, True,
                      element=element) for name in names]
     elif inline is not None and not layout:
         jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
     elif dump is not None:                         # (-i was given)
         jobs += [Job(d.name, d.attr, shape, element=element) for d in dump.layouts]
         if not jobs and not layout:
-            raise TTLayoutError(f"{'standard input' if input_file == '-' else abbreviate(input_file)} holds no "
-                                "layout alias ('#name = #ttg.<layout><...>'); nothing to print")
+            where = "standard input" if input_file == "-" else abbreviate(input_file)
+            where = where if dump.section is None else f"{dump.scope} of {where}"
+            raise TTLayoutError(f"{where} holds no layout alias ('#name = #ttg.<layout><...>'); nothing to print")
     if layout:
         lanes = inputs.DEFAULT_LANES
         if cute:

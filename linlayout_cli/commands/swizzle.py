@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..records import frozen
 from . import layouts
-from .hardware import TARGET, select
+from .hardware import TARGET, check_engine, select
 from .layouts import BitsRequest, Role
 from .options import JSON, OUTPUT, Opt
 from .output import write_report
@@ -55,7 +55,8 @@ def run(ctx: Context, given: Request) -> None:
     """
     from ..reports import swizzle as report
     p = layouts.pick(ctx, "swizzle", ROLES, given, "tensor<64x64xf16>", target=given.target)
-    tgt = select(given.target, p.targets, bank=True)
+    tgt = select(given.target, p.targets, bank=True, ctx=ctx)
+    check_engine(given.use, tgt)
     s = _suggestion(p.layouts[0], p.layouts[1], p.width, tgt, given.use, given.no_search, p.given[1])
     s = _on_the_gpu(s, p.layouts[0], p.layouts[1], p.width, tgt, padding=given.use is None and not given.no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
@@ -74,7 +75,7 @@ def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool, re
     if use is not None:
         return analyze_swizzle(w_ll, engine_r, bits, tgt, use=use)
     s = analyze_swizzle(w_ll, r_ll, bits, tgt, search=not no_search)
-    alt = best_nvmma(w_ll, engine_r, bits, tgt) if tgt.vendor == "nvidia" and s.kind != "nvmma_shared" else None
+    alt = best_nvmma(w_ll, engine_r, bits, tgt) if "tma" in tgt.engines and s.kind != "nvmma_shared" else None
     if alt is None:
         return s
     return replace(s, notes=s.notes + (

@@ -268,7 +268,8 @@ class Fix:
 
 def advise(module, module_index: int) -> list[Fix]:
     """`analyze_advise` of one module: its changes, best first."""
-    from ..analysis.advise import COUNT_WORDS, analyze_advise
+    from ..analysis.advise import analyze_advise
+    from ..reports.advise import COUNT_WORDS
     found = analyze_advise([module])
     fixes = []
     for a in found:

@@ -75,6 +75,7 @@ class AsmListing:
     lines: dict                  # Python line (int) -> Counts, in line order
     unattributed: Counts
     total: Counts
+    entries: tuple[str, ...] = ()     # the kernels the text defines (PTX `.entry NAME`, AMDGCN `.amdhsa_kernel NAME`)
 
     def at(self, line: int) -> Counts:
         """The counts of one Python line (zero where none of its instructions is counted)."""
@@ -488,8 +489,13 @@ def read_asm(text: str, kind: str | None = None) -> AsmListing:
         line = next((c[1] for c in reversed(chain) if c[0] == own and c[1]), None)
         (lines.setdefault(line, _Tally()) if line is not None else unattributed).add(cls, bits)
     source = reader.files.get(own) if own is not None else None
+    entry = _PTX_ENTRY if kind == PTX else _GCN_ENTRY
     return AsmListing(kind, source, {n: t.frozen() for n, t in sorted(lines.items())}, unattributed.frozen(),
-                      total.frozen())
+                      total.frozen(), tuple(dict.fromkeys(m.group(1) for m in entry.finditer(text))))
+
+
+_PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")
+_GCN_ENTRY = re.compile(r"\.amdhsa_kernel\s+([\w$.]+)")
 
 
 __all__ = ["CLASSES", "Counts", "AsmListing", "AsmError", "read_asm", "kind_of_text", "ptx_class", "gcn_class"]

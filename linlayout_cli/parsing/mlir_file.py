@@ -366,7 +366,10 @@ def scan_value_end(s: str, i: int) -> int:
 _OP_TOP = re.compile(r'["/()\[\]{}\n#]')        # at depth 0: a newline or a definition ends the operation
 # inside brackets: plain text (one fast character-class run), then a quote (the string is stepped over by
 # `skip_string`), a comment or a run of one bracket
-_OP_NESTED = re.compile(r'[^"/()\[\]{}]*("|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
+# (up to 4096 empty pairs, `[]` `()` `{}`, count as plain text: a JSON file of a million `[]`s takes 250 steps,
+# not two million; the bound keeps the regex engine's own memory for the repetition constant)
+_OP_NESTED = re.compile(r'[^"/()\[\]{}]*(?:(?:\[\]|\(\)|\{\})[^"/()\[\]{}]*){0,4096}'
+                        r'("|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
 
 

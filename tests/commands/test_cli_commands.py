@@ -141,8 +141,8 @@ def test_every_command_accepts_the_same_targets(name, spelling):
         argv = ["convert", "-r", B.replace("[4, 8]", "[8, 8]"), "-d", C.replace("[8, 4]", "[8, 8]"), "-t", T]
     code, out, err = run(argv + ["--target", spelling, "--json"])
     covered = not (get_target(spelling).bank_gap and name in ("bank", "swizzle"))
-    if covered:
-        assert code == 0 and not err, err
+    if covered:                   # (advise reads a cuda:90 dump: another target is said in one note)
+        assert code == 0 and (not err or err.startswith("ttlayout: note: --target ") and err.count("\n") == 1), err
         assert json.loads(out)["target"] == get_target(spelling).name
     else:
         assert code == 1 and not out and err == f"ttlayout: error: {get_target(spelling).bank_gap}\n"
@@ -157,7 +157,8 @@ def test_an_unknown_target_is_refused_with_the_list(name):
 
 def test_audit_names_what_the_bank_model_does_not_cover():
     code, out, err = run(["audit", str(KERNELS / "matmul.sm80.ttgir"), "--target", "gfx1200"])
-    assert code == 0 and not err and "gfx1200, AMD RDNA4" in out
+    assert err == "ttlayout: note: --target gfx1200 overrides the dump's ttg.target cuda:80 (sm80)\n"
+    assert code == 0 and "gfx1200, AMD RDNA4" in out
     assert "ds_store_b128, cap; no bank model" in out                   # the instruction, no wavefronts
     assert "ttg.convert_layout" in out and "smem 32768 B, conflicts" in out       # the short verdict
     code, out, err = run(["audit", str(KERNELS / "matmul.sm80.ttgir"), "--target", "gfx1200", "--wide"])
