@@ -21,12 +21,14 @@ from .errors import (
     abbreviate,
     abbreviate_path,
 )
+from .outfile import remember_stream
 from .records import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted, typing never
     from .conversions.padded_shared import Padding
     from .engine import LinearLayout
+    from .parsing.sections import Section
 
 DEFAULT_MAX_ELEMENTS = MAX_ELEMENTS    # --max-elements: about 1 GB of tensor-view text at ~16 bytes per element
 DEFAULT_LANES = 32                    # lanes per warp CuTe text is read with where no target says otherwise
@@ -125,8 +127,8 @@ def sections_to_read(path: str, text: str, names, section: str | None):
 
 # ----------------------------------------------------------------------------------------- what a file is
 
-# compiled on first use by `re`'s cache (0.5 ms that printing a layout never needs)
-_TTGIR_MARK = r'#ttg\.|#triton_gpu\.|#ttng\.|#triton_nvidia_gpu\.|"?ttg\.num-warps"?|"?triton_gpu\.num-warps"?'
+# what marks TTGIR: found with str.find (a regex alternation scans a 60 MB file for seconds)
+_TTGIR_MARKS = ("#ttg.", "#triton_gpu.", "#ttng.", "#triton_nvidia_gpu.", "ttg.num-warps", "triton_gpu.num-warps")
 HOW_TO_DUMP = "run the kernel with MLIR_ENABLE_DUMP=1 or TRITON_KERNEL_DUMP=1 to get its TTGIR"
 
 
@@ -172,18 +174,19 @@ def file_kind(path: str, text: str) -> FileKind | None:
     holds TTGIR (any `#ttg.` layout or `ttg.num-warps`) or is none of these: the caller reads it as TTGIR.
 
     The one place that tells file kinds apart: `audit`, `-i` and the cache and directory inputs call it."""
-    if re.search(_TTGIR_MARK, text):
+    if any(mark in text for mark in _TTGIR_MARKS):
         return None
     import os
     base = os.path.basename(path) if path != "-" else ""
     ext = os.path.splitext(base)[1].lower()
-    head = text.lstrip()[:8192]
+    prefix = text[:_HEAD_BYTES]                       # what the kind is sniffed from: memory bounded by 1 MiB
+    head = prefix.lstrip()[:8192]
     name = None
     if ext == ".json" or head.startswith("{"):
         import json
         try:
-            obj = json.loads(text)
-        except ValueError:
+            obj = json.loads(prefix) if len(text) <= _HEAD_BYTES else _json_head(head)
+        except (ValueError, RecursionError):
             obj = None
         if isinstance(obj, dict) and isinstance(obj.get("child_paths"), dict):
             what = "Triton's cache group file"
@@ -202,20 +205,38 @@ def file_kind(path: str, text: str) -> FileKind | None:
     elif ext in (".llir", ".ll") or head.startswith("; ModuleID") or re.search(r"^target (?:datalayout|triple) = ",
                                                                                head, re.M):
         what = "LLVM IR"
-    elif ext in (".ttir", ".source") or (re.search(r"^\s*tt\.func\b", text, re.M) and "tensor<" in text):
+    elif ext in (".ttir", ".source") or (re.search(r"^\s*tt\.func\b", prefix, re.M) and "tensor<" in prefix):
         what = "Triton's TTIR (its tensors have no layouts yet)"
-    elif ext == ".py" or re.search(r"^\s*(?:import triton|from triton\b|@triton\.jit)", text, re.M):
+    elif ext == ".py" or re.search(r"^\s*(?:import triton|from triton\b|@triton\.jit)", prefix, re.M):
         what = "Python source"
     else:
         return None
     return FileKind(what, _where_ttgir(path, base, name))
 
 
+def _json_head(head: str) -> dict | None:
+    """The keys that tell Triton's JSON files apart, read from the start of a JSON object too large to parse
+    whole (a cache file is a few KB): `{"child_paths": {...}}` or metadata's `num_warps` and `hash`/`target`.
+
+    >>> _json_head('{"hash": "ab", "target": {"arch": 90}, "num_warps": 4, "name": "k", "x": [[], [], ')
+    {'hash': None, 'target': None, 'num_warps': None, 'name': 'k'}
+    """
+    if re.search(r'"child_paths"\s*:\s*\{', head):
+        return {"child_paths": {}}
+    keys = {k: None for k in re.findall(r'"(hash|target|num_warps)"\s*:', head)}
+    if not keys:
+        return None
+    name = re.search(r'"name"\s*:\s*"([^"\\]*)"', head)
+    return {**keys, **({"name": name.group(1)} if name else {})}
+
+
 def _where_ttgir(path: str, base: str, name: str | None) -> str:
     """'the TTGIR is NAME.ttgir beside it' where a cache entry's TTGIR file is there, else how to get one."""
     import os
+
+    from .analysis.kernels import plain_name
     if path != "-":
-        stem = name or os.path.splitext(base)[0]
+        stem = name if name and plain_name(name) else os.path.splitext(base)[0]
         stem = stem[len("__grp__"):] if stem.startswith("__grp__") else stem
         if stem and os.path.isfile(os.path.join(os.path.dirname(path), stem + ".ttgir")):
             return f"the TTGIR is {stem}.ttgir beside it"
@@ -227,6 +248,42 @@ def check_ttgir(path: str, text: str) -> None:
     kind = file_kind(path, text)
     if kind is not None:
         raise TTLayoutError(kind.message("standard input" if path == "-" else abbreviate_path(path)))
+
+
+_MODULE_STARTS = ("module", "tt.func", '"builtin.module"')
+
+
+def holds_module(text: str) -> bool:
+    """Whether a text holds an MLIR module: a line starting `module`, `tt.func` or generic `"builtin.module"`
+    (found with `lexical.line_matches`, so a large dump is scanned in milliseconds). Prose, an empty file or a
+    file of aliases alone holds none.
+
+    >>> holds_module('#blocked = #ttg.blocked<{}>\\nmodule attributes {} {\\n}'), holds_module('hello module')
+    (True, False)
+    """
+    from .parsing.lexical import line_matches
+    if "\r" in text:                                  # a lone CR ends a line too
+        from .parsing.mlir_file import normalise_newlines
+        text = normalise_newlines(text)
+    return any(next(line_matches(re.compile(r"^[ \t]*" + re.escape(word) + r"(?![\w.])", re.M), text, word), None)
+               is not None for word in _MODULE_STARTS)
+
+
+def kernel_text(path: str, stdin) -> str:
+    """The TTGIR of one kernel given to `audit` or `advise` (a file or '-'): a file Triton writes beside a kernel
+    that is not its TTGIR (metadata, assembly, TTIR, LLVM IR, source; by name, then by text) and a text that holds
+    no module (prose in `x.ttgir`) are refused with one line saying what the file is. The one reading step both
+    commands share, so they recognise the same files."""
+    shown = "standard input" if path == "-" else abbreviate_path(path)
+    kind = path_kind(path)
+    if kind is not None:
+        raise TTLayoutError(kind.message(shown))
+    text = read_text(path, stdin)
+    check_ttgir(path, text)
+    if not holds_module(text):
+        what = "is empty" if not text.strip() else "holds no MLIR module (no line starts 'module' or 'tt.func')"
+        raise TTLayoutError(f"{shown} {what}: it is not TTGIR; {HOW_TO_DUMP}")
+    return text
 
 
 # ----------------------------------------------------------------------------------------- sections
@@ -271,7 +328,8 @@ def _listed(items: list[str], room: int = 160) -> str:
     >>> _listed(["a", "b", "c"], 4)
     'a, ... (2 more)'
     """
-    out, used = [], 0
+    out: list[str] = []
+    used = 0
     for k, item in enumerate(items):
         if out and used + len(item) + 2 > room:
             return ", ".join(out) + f", ... ({len(items) - k} more)"
@@ -292,55 +350,18 @@ def _defines(chunk: str, name: str) -> bool:
     return re.search(rf"^#{re.escape(name)}[ \t]*=", chunk, re.M) is not None
 
 
-_READ: set = set()                    # (st_dev, st_ino) of the regular files read: an -o sink refuses them
-
-
-def read_identities() -> set:
-    """(st_dev, st_ino) of every regular file `read_text` has read in this process (stdin included)."""
-    return _READ
-
-
-def forget_reads() -> None:
-    _READ.clear()
-
-
-def _remember(stream) -> None:
-    """Record the file behind a stream that was read (regular files only: a pipe or a terminal cannot be lost)."""
-    import io
-    import os
-    import stat
-    try:
-        st = os.fstat(stream.fileno())
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
-
-
-def remember_path(path: str) -> None:
-    """Record a regular file that another process of this run reads (a worker auditing a kernel), so that an -o
-    sink refuses it as it refuses the files `read_text` reads here."""
-    import os
-    import stat
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
-
-
 def limit_text(limit: int) -> str:
     """'64 MiB' for the file limit (bytes)."""
     return f"{limit >> 20} MiB" if limit >= 1 << 20 and not limit % (1 << 20) else f"{limit} bytes"
 
 
-def read_text(path: str, stdin) -> str:
-    """The `-i` file (or stdin for '-') as text; at most the parser's file limit (MAX_FILE_CHARS bytes, 64 MiB)
-    + 1 bytes are read, so `-i /dev/zero` ends with an error instead of filling the memory. Every reader of the
-    package reads through here, so the one limit holds everywhere."""
+def read_text(path: str, stdin, limit: int | None = None) -> str:
+    """The `-i` file (or stdin for '-') as text; at most the parser's file limit (MAX_FILE_CHARS bytes, 64 MiB;
+    `limit` a smaller one, for a kind of file that is always small) + 1 bytes are read, so `-i /dev/zero` ends
+    with an error instead of filling the memory. Every reader of the package reads through here, so the one limit
+    holds everywhere."""
     from .parsing import MAX_FILE_CHARS
-    limit = MAX_FILE_CHARS
+    limit = MAX_FILE_CHARS if limit is None else min(limit, MAX_FILE_CHARS)
     shown = "standard input" if path == "-" else f"input file {abbreviate_path(path)}"
     if path == "-":
         if stdin is None:
@@ -349,7 +370,7 @@ def read_text(path: str, stdin) -> str:
             data = stdin.read(limit + 1)
         except OSError as e:
             raise TTLayoutError(f"cannot read standard input: {e.strerror or e}") from None
-        _remember(stdin)
+        remember_stream(stdin)
         if isinstance(data, str):
             if len(data) > limit:
                 raise TTLayoutError(f"standard input is too large (the limit is {limit_text(limit)})")
@@ -360,7 +381,7 @@ def read_text(path: str, stdin) -> str:
         try:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
-                _remember(f)
+                remember_stream(f)
         except IsADirectoryError:
             raise TTLayoutError(f"cannot read {shown}: it is a directory") from None
         except OSError as e:
@@ -396,11 +417,13 @@ def checked_shape(shape, text: str, max_elements: int) -> list[int]:
         raise ShapeError(f"rank-0 tensor type {abbreviate(text)} has no dimension to lay out")
     if len(shape) > MAX_RANK:
         raise ShapeError(f"tensor rank {len(shape)} is above ttlayout's limit of {MAX_RANK} dimensions")
-    for s in shape:
+    for k, s in enumerate(shape):
         if s < 0:
-            raise ShapeError(f"dynamic dimension '?' in {abbreviate(text)}: every dimension must be a known power of two")
+            raise ShapeError(f"dimension {k} of {abbreviate(text)} is dynamic ('?'): every dimension must be a known "
+                             "power of two")
         if s == 0 or s & (s - 1):
-            raise ShapeError(f"dimension {s} of {abbreviate(text)} is not a power of two; Triton layouts need power-of-two shapes")
+            raise ShapeError(f"dimension {k} of {abbreviate(text)} has size {s}, not a power of two; Triton layouts "
+                             "need power-of-two shapes")
     total = 1
     for s in shape:
         total *= s
@@ -473,8 +496,14 @@ class Dump:
     aliases: object
     targets: tuple[str, ...]
     note: str | None = None
-    section: object = None
+    section: Section | None = None
     layouts: tuple = ()
+
+    @property
+    def scope(self) -> str:
+        """What the aliases were read from, for a message: 'the file', or 'section 2 (line 14)'."""
+        s = self.section
+        return "the file" if s is None else f"{s.title()} (line {s.first_line})"
 
 
 def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
@@ -499,7 +528,7 @@ def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
             if len(found) <= 1 or "redefinition of attribute alias id" not in str(e):
                 raise
         tables = [_section_table(norm, s) for s in found]
-        note = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
+        note: str | None = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
                 f"(line {found[0].first_line}): --alias-names or --section N picks another")
         return Dump(tables[0], module_targets(norm[found[0].start:found[0].end]), note, found[0],
                     tuple(d for t in tables for d in t.layouts()))
@@ -552,31 +581,37 @@ def module_targets(text: str) -> tuple[str, ...]:
 
 
 def split_names(groups) -> list[str]:
-    """`--alias-names a,b --alias-names c` -> ['a', 'b', 'c']."""
-    return [n for group in groups for n in group.split(",") if n]
+    """`--alias-names a,b --alias-names c` -> ['a', 'b', 'c'] (spaces around a name dropped: no alias has any).
+
+    >>> split_names([" a-b", "c , d,"])
+    ['a-b', 'c', 'd']
+    """
+    return [n.strip() for group in groups for n in group.split(",") if n.strip()]
 
 
-def named(table, name: str):
+def named(table, name: str, scope: str = "the file"):
     """The attribute an alias name (`mma` or `#mma`) stands for, or the error that says it is not in the file
-    and lists the file's layout aliases."""
+    (or the section read: `scope`) and lists its layout aliases."""
     key = name[1:] if name.startswith("#") else name
     if key not in table:
-        raise TTLayoutError(f"Can't find the layout attribute: {abbreviate(name, 60)}{aliases_hint(table, key)}")
+        raise TTLayoutError(f"Can't find the layout attribute: {abbreviate(name, 60)}"
+                            f"{aliases_hint(table, key, scope)}")
     return table[key].attr
 
 
-def aliases_hint(table, name: str) -> str:
+def aliases_hint(table, name: str, scope: str = "the file") -> str:
     """What the file defines, for a name it lacks: " (did you mean #mma?); the file's layout aliases are ..."
     (the first dozen) and how many other aliases (`#loc`...) it has."""
     import difflib
     layouts = [d.name for d in table.layouts()]
     others = len(table) - len(layouts)
     close = difflib.get_close_matches(name, layouts, n=1, cutoff=0.6) if len(name) <= 100 else []
+    close = [c for c in close if c != name]          # never the name that was not found
     if layouts:
         shown = ", ".join("#" + n for n in layouts[:12]) + (", ..." if len(layouts) > 12 else "")
-        text = f"the file's layout aliases are {abbreviate(shown, 120)}"
+        text = f"{scope}'s layout aliases are {abbreviate(shown, 120)}"
     else:
-        text = "the file has no layout alias"
+        text = f"{scope} has no layout alias"
     if others:
         text += f" (and {others} other alias{'es' if others > 1 else ''})"
     return (f" (did you mean #{close[0]}?)" if close else "") + "; " + text
@@ -704,7 +739,9 @@ def inline_layout(t: Tensor, table, required: bool):
             raise located(e, t.source, "-t") from None
         if not required:
             return None
-        alias = re.search(r"undefined symbol alias id '(.*)'", str(e)).group(1)
+        found = re.search(r"undefined symbol alias id '(.*)'", str(e))
+        assert found is not None                     # the parser's message for an undefined alias
+        alias = found.group(1)
         if table is None:
             raise TTLayoutError(f"the encoding in -t names the alias #{abbreviate(alias, 40)}; give -i FILE that "
                                 "defines it, or the layout with -l") from None
@@ -800,10 +837,12 @@ def tmem_element_bits(t: Tensor) -> int:
 ASM_SUFFIXES = (".ptx", ".amdgcn")
 
 
-def assembly(path: str, option: str | None, stdin=None, several: bool = False):
+def assembly(path: str, option: str | None, stdin=None, several: bool = False, ttgir: str | None = None):
     """The compiled assembly of an audited kernel, counted per Python line (parsing.asm.AsmListing), or None: the
     `--asm FILE` given, else NAME.ptx or NAME.amdgcn beside NAME.ttgir (as Triton's cache keeps them). A file of
-    several modules takes no assembly (one assembly belongs to one kernel)."""
+    several modules takes no assembly (one assembly belongs to one kernel). With the TTGIR's text (`ttgir`), an
+    assembly of another kernel (its `.entry` names none of the TTGIR's public functions) is refused (`--asm`) or
+    left out (the file beside)."""
     import os
 
     from .parsing.asm import AsmError, read_asm
@@ -823,6 +862,28 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False):
         file = option
     text = read_text(file, stdin)
     try:
-        return read_asm(text)                        # the text says which it is, whatever the file is named
+        listing = read_asm(text)                     # the text says which it is, whatever the file is named
     except AsmError as e:
         raise TTLayoutError(f"--asm {abbreviate_path(file)}: {e}") from None
+    kernels = kernel_names(ttgir) if ttgir is not None else ()
+    if kernels and listing.entries and not set(kernels) & set(listing.entries):
+        if option is None:
+            return None                               # NAME.ptx beside NAME.ttgir is another kernel's: not used
+        raise TTLayoutError(f"--asm {abbreviate_path(file)} is the assembly of {_names(listing.entries)}, not of "
+                            f"{_names(kernels)} (the TTGIR's kernel): give that kernel's assembly")
+    return listing
+
+
+def kernel_names(text: str) -> tuple[str, ...]:
+    """The public functions (kernels) a TTGIR text defines, in order.
+
+    >>> kernel_names('tt.func public @softmax(%a: i32) {\\n  tt.func private @helper() {')
+    ('softmax',)
+    """
+    return tuple(dict.fromkeys(re.findall(r"tt\.func\s+public\s+@\"?([\w$.\-]+)", text)))
+
+
+def _names(names) -> str:
+    """"kernel 'a'" or "kernels 'a', 'b'"."""
+    shown = ", ".join(f"'{abbreviate(n, 40)}'" for n in names[:3]) + (", ..." if len(names) > 3 else "")
+    return f"kernel{'s' if len(names) > 1 else ''} {shown}"

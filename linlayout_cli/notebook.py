@@ -14,15 +14,71 @@ bank-conflict count. `.cute()` is the layout in CuTe notation, and CuTe text is 
 from __future__ import annotations
 
 from . import inputs
-from .errors import ShapeError
+from .errors import ShapeError, TTLayoutError
 from .records import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+    from .engine import LinearLayout
+
+
+# ----------------------------------------------------------------------------------------- arguments
+
+
+def _int(value, name: str, minimum: int | None = None) -> int:
+    """An integer argument (numpy integers too, not a bool), else a TTLayoutError naming the argument.
+
+    >>> _int("4", "jobs")
+    Traceback (most recent call last):
+    ...
+    linlayout_cli.errors.TTLayoutError: jobs must be an integer, not str ('4')
+    """
+    import operator
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        raise TTLayoutError(f"{name} must be an integer, not {type(value).__name__} ({_shown(value)})") from None
+    if minimum is not None and number < minimum:
+        raise TTLayoutError(f"{name} must be {minimum} or more, not {number}")
+    return number
+
+
+def _str(value, name: str, optional: bool = False) -> str | None:
+    """A text argument, else a TTLayoutError naming the argument."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise TTLayoutError(f"{name} must be a string{' or None' if optional else ''}, not {type(value).__name__} "
+                            f"({_shown(value)})")
+    return value
+
+
+def _flag(value, name: str) -> bool:
+    """A True/False argument, else a TTLayoutError naming the argument."""
+    if value not in (True, False) or isinstance(value, str):
+        raise TTLayoutError(f"{name} must be True or False, not {type(value).__name__} ({_shown(value)})")
+    return bool(value)
+
+
+def _shape(value, name: str = "shape") -> list[int]:
+    """A tensor shape argument: a sequence of integers."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise TTLayoutError(f"{name} must be a list of integers, not {type(value).__name__} ({_shown(value)})")
+    return [_int(v, f"{name}[{k}]") for k, v in enumerate(value)]
+
+
+def _shown(value) -> str:
+    from .errors import abbreviate
+    return abbreviate(repr(value), 40)
 
 
 @frozen
 class Layout:
     """A layout attribute, its linear layout at one tensor shape, and the element width (for shared banks)."""
     title: str
-    linear: object                 # LinearLayout
+    linear: LinearLayout
     element_bits: int = 16
 
     @property
@@ -34,23 +90,25 @@ class Layout:
         (use `write` to stream a big one to a file)."""
         from .render import render_layout
         out = bytearray()
-        render_layout(self.linear, hardware, out.extend)
+        render_layout(self.linear, _flag(hardware, "hardware"), out.extend)
         return out.decode()
 
     def write(self, file, hardware: bool = False) -> None:
         """Stream the text view into a binary file object (bounded memory, like the command line)."""
         from .render import render_layout
-        render_layout(self.linear, hardware, file.write)
+        if not callable(getattr(file, "write", None)):
+            raise TTLayoutError(f"file must be a binary file object (open(..., 'wb')), not {type(file).__name__}")
+        render_layout(self.linear, _flag(hardware, "hardware"), file.write)
 
     def svg(self, hardware: bool = False) -> str:
         """The SVG picture (drawn at tile granularity for big tensors)."""
         from .render.svg import document, layout_panel
-        return document(layout_panel(self.linear, hardware, self.element_bits, self.title))
+        return document(layout_panel(self.linear, _flag(hardware, "hardware"), self.element_bits, self.title))
 
     def html(self, hardware: bool = False) -> str:
         """The self-contained interactive page."""
         from .render.html import layout_spec, page
-        return page([layout_spec(self.title, self.linear, self.element_bits)], hardware)
+        return page([layout_spec(self.title, self.linear, self.element_bits)], _flag(hardware, "hardware"))
 
     def cute(self) -> str:
         """The layout in CuTe notation (`ttlayout help cute`); an UnsupportedError saying why where it has none."""
@@ -69,9 +127,11 @@ def layout(attr, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
     `lanes`: the lanes per warp a CuTe thread mode splits into (64 for AMD CDNA). The title is the attribute, the
     one CuTe text became included. Like the command line's --max-elements, `max_elements` refuses bigger tensors
     and hardware index spaces (ShapeError) before anything is allocated (default 2^26; hard limit 2^31)."""
+    lanes, max_elements = _int(lanes, "lanes", 1), _int(max_elements, "max_elements", 1)
+    type_text = _str(tensor_type, "tensor_type", optional=True)
     attr = layout_text(attr)
-    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type, max_elements).shape, lanes=lanes)
-    tensor = inputs.tensor(tensor_type, max_elements)
+    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(type_text, max_elements).shape, lanes=lanes)
+    tensor = inputs.tensor(type_text, max_elements)
     linear = inputs.linear_layout(parsed, tensor.shape, max_elements)
     bits = tensor.element_bits if linear.has_in_dim("offset") else 16
     return Layout(str(parsed), linear, bits)
@@ -84,7 +144,11 @@ def linear_layout(attr, shape, kind: str | None = None, role: str | None = None,
     `kind` ('distributed' or 'shared') it must be such a layout (CuTe text is read as one), the error naming it the
     `role` layout."""
     attr = layout_text(attr)
-    shape = [int(s) for s in shape]
+    shape = _shape(shape)
+    lanes = _int(lanes, "lanes", 1)
+    if kind not in (None, "distributed", "shared"):
+        raise TTLayoutError(f"kind must be 'distributed', 'shared' or None, not {_shown(kind)}")
+    role = _str(role, "role", optional=True)
     if not shape:
         raise ShapeError("a rank-0 tensor has no elements to lay out")
     parsed = inputs.attribute(attr, shape=shape, kind=kind, lanes=lanes)
@@ -99,9 +163,11 @@ def bank_conflicts(reg: str, shared: str, shape, bitwidth: int) -> int:
     a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128, layouts Triton
     cannot convert)."""
     from .analysis.bank import conflicts_of_layouts
+    bitwidth = _int(bitwidth, "bitwidth", 1)
+    shape = _shape(shape)
     reg_ll = linear_layout(reg, shape, "distributed", "register")
     shared_ll = linear_layout(shared, shape, "shared", "shared")
-    return conflicts_of_layouts(reg_ll, shared_ll, int(bitwidth), "sm90")
+    return conflicts_of_layouts(reg_ll, shared_ll, bitwidth, "sm90")
 
 
 # ----------------------------------------------------------------------------------------- kernels
@@ -125,6 +191,7 @@ class Audit:
         """One kernel: every op row (`ttlayout audit FILE`), with the compiler's figures where known; many: one row
         per kernel, ranked, then the `top` costliest ops (`ttlayout audit DIR`)."""
         from .reports.blocks import to_text
+        top = None if top is None else _int(top, "top", 0)
         if self.modules is None:
             from .reports.kernels import blocks
             return to_text(blocks(self.kernels, self.where, top))
@@ -169,8 +236,8 @@ def audit(x, target: str | None = None, jobs: int | None = None) -> Audit:
 
     from . import sources
     from .analysis.targets import get_target
-    from .errors import TTLayoutError
-    if target is not None:
+    jobs = None if jobs is None else _int(jobs, "jobs", 1)
+    if _str(target, "target", optional=True) is not None:
         target = get_target(target).name
     if hasattr(x, "asm") and hasattr(x, "metadata"):
         return _audit_compiled(x, target)
@@ -179,13 +246,11 @@ def audit(x, target: str | None = None, jobs: int | None = None) -> Audit:
         if sources.is_directory(path):
             kernels, failures = sources.find_kernels([path])
             return Audit(failures + sources.audit_kernels(kernels, target, None, jobs), path)
-        error = sources.not_ttgir_error(path)
-        if error is not None:
-            raise TTLayoutError(error)
-        return _audit_one(inputs.read_text(path, None), path, target)
+        return _audit_one(inputs.kernel_text(path, None), path, target)
     if isinstance(x, str):
         return _audit_one(x, "TTGIR text", target)
-    raise TTLayoutError(f"audit() takes a path, TTGIR text or a compiled kernel, not {type(x).__name__}")
+    raise TTLayoutError(f"audit(x): x must be a path, TTGIR text or a compiled kernel, not {type(x).__name__} "
+                        f"({_shown(x)})")
 
 
 def _looks_like_ttgir(text: str) -> bool:
@@ -215,7 +280,6 @@ def _audit_one(text: str, where: str, target: str | None, compiled=None, name: s
 
 def _compiled_ttgir(kernel) -> str:
     """A CompiledKernel's TTGIR text (`asm["ttgir"]`, text or bytes)."""
-    from .errors import TTLayoutError
     try:
         text = kernel.asm["ttgir"]
     except (KeyError, TypeError, IndexError):
@@ -247,7 +311,10 @@ def layout_text(attr) -> str:
     them) as the constructor text that builds it. Triton is never imported."""
     if isinstance(attr, str):
         return attr
-    return gluon_constructor(attr)
+    try:
+        return gluon_constructor(attr)
+    except TTLayoutError as e:
+        raise type(e)(f"attr: {e}") from None
 
 
 def gluon_constructor(obj, depth: int = 0) -> str:
@@ -325,6 +392,7 @@ class AdviceResult:
     def patched(self, change: int = 1) -> str:
         """The dump with the `change`-th change (1 = the best) of every module applied: only the changed alias
         definitions differ from the input; the input itself where no module has that many changes."""
+        change = _int(change, "change", 1)              # 0 and -1 would index from the end: refused
         chosen = {a.index: {c.alias: c.after for c in a.changes[change - 1].aliases}
                   for a in self.modules if len(a.changes) >= change}
         return inputs.replace_aliases(self.source, chosen) if chosen else self.source
@@ -340,6 +408,9 @@ def advise(source, target: str | None = None) -> AdviceResult:
         open("patched.ttgir", "w").write(a.patched())
     """
     from .analysis.advise import analyze_advise
+    from .analysis.targets import get_target
+    if _str(target, "target", optional=True) is not None:
+        target = get_target(target).name
     text, name = _kernel_text(source)
     modules = tuple(analyze_advise(inputs.modules(text), target))
     return AdviceResult(text, name, modules)
@@ -350,12 +421,12 @@ def _kernel_text(source) -> tuple[str, str]:
     `audit` reads them."""
     import os
 
-    from .errors import TTLayoutError
     if hasattr(source, "asm") and hasattr(source, "metadata"):
         return _compiled_ttgir(source), str(getattr(source, "name", "") or "kernel")
     if isinstance(source, os.PathLike) or isinstance(source, str) and not _looks_like_ttgir(source):
         path = os.path.expanduser(os.fspath(source))
-        return inputs.read_text(path, None), path
+        return inputs.kernel_text(path, None), path
     if not isinstance(source, str):
-        raise TTLayoutError(f"advise() takes TTGIR text, a path or a compiled kernel, not {type(source).__name__}")
+        raise TTLayoutError(f"advise(source): source must be TTGIR text, a path or a compiled kernel, not "
+                            f"{type(source).__name__} ({_shown(source)})")
     return source, "<text>"

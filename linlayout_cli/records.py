@@ -74,20 +74,22 @@ def field_names(record) -> tuple[str, ...]:
 
 
 def _record_init(self, *args, **kwargs):
-    fields = type(self)._fields
+    cls = type(self)
+    fields = cls._fields
     if len(args) > len(fields):
-        raise TypeError(f"{type(self).__name__} takes {len(fields)} fields, got {len(args)}")
+        raise TypeError(f"{cls.__name__} takes {len(fields)} fields, got {len(args)}")
     values = dict(zip(fields, args))
-    for name, value in kwargs.items():
+    for name in kwargs:
         if name not in fields or name in values:
-            raise TypeError(f"{type(self).__name__}: unexpected or repeated field '{name}'")
-        values[name] = value
-    for name in fields:
-        if name not in values:
-            if name not in type(self)._defaults:
-                raise TypeError(f"{type(self).__name__}: missing field '{name}'")
-            values[name] = type(self)._defaults[name]
-        object.__setattr__(self, name, values[name])
+            raise TypeError(f"{cls.__name__}: unexpected or repeated field '{name}'")
+    values.update(kwargs)
+    if len(values) < len(fields):                    # the defaults of the fields not given
+        for name in fields:
+            if name not in values:
+                if name not in cls._defaults:
+                    raise TypeError(f"{cls.__name__}: missing field '{name}'")
+                values[name] = cls._defaults[name]
+    self.__dict__.update(values)                     # one update; __setattr__ is the frozen guard
 
 
 def _values(self) -> tuple:

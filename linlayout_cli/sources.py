@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import re
 
-from . import inputs
+from . import inputs, outfile
 from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
 from .records import frozen, replace
 
+METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few KB): more is refused unparsed
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
 TTGIR = ".ttgir"
@@ -58,8 +59,8 @@ def kernel_at(path: str) -> Kernel:
     """The kernel of one TTGIR file, with its NAME.json where one is beside it."""
     directory, base = os.path.split(path)
     name = base[: -len(TTGIR)] if base.endswith(TTGIR) else os.path.splitext(base)[0] or base
-    meta = os.path.join(directory, name + ".json")
-    meta = meta if os.path.isfile(meta) else None
+    json_path = os.path.join(directory, name + ".json")
+    meta = json_path if os.path.isfile(json_path) else None
     parent = os.path.basename(os.path.normpath(directory)) if directory else ""
     label = f"{name}@{parent[:SHORT_HASH]}" if meta and _HASH_DIR.fullmatch(parent) else name
     return Kernel(path, name, label, meta)
@@ -91,7 +92,7 @@ def find_kernels(paths, limit: int = MAX_KERNELS) -> tuple[list[Kernel], list[Ke
     for k in kernels:                           # read by workers: -o must refuse them like any input
         for path in (k.path, k.metadata, *(os.path.splitext(k.path)[0] + s for s in inputs.ASM_SUFFIXES)):
             if path is not None:
-                inputs.remember_path(path)
+                outfile.remember_path(path)
     return kernels, failures
 
 
@@ -140,10 +141,10 @@ def read_metadata(path: str):
     import json
 
     from .analysis.kernels import compiled_from
-    text = inputs.read_text(path, None)
+    text = inputs.read_text(path, None, METADATA_LIMIT)
     try:
         return compiled_from(json.loads(text))
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise TTLayoutError(f"{os.path.basename(path)} is not JSON ({e})") from None
     except TTLayoutError as e:
         raise TTLayoutError(f"{os.path.basename(path)}: {e}") from None
@@ -182,7 +183,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
     from .analysis.kernel.audit import analyze_audit
     from .analysis.targets import get_target
-    modules = list(inputs.modules(text))
+    modules = list(inputs.modules(text)) if inputs.holds_module(text) else []
     if not modules:
         raise TTLayoutError("the file holds no module to audit")
     chosen, origin = target, "option" if target is not None else None

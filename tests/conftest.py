@@ -56,3 +56,19 @@ def pytest_terminal_summary(terminalreporter):
         total = sum(FUZZ_CASES.values())
         parts = ", ".join(f"{name} {n}" for name, n in sorted(FUZZ_CASES.items()))
         terminalreporter.write_line(f"ttlayout fuzz ({PROFILE} profile): {total} generated cases ran clean ({parts})")
+
+
+# `python -m pytest -m quick`: a subset that runs in about a minute (the whole suite takes 5-10 minutes): parsing,
+# the engine, the command line's errors and the new user's frictions, diff; the golden, fuzz, cache and browser
+# suites are left out
+QUICK = {"parsing/test_parser.py", "engine/test_engine.py", "commands/test_cli_errors.py",
+         "commands/test_new_user_frictions.py", "analysis/test_diff.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of the QUICK files `quick`."""
+    for item in items:
+        rel = item.path.relative_to(item.config.rootpath / "tests").as_posix() if item.path.is_relative_to(
+            item.config.rootpath / "tests") else ""
+        if rel in QUICK:
+            item.add_marker(pytest.mark.quick)

@@ -36,6 +36,8 @@ from .kernel.ops import DOT_OPS
 from .kinds import Category
 
 MAX_CANDIDATES = 10             # per alias
+MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
+                                # search stops and says so, so the time stays linear in the module's size
 MAX_PAIRS = 12                  # two-alias changes priced per module
 MAX_SHARED_PAIRS = 2            # writer/reader pairs a shared alias's swizzle search is run for
 
@@ -54,8 +56,6 @@ class Weights:
 
 WEIGHTS = Weights()
 SHARED_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers")
-COUNT_WORDS = {"shared_loads": "shared loads", "shared_stores": "shared stores", "shuffles": "shuffles",
-               "barriers": "barriers", "global_loads": "global loads", "global_stores": "global stores"}
 
 
 @frozen
@@ -84,7 +84,8 @@ class OpChange:
 @frozen
 class Change:
     """A priced change of one or two aliases: the ops it touches, the kernel's counts before and after
-    (`COUNT_CLASSES` summed over the ops, plus `shared_bytes`), the weighted costs and the trade-offs in words."""
+    (`COUNT_CLASSES` summed over the ops, plus `shared_bytes`) and the weighted costs (reports/advise.py words the
+    trade-offs from the ops' facts)."""
     aliases: tuple[AliasChange, ...]
     ops: tuple[OpChange, ...]
     retyped: int                      # ops whose types name a changed alias but whose cost is the same
@@ -92,7 +93,6 @@ class Change:
     totals_after: dict
     cost_before: float
     cost_after: float
-    tradeoffs: tuple[str, ...]
 
     @property
     def saving(self) -> float:
@@ -114,6 +114,7 @@ class Advice:
     totals: dict
     cost: float
     not_counted: tuple[int, ...]                    # lines of ops whose counts the model does not have
+    not_priced: int = 0                             # candidates left out by the MAX_PRICED bound
 
 
 # ----------------------------------------------------------------------------------------- cost and counts
@@ -461,6 +462,8 @@ def distributed_candidates(module, usage: Usage, convert_ends: list, warps: int,
         except TTLayoutError:
             pass
     for other_name, other in layout_aliases(module).items():
+        if len(out) >= MAX_CANDIDATES:                # the rest would be cut below: a module of n aliases
+            return out                                # costs n steps per alias, not n string forms
         if other_name != name and other.kind == "distributed":
             add(other, f"the layout of #{other_name}")
     if shape is not None and warps and lanes and hasattr(attr, "order"):
@@ -606,10 +609,11 @@ class Pricer:
 
     def __init__(self, module, target, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
-        self.priced = 0
+        self.priced = self.tried = 0
         self.refused: list[tuple[str, str, str]] = []
         self.base = self.audit({})
         self.base_problems = {(f.line, f.op) for f in self.base.findings if f.problem}
+        self.base_cost, self.base_totals = kernel_cost(self.base), totals(self.base)
 
     def audit(self, values: dict):
         module = self.module.with_aliases(values) if values else self.module
@@ -617,6 +621,7 @@ class Pricer:
 
     def price(self, candidates: tuple[Candidate, ...]):
         """The audit under the candidates, or None (refused: the reason is kept)."""
+        self.tried += 1
         values = {c.alias: c.attr for c in candidates}
         label = " + ".join(f"#{c.alias}" for c in candidates)
         text = " ; ".join(str(c.attr) for c in candidates)
@@ -660,84 +665,6 @@ def touched(base, after, changed: set) -> tuple[tuple[OpChange, ...], int]:
     return tuple(ops), retyped
 
 
-# ----------------------------------------------------------------------------------------- trade-offs
-
-PATH_WORDS = {"noop": "disappears", "registers": "becomes a register move", "warp_shuffle": "becomes warp shuffles",
-              "shared_memory": "goes through shared memory", "cross_cta": "crosses CTAs"}
-_KIND = {"tt.load": "loads", "tt.store": "stores", "ttg.async_copy_global_to_local": "cp.async copies",
-         "amdg.buffer_load": "buffer loads", "amdg.buffer_store": "buffer stores"}
-
-
-def tradeoffs(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The change in words, (gains, losses): 'the convert at line 147 disappears', 'stores at line 148 narrow from
-    128 to 32 bits', 'the local_load at line 100 needs 8 shared loads instead of 16', 'shared memory grows from 0
-    to 4096 bytes'."""
-    gains: list[str]
-    losses: list[str]
-    gains, losses = [], []
-
-    def say(better: bool, text: str):
-        (gains if better else losses).append(text)
-    for o in ops:
-        b, a = o.before, o.after
-        name = "the convert" if o.op == "ttg.convert_layout" else f"the {o.op.split('.', 1)[-1]}"
-        name += f" at line {o.line}"
-        if "path" in b and b.get("path") != a.get("path"):
-            say(_rank_path(a.get("path")) < _rank_path(b.get("path")),
-                f"{name} {PATH_WORDS.get(str(a.get('path')), a.get('path'))}")
-            continue
-        for k in COUNT_WORDS:
-            if b.get(k, 0) != a.get(k, 0):
-                say(a.get(k, 0) < b.get(k, 0), f"{name} needs {_count(a.get(k, 0), k)} instead of {b.get(k, 0)}")
-        vb, va = b.get("vector_bits"), a.get("vector_bits")
-        if vb and va and vb != va:
-            kind = _KIND.get(o.op, f"{name}'s accesses")
-            where = f" at line {o.line}" if o.op in _KIND else ""
-            say(va > vb, f"{kind}{where} {'widen' if va > vb else 'narrow'} from {vb} to {va} bits")
-        sb, sa = _sectors(b), _sectors(a)
-        if sb and sa and sb != sa:
-            say(sa < sb, f"{name} touches {sa} sectors per warp instead of {sb}")
-        cb, ca = _conflicts(b), _conflicts(a)
-        if cb != ca and cb is not None and ca is not None:
-            say(ca < cb, f"bank conflicts at line {o.line} go from {cb} to {ca}")
-    sb, sa = before.get("shared_bytes", 0), after.get("shared_bytes", 0)
-    if sb != sa:
-        say(sa < sb, f"shared memory {'shrinks' if sa < sb else 'grows'} from {sb} to {sa} bytes")
-    return tuple(gains), tuple(losses)
-
-
-def _count(n: int, key: str) -> str:
-    """'1 barrier', '8 shared loads'."""
-    word = COUNT_WORDS[key]
-    return f"{n} {word[:-1] if n == 1 and word.endswith('s') else word}"
-
-
-def _sectors(facts_: dict) -> int | None:
-    """32-byte sectors a warp's whole access touches: sectors per access times accesses."""
-    per = facts_.get("sectors_per_warp_access")
-    return per * facts_.get("instructions_per_thread", 1) if per else None
-
-
-def _rank_path(path) -> int:
-    return ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta").index(path) \
-        if path in PATH_WORDS else 5
-
-
-def _conflicts(facts_: dict):
-    c = facts_.get("bank_conflicts")
-    if isinstance(c, dict):
-        return sum(v or 0 for v in c.values())
-    return c
-
-
-def sentence(gains: tuple[str, ...], losses: tuple[str, ...]) -> str:
-    """'the convert at line 147 disappears, but stores at line 148 narrow from 128 to 32 bits'."""
-    g, lo = ", ".join(gains), ", ".join(losses)
-    if g and lo:
-        return f"{g}, but {lo}"
-    return g or lo or "no op changes its instructions"
-
-
 # ----------------------------------------------------------------------------------------- the search
 
 
@@ -775,12 +702,10 @@ def _convert_ends(module, usages_: dict) -> dict[str, list]:
 def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: dict) -> Change:
     base = pricer.base
     ops, retyped = touched(base, audit, {c.alias for c in candidates})
-    before, after = totals(base), totals(audit)
-    gains, losses = tradeoffs(ops, before, after)
+    before, after = pricer.base_totals, totals(audit)
     aliases = tuple(AliasChange(c.alias, str(usages_[c.alias].attr), str(c.attr), c.source, c.attr,
                                 _largest(usages_[c.alias].shapes) or ()) for c in candidates)
-    return Change(aliases, ops, retyped, before, after, kernel_cost(base), kernel_cost(audit),
-                  (sentence(gains, losses),) if ops or before != after else ())
+    return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
 def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
@@ -797,7 +722,21 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
     singles: dict[str, list[tuple[float, Candidate]]]       # alias -> (cost, candidate) of each one priced
     combo: tuple[Candidate, ...]                            # a pair from _pairs, then any entry of `priced`
     ineligible, singles = [], {}
-    priced: list[tuple[tuple[Candidate, ...], object]] = []
+    base_cost = pricer.base_cost
+    # the best change per set of aliases, kept as its `Change` (the ops it touches), never as a whole audit: the
+    # memory stays linear in the module however many candidates are priced
+    best: dict[tuple[str, ...], tuple[float, int, Change]] = {}
+    order = 0
+
+    def keep(combo: tuple[Candidate, ...], audit, cost: float) -> None:
+        nonlocal order
+        order += 1
+        key = tuple(c.alias for c in combo)
+        if cost < base_cost - 1e-9 and (key not in best or cost < best[key][0]):
+            best[key] = (cost, order, _change(pricer, combo, audit, use))
+    changeable = [n for n, u in use.items() if u.constraint in (None, "nvmma") and u.ops]
+    quota = max(1, min(MAX_CANDIDATES, MAX_PRICED // max(1, len(changeable))))
+    not_priced = 0
     for name, u in use.items():
         if u.constraint not in (None, "nvmma"):
             assert u.constraint is not None                 # by the test above (mypy does not narrow `not in`)
@@ -810,32 +749,29 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
             cands = distributed_candidates(module, u, ends.get(name, []), warps, lanes)
         else:
             cands = shared_candidates(module, u, tgt)
-        for c in cands:
+        room = max(0, min(quota, MAX_PRICED - pricer.tried))
+        not_priced += max(0, len(cands) - room)
+        for c in cands[:room]:
             audit = pricer.price((c,))
             if audit is not None:
-                priced.append(((c,), audit))
-                singles.setdefault(name, []).append((kernel_cost(audit), c))
-    base_cost = kernel_cost(base)
+                cost = kernel_cost(audit)
+                singles.setdefault(name, []).append((cost, c))
+                keep((c,), audit, cost)
     single_cost = {(c.alias, str(c.attr)): cost for name in singles for cost, c in singles[name]}
     for combo in _pairs(module, use, singles):
+        if pricer.tried >= MAX_PRICED + MAX_PAIRS:
+            not_priced += 1
+            continue
         audit = pricer.price(combo)
         if audit is not None:
             halves = min(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo)
-            if kernel_cost(audit) < halves - 1e-9:
-                priced.append((combo, audit))
-    best: dict[tuple[str, ...], tuple[float, int, tuple, object]] = {}
-    for k, (combo, audit) in enumerate(priced):
-        cost = kernel_cost(audit)
-        if cost >= base_cost - 1e-9:
-            continue
-        key = tuple(c.alias for c in combo)
-        if key not in best or cost < best[key][0]:
-            best[key] = (cost, k, combo, audit)
-    ranked = sorted(best.values(), key=lambda v: (v[0], v[1]))
-    changes = tuple(_change(pricer, combo, audit, use) for _, _, combo, audit in ranked)
+            cost = kernel_cost(audit)
+            if cost < halves - 1e-9:
+                keep(combo, audit, cost)
+    changes = tuple(change for _, _, change in sorted(best.values(), key=lambda v: (v[0], v[1])))
     not_counted = tuple(f.line for f in base.findings if f.counts is None)
     return Advice(index, module.first_line, _kernel_name(module), tgt.name, changes, pricer.priced,
-                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted)
+                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted, not_priced)
 
 
 def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]]:

@@ -76,6 +76,16 @@ def _target(meta) -> tuple[str, str, int]:
     return backend, str(arch), _int(warp_size, "target.warp_size", 1, 1024)
 
 
+def plain_name(name: str) -> bool:
+    """Whether a kernel name from metadata can name files beside it: no '/' or '\\', not
+    '.' or '..', no NUL (Triton's names are Python identifiers, `kernel_name` plus specialisation suffixes).
+
+    >>> [plain_name(n) for n in ("softmax", "", "../x", "/etc/x", "a/b", "..")]
+    [True, True, False, False, False, False]
+    """
+    return not any(c in name for c in "/\\\x00") and name not in (".", "..")
+
+
 def compiled_from(meta) -> Compiled:
     """The compiler's facts from its metadata (the parsed NAME.json, or a CompiledKernel's `metadata`: a namedtuple
     in Triton 3.9, a dict in older versions); MetadataError naming the field that is missing or wrong.
@@ -87,6 +97,9 @@ def compiled_from(meta) -> Compiled:
     backend, arch, warp_size = _target(meta)
     shared = _field(meta, "shared", None)
     name, key = _field(meta, "name", ""), _field(meta, "hash", "")
+    if isinstance(name, str) and not plain_name(name):
+        raise MetadataError(f"'name' is {name[:60]!r}, not a kernel's name (a kernel's files are NAME.ttgir, "
+                            "NAME.json beside each other: a path there would point outside their directory)")
     return Compiled(backend, arch, warp_size, _int(_field(meta, "num_warps"), "num_warps", 1, 1 << 16),
                     _int(_field(meta, "num_ctas", 1), "num_ctas", 1, 1 << 16),
                     None if shared is None else _int(shared, "shared"), name if isinstance(name, str) else "",

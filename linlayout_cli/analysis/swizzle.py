@@ -25,6 +25,7 @@ as good (same vector widths, same conflicts) when the search over all of them fi
 from __future__ import annotations
 
 import itertools
+import math
 
 from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
 from ..engine import LinearLayout, bit_shifts, unflatten
@@ -304,11 +305,31 @@ def _pow2_upto(n: int) -> list[int]:
     return [1 << i for i in range(max(1, n).bit_length())]
 
 
+EXHAUSTIVE_RANK = 5            # up to this rank the swizzle search tries every dimension order (5! = 120)
+
+
+def search_orders(rank: int) -> list[list[int]]:
+    """The dimension orders the swizzle search tries: every one up to `EXHAUSTIVE_RANK`; above it, each pair of
+    fastest dims (the two a swizzle mixes) with the other dims slowest in descending order, rank * (rank - 1)
+    orders instead of rank! (rank 9: 72, not 362,880).
+
+    >>> len(search_orders(3)), len(search_orders(8)), search_orders(6)[1]
+    (6, 56, [0, 2, 5, 4, 3, 1])
+    """
+    if rank <= 1:
+        return [[0]]
+    if rank <= EXHAUSTIVE_RANK:
+        return [list(p) for p in itertools.permutations(range(rank))]
+    return [[a, b] + [d for d in range(rank - 1, -1, -1) if d not in (a, b)]
+            for a in range(rank) for b in range(rank) if a != b]
+
+
 def swizzled_candidates(shape: list[int]):
-    """Every distinct single-CTA ``swizzled_shared`` layout of this shape: (vec, perPhase, maxPhase, order).
-    Larger parameters than these only repeat layouts already listed."""
+    """Every distinct single-CTA ``swizzled_shared`` layout of this shape: (vec, perPhase, maxPhase, order), for
+    the orders `search_orders` gives (every order up to rank 5). Larger parameters than these only repeat layouts
+    already listed."""
     rank = len(shape)
-    orders = [list(p) for p in itertools.permutations(range(rank))] if rank > 1 else [[0]]
+    orders = search_orders(rank)
     seen = set()
     for order in orders:
         if rank == 1:
@@ -448,6 +469,10 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwid
                       source, linear_text, best, swizzled_text(1, 1, 1, order), baseline, tuple(notes))
     if not search:
         return sugg
+    if len(shape) > EXHAUSTIVE_RANK:
+        sugg = replace(sugg, notes=sugg.notes + (
+            f"rank {len(shape)}: the swizzled_shared search tried each pair of fastest dims with the others slowest "
+            f"in descending order ({len(search_orders(len(shape)))} orders), not all {math.factorial(len(shape))}",))
     # every candidate is scored: one strictly better than the generic result wins even when another candidate is
     # bit-identical to that result; otherwise the bit-identical one, then an equally good one, is printed
     exact, equal, better = None, None, None

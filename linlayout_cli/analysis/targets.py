@@ -39,7 +39,7 @@ size and the bank count).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..errors import TTLayoutError, UnsupportedError, abbreviate
 from ..records import frozen
@@ -65,6 +65,7 @@ class Target:
     triton_checked: bool = False   # True where Triton 3.9's get_shared_bank_conflicts is the reference
     shared_limit: int = 0          # bytes of shared memory one CTA may use (the device's opt-in maximum)
     bank_gap: str = ""             # why the bank model does not cover this target ("" where it does)
+    engines: tuple = ()            # the units that read shared memory without threads: "tma", "wgmma"
 
     @property
     def bank_bits(self) -> int:
@@ -138,9 +139,9 @@ KNOWN: dict[str, Target] = {
     "sm80": Target("sm80", "nvidia", "NVIDIA Ampere (A100)", 32, 32, _nvidia_rule, triton_checked=True,
                    shared_limit=163 * 1024),
     "sm90": Target("sm90", "nvidia", "NVIDIA Hopper (H100/H200)", 32, 32, _nvidia_rule, triton_checked=True,
-                   shared_limit=227 * 1024),
+                   shared_limit=227 * 1024, engines=("tma", "wgmma")),
     "sm100": Target("sm100", "nvidia", "NVIDIA Blackwell (B200)", 32, 32, _nvidia_rule, triton_checked=True,
-                    shared_limit=227 * 1024),
+                    shared_limit=227 * 1024, engines=("tma",)),
     "gfx942": Target("gfx942", "amd", "AMD CDNA3 (MI300)", 32, 64, _gfx942_rule, shared_limit=64 * 1024),
     "gfx950": Target("gfx950", "amd", "AMD CDNA4 (MI350)", 64, 64, _gfx950_rule, shared_limit=160 * 1024),
     "gfx1200": Target("gfx1200", "amd", "AMD RDNA4 (RX 9070)", 32, 32, None, shared_limit=64 * 1024,

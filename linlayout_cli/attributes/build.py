@@ -89,6 +89,11 @@ class Ctx:
     def err(self, message: str, pos: int | None = None) -> AttrError:
         return AttrError(message, self.loc if pos is None else pos)
 
+    def missing(self, key: str, example: str = "", pos: int | None = None) -> AttrError:
+        """The error for a key the layout cannot do without (Triton would default it to an empty or zero value
+        and then report a rank or range problem): `missing key 'order' in #ttg.blocked`."""
+        return self.err(f"missing key '{key}' in #{self.name}" + (f" (e.g. {example})" if example else ""), pos)
+
 
 def _verify(ctx: Ctx, fn, *args):
     try:
@@ -211,7 +216,7 @@ def parse_linear_layout(d: DictV, names, serialized_rank: int, ctx: Ctx, empty_r
     for name in names:
         v = d.get(name)
         if v is None:
-            raise ctx.err(f"Expected basis of '{name}' not found")
+            raise ctx.missing(name, f"{name} = []")
         if not isinstance(v, ArrayV):
             raise ctx.err(f"Expected array of arrays for basis of '{name}'")
         bases = []
@@ -260,8 +265,9 @@ def _raw(v, desc: str, ctx: Ctx):
 class Field:
     """One key of a layout body: `read(value, desc, ctx)` converts its value, `desc` is how Triton's
     messages name it (the key itself when None), `default` stands in when the key is absent.
-    `legacy`: an old key, accepted but never suggested. `required`: a struct parameter MLIR insists on.
-    (A plain class, like `Ctx`: a dataclass costs ~0.5 ms of start-up each.)"""
+    `legacy`: an old key, accepted but never suggested. `required`: a key without which the layout is never valid
+    (a struct parameter MLIR insists on, or a key whose default Triton always rejects); leaving it out is
+    `missing key '...'`. (A plain class, like `Ctx`: a dataclass costs ~0.5 ms of start-up each.)"""
     __slots__ = ("read", "desc", "default", "legacy", "required")
 
     def __init__(self, read: Callable, desc: str | None = None, default=None, legacy: bool = False,
@@ -300,6 +306,9 @@ def read_fields(body: DictV, table: FieldTable, ctx: Ctx) -> tuple[dict, dict]:
             legacy[key] = v
         elif not table.ignore_unknown:
             raise _unexpected_key(body, key, table.suggestions(), ctx)
+    for key, field in table.fields.items():
+        if field.required and body.get(key) is None:
+            raise ctx.missing(key)
     return values, legacy
 
 
@@ -343,7 +352,7 @@ def _struct_values(params: dict, fields: dict, ctx: Ctx, missing_pos: int | None
     in declaration order (the table's order)."""
     for key, field in fields.items():
         if field.required and key not in params:
-            raise ctx.err(f"struct is missing required parameter: {key}", missing_pos)
+            raise ctx.missing(key, pos=missing_pos)
     return {key: field.read(params[key], field.desc or key, ctx) if key in params else field.default
             for key, field in fields.items()}
 
@@ -354,10 +363,10 @@ def _struct_values(params: dict, fields: dict, ctx: Ctx, missing_pos: int | None
 # ---------------------------------------------------------------------------------------------
 
 _BLOCKED = FieldTable({
-    "sizePerThread": Field(read_uint_array, "number of elements per thread", ()),
-    "threadsPerWarp": Field(read_uint_array, "number of threads per warp", ()),
-    "warpsPerCTA": Field(read_uint_array, "number of warps per CTA", ()),
-    "order": Field(read_uint_array, "order", ()),
+    "sizePerThread": Field(read_uint_array, "number of elements per thread", (), required=True),
+    "threadsPerWarp": Field(read_uint_array, "number of threads per warp", (), required=True),
+    "warpsPerCTA": Field(read_uint_array, "number of warps per CTA", (), required=True),
+    "order": Field(read_uint_array, "order", (), required=True),
     "CGALayout": _CGA_FIELD,
 })
 
@@ -378,9 +387,13 @@ def _build_slice(items, ctx: Ctx):
         dim = U32 if dim_v.value else 0
     elif isinstance(dim_v, IntV):
         dim = dim_v.value & U32
-    else:  # Triton: assertion failure (cast<IntegerAttr> of a missing/non-integer value)
+    elif dim_v is None:  # Triton: assertion failure (cast<IntegerAttr> of a missing/non-integer value)
+        raise ctx.missing("dim", "dim = 0")
+    else:
         raise ctx.err("#ttg.slice requires an integer 'dim' (e.g. dim = 0)")
     parent = d.get("parent")
+    if parent is None:
+        raise ctx.missing("parent")
     if not isinstance(parent, DISTRIBUTED):
         raise ctx.err("expected a distributed encoding trait")
     _verify(ctx, V.verify_slice, dim, parent.rank)
@@ -418,9 +431,9 @@ def _build_dot_op(items, ctx: Ctx):
 
 
 _NVIDIA_MMA = FieldTable({
-    "versionMajor": Field(read_uint, default=0),
+    "versionMajor": Field(read_uint, default=0, required=True),
     "versionMinor": Field(read_uint, default=0),
-    "warpsPerCTA": Field(read_uint_array, default=()),
+    "warpsPerCTA": Field(read_uint_array, default=(), required=True),
     "CGALayout": _CGA_FIELD,
     "instrShape": Field(read_uint_array),
 }, ignore_unknown=True)
@@ -431,15 +444,17 @@ def _build_nvidia_mma(items, ctx: Ctx, old_name: bool = False):
     vmaj, wpc, instr = f["versionMajor"], f["warpsPerCTA"], f["instrShape"]
     cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
     if instr is None:
-        instr = ((1, 16, 8) if len(wpc) == 3 else (16, 8)) if (old_name and vmaj == 2) else ()
+        if not (old_name and vmaj == 2):
+            raise ctx.missing("instrShape", "instrShape = [16, 8]" if vmaj == 2 else "instrShape = [16, 128, 16]")
+        instr = (1, 16, 8) if len(wpc) == 3 else (16, 8)
     _verify(ctx, V.verify_nvidia_mma, vmaj)
     return NvidiaMmaEncoding(vmaj, f["versionMinor"], wpc, instr, cga)
 
 
 _AMD_MFMA = FieldTable({
     "version": Field(read_uint, default=0),
-    "warpsPerCTA": Field(read_uint_array, default=()),
-    "instrShape": Field(read_uint_array, default=()),
+    "warpsPerCTA": Field(read_uint_array, default=(), required=True),
+    "instrShape": Field(read_uint_array),
     "isTransposed": Field(read_bool, default=False),   # Triton 3.9 leaves it unset when omitted; it prints false
     "CGALayout": _CGA_FIELD,
     "tilesPerWarp": Field(read_uint_array, default=()),
@@ -459,7 +474,9 @@ def _build_amd_mfma(items, ctx: Ctx):
     f, legacy = read_fields(_dict_body(items, ctx), _AMD_MFMA, ctx)
     version, wpc, instr, tpw, ebw = (f["version"], f["warpsPerCTA"], f["instrShape"], f["tilesPerWarp"],
                                      f["elementBitWidth"])
-    if not instr and f["nonKDim"] is not None:
+    if instr is None:
+        if f["nonKDim"] is None:
+            raise ctx.missing("instrShape", "instrShape = [32, 32]")
         instr = (f["nonKDim"], f["nonKDim"])
     release = active_release()
     if release is not None and release.mfma_version_pair and f["versionMajor"] is not None:
@@ -472,7 +489,7 @@ def _build_amd_mfma(items, ctx: Ctx):
 
 
 _AMD_WMMA = FieldTable({
-    "version": Field(read_uint, default=0),
+    "version": Field(read_uint, default=0, required=True),
     "rank": Field(read_uint),
     "ctaLayout": Field(_raw),
     "isTranspose": Field(read_bool, default=False),
@@ -488,7 +505,7 @@ def _build_amd_wmma(items, ctx: Ctx):
     if cta_v is None:
         if legacy_wpc is None:
             # Triton fails here without printing any diagnostic.
-            raise ctx.err("#ttg.amd_wmma requires 'ctaLayout' (e.g. ctaLayout = {warp = [[1, 0], [2, 0]]})")
+            raise ctx.missing("ctaLayout", "ctaLayout = {warp = [[1, 0], [2, 0]]}")
         if not all(is_pow2(x) for x in legacy_wpc):
             raise ctx.err(f"warpsPerCTA entries must be powers of two, got [{_j(legacy_wpc)}]")
         rank = len(legacy_wpc)
@@ -538,7 +555,7 @@ _SWIZZLED = FieldTable({
     "vec": Field(read_uint, default=0),
     "perPhase": Field(read_uint, default=0),
     "maxPhase": Field(read_uint, default=0),
-    "order": Field(read_uint_array, default=()),
+    "order": Field(read_uint_array, default=(), required=True),
     "CGALayout": _CGA_FIELD,
 })
 # `hasLeadingOffset` is read after the other keys (with the CGA layout), so it is kept as a value here
@@ -585,9 +602,9 @@ def _build_legacy_shared(items, ctx: Ctx):
 
 
 _NVMMA_SHARED = FieldTable({
-    "swizzlingByteWidth": Field(read_uint),
+    "swizzlingByteWidth": Field(read_uint, required=True),
     "transposed": Field(read_bool, default=False),
-    "elementBitWidth": Field(read_uint),
+    "elementBitWidth": Field(read_uint, required=True),
     "fp4Padded": Field(read_bool, default=False),
     "rank": Field(read_uint),
     "CGALayout": _CGA_FIELD,
@@ -605,9 +622,6 @@ def _build_nvmma_shared(items, ctx: Ctx):
         else:
             rank = 2
     cga = _cga(cga_v, legacy, rank, ctx)
-    for key, val in (("swizzlingByteWidth", swizzle), ("elementBitWidth", ebw)):
-        if val is None:
-            raise ctx.err(f"#ttg.nvmma_shared requires '{key}' (Triton 3.9 leaves it uninitialised when omitted)")
     _verify(ctx, V.verify_nvmma_shared, swizzle, ebw)
     return NVMMASharedEncoding(swizzle, f["transposed"], ebw, f["fp4Padded"], cga, rank)
 
@@ -621,7 +635,7 @@ def _build_shared_linear(items, ctx: Ctx):
     if d.get("alignment") is not None:
         raise ctx.err("alignment must be specified outside of the linear layout braces", d.pos)
     if len(items) < 2:
-        raise ctx.err("expected ','", d.pos)
+        raise ctx.missing("alignment", "alignment = 16, after the braces", d.pos)
     item = items[1]
     if item[0] != "param" or item[1] != "alignment":
         raise ctx.err("expected 'alignment'", item[-1])
@@ -674,6 +688,9 @@ def _build_padded_shared(items, ctx: Ctx):
                 shape = read_uint_array(v, "shape", ctx)
             else:
                 raise ctx.err(f'Unexpected attribute "{key}" found', d.pos)
+        for key in ("order", "shape"):
+            if d.get(key) is None:
+                raise ctx.missing(key, "order = [1, 0], shape = [64, 64]", d.pos)
         if len(order) != len(shape):
             raise ctx.err("Mismatch of shape and order ranks in padded layout", d.pos)
         if sorted(order) != list(range(len(order))):       # Triton: assertion failure
@@ -693,8 +710,8 @@ def _build_padded_shared(items, ctx: Ctx):
 
 
 _PARTITIONED = FieldTable({
-    "numPartitions": Field(read_uint, default=0),
-    "numGroups": Field(read_uint, default=0),
+    "numPartitions": Field(read_uint, default=0, required=True),
+    "numGroups": Field(read_uint, default=0, required=True),
     "partitionDim": Field(read_uint, default=0),
     "partitionLayout": Field(_raw),
 })
@@ -704,7 +721,7 @@ def _build_partitioned(items, ctx: Ctx):
     f, _legacy = read_fields(_dict_body(items, ctx), _PARTITIONED, ctx)
     layout = f["partitionLayout"]
     if layout is None:
-        raise ctx.err("missing partitionLayout")
+        raise ctx.missing("partitionLayout")
     if not isinstance(layout, SHARED):
         raise ctx.err("partitionLayout must be a SharedEncodingTrait")
     _verify(ctx, V.verify_partitioned, f["numPartitions"], f["numGroups"], f["partitionDim"], layout.rank)

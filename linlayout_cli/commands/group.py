@@ -129,7 +129,7 @@ def click_option(opt):
 
 def _show_help(ctx, _param, value) -> None:
     if value and not ctx.resilient_parsing:
-        ctx.obj["stdout"]((ctx.get_help() + "\n").encode())
+        ctx.obj.stdout((ctx.get_help() + "\n").encode())
         ctx.exit()
 
 
@@ -159,7 +159,7 @@ def click_command(name: str):
     module = load(name)
 
     def callback(**params):
-        code = module.run(click.get_current_context().obj, **params)
+        code = module.run(click.get_current_context().obj, module.Request(**params))
         if code:
             raise click.exceptions.Exit(code)
     f = callback
@@ -255,7 +255,7 @@ def help_command(topic):
                                    f"; commands: {', '.join(names)}; topics: {', '.join(TOPICS)}")
         with click.Context(command, info_name=topic, parent=ctx.parent) as sub:
             text = command.get_help(sub)
-    ctx.obj["stdout"]((text + "\n").encode())
+    ctx.obj.stdout((text + "\n").encode())
 
 
 group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
@@ -264,5 +264,5 @@ group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
 
 
 def _version(ctx) -> None:
-    ctx.obj["stdout"](f"ttlayout, version {__version__}\n".encode())
+    ctx.obj.stdout(f"ttlayout, version {__version__}\n".encode())
     ctx.exit()

@@ -4,7 +4,8 @@ line, facts before -> after), the whole kernel's counts and shared memory before
 words; then the aliases that cannot change and the candidates refused. Blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.advise import COUNT_WORDS, Advice, Change, OpChange
+from ..analysis.advise import MAX_PRICED, Advice, Change, OpChange
+from ..analysis.kinds import Path
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
 
@@ -86,8 +87,9 @@ def change_blocks(k: int, c: Change, cost: float) -> list:
         rows.append(("gluon", g if g is not None else "(Gluon 3.9 has no constructor for it)"))
         rows.append(("why", a.source))
         out.append(Fields(tuple(rows), label_width=10, indent="  "))
-    if c.tradeoffs:
-        out.append(Fields((("in words", c.tradeoffs[0]),), label_width=10, indent="  "))
+    words = tradeoffs(c)
+    if words:
+        out.append(Fields((("in words", words[0]),), label_width=10, indent="  "))
     if c.ops:
         out.append(Table(("op", "line", "python", "before", "after"), _op_rows(c.ops), "  "))
     if c.retyped:
@@ -107,6 +109,9 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
                                     f"{len(a.ineligible)} {'alias' if len(a.ineligible) == 1 else 'aliases'} "
                                     "cannot change")),
                       label_width=12, indent="  "))
+    if a.not_priced:
+        out.append(line(f"  search cut short: {plural(a.not_priced, 'candidate')} not priced (at most "
+                        f"{MAX_PRICED} per module, each audits the whole module)"))
     if a.not_counted:
         out.append(line(f"  not counted by the model: {plural(len(a.not_counted), 'op')} (lines "
                         f"{', '.join(map(str, a.not_counted[:8]))}{' ...' if len(a.not_counted) > 8 else ''})"))
@@ -164,13 +169,13 @@ def change_json(c: Change) -> dict:
             "retyped_ops": c.retyped,
             "totals_before": c.totals_before, "totals_after": c.totals_after,
             "cost_before": c.cost_before, "cost_after": c.cost_after, "saving": c.saving,
-            "tradeoffs": list(c.tradeoffs)}
+            "tradeoffs": list(tradeoffs(c))}
 
 
 def module_json(a: Advice) -> dict:
     return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
-            "candidates_priced": a.candidates_priced,
+            "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
             "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],
             "ineligible": [{"alias": f"#{n}", "why": why} for n, why in a.ineligible],
             "not_counted_lines": list(a.not_counted)}
@@ -184,3 +189,90 @@ def json_text(advice: list[Advice], path: str, written: str | None = None, pick:
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **top, "written": written, "applied_change": pick + 1 if written else None,
                        "modules": mods}, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- trade-offs
+
+COUNT_WORDS = {"shared_loads": "shared loads", "shared_stores": "shared stores", "shuffles": "shuffles",
+               "barriers": "barriers", "global_loads": "global loads", "global_stores": "global stores"}
+PATH_WORDS = {Path.NOOP: "disappears", Path.REGISTERS: "becomes a register move",
+              Path.WARP_SHUFFLE: "becomes warp shuffles", Path.SHARED_MEMORY: "goes through shared memory",
+              Path.CROSS_CTA: "crosses CTAs"}
+_KIND = {"tt.load": "loads", "tt.store": "stores", "ttg.async_copy_global_to_local": "cp.async copies",
+         "amdg.buffer_load": "buffer loads", "amdg.buffer_store": "buffer stores"}
+
+
+def tradeoffs(c: Change) -> tuple[str, ...]:
+    """A change's trade-offs in one sentence (none where no op and no total changes)."""
+    if not c.ops and c.totals_before == c.totals_after:
+        return ()
+    return (sentence(*gains_and_losses(c.ops, c.totals_before, c.totals_after)),)
+
+
+def gains_and_losses(ops: tuple[OpChange, ...], before: dict, after: dict) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The change in words, (gains, losses): 'the convert at line 147 disappears', 'stores at line 148 narrow from
+    128 to 32 bits', 'the local_load at line 100 needs 8 shared loads instead of 16', 'shared memory grows from 0
+    to 4096 bytes'."""
+    gains: list[str]
+    losses: list[str]
+    gains, losses = [], []
+
+    def say(better: bool, text: str):
+        (gains if better else losses).append(text)
+    for o in ops:
+        b, a = o.before, o.after
+        name = "the convert" if o.op == "ttg.convert_layout" else f"the {o.op.split('.', 1)[-1]}"
+        name += f" at line {o.line}"
+        if "path" in b and b.get("path") != a.get("path"):
+            path = a.get("path")
+            say(_rank_path(path) < _rank_path(b.get("path")), f"{name} {PATH_WORDS[path] if path in PATH_WORDS else path}")
+            continue
+        for k in COUNT_WORDS:
+            if b.get(k, 0) != a.get(k, 0):
+                say(a.get(k, 0) < b.get(k, 0), f"{name} needs {_count(a.get(k, 0), k)} instead of {b.get(k, 0)}")
+        vb, va = b.get("vector_bits"), a.get("vector_bits")
+        if vb and va and vb != va:
+            kind = _KIND.get(o.op, f"{name}'s accesses")
+            where = f" at line {o.line}" if o.op in _KIND else ""
+            say(va > vb, f"{kind}{where} {'widen' if va > vb else 'narrow'} from {vb} to {va} bits")
+        sb, sa = _sectors(b), _sectors(a)
+        if sb and sa and sb != sa:
+            say(sa < sb, f"{name} touches {sa} sectors per warp instead of {sb}")
+        cb, ca = _conflicts(b), _conflicts(a)
+        if cb != ca and cb is not None and ca is not None:
+            say(ca < cb, f"bank conflicts at line {o.line} go from {cb} to {ca}")
+    sb, sa = before.get("shared_bytes", 0), after.get("shared_bytes", 0)
+    if sb != sa:
+        say(sa < sb, f"shared memory {'shrinks' if sa < sb else 'grows'} from {sb} to {sa} bytes")
+    return tuple(gains), tuple(losses)
+
+
+def _count(n: int, key: str) -> str:
+    """'1 barrier', '8 shared loads'."""
+    word = COUNT_WORDS[key]
+    return f"{n} {word[:-1] if n == 1 and word.endswith('s') else word}"
+
+
+def _sectors(facts_: dict) -> int | None:
+    """32-byte sectors a warp's whole access touches: sectors per access times accesses."""
+    per = facts_.get("sectors_per_warp_access")
+    return per * facts_.get("instructions_per_thread", 1) if per else None
+
+
+def _rank_path(path) -> int:
+    return tuple(Path).index(path) if path in PATH_WORDS else 5
+
+
+def _conflicts(facts_: dict):
+    c = facts_.get("bank_conflicts")
+    if isinstance(c, dict):
+        return sum(v or 0 for v in c.values())
+    return c
+
+
+def sentence(gains: tuple[str, ...], losses: tuple[str, ...]) -> str:
+    """'the convert at line 147 disappears, but stores at line 148 narrow from 128 to 32 bits'."""
+    g, lo = ", ".join(gains), ", ".join(losses)
+    if g and lo:
+        return f"{g}, but {lo}"
+    return g or lo or "no op changes its instructions"

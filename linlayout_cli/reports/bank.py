@@ -9,7 +9,6 @@ from .common import coord, lane_ranges, more_count, plural, shape_text
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..analysis.shared_access import Direction, RoundTrip
-    from ..conversions.padded_shared import Padding
 
 
 def vector_reason(report: BankReport) -> str:
@@ -138,7 +137,7 @@ def json_text(report: BankReport, reg_text: str, shared_text: str, element: str 
 def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, element: str | None) -> str:
     """`bank --json` of a padded layout: the same keys; Triton's model's own (conflicts, phases, ...) are null."""
     import json
-    t, g, padding = report.target, _gpu(report.gpu), _padding(report.padding)
+    t, g, padding = report.target, _gpu(report.gpu), report.padding
     assert g is not None                             # a padded layout is priced on the GPU's model only
     worst = max((g.write, g.read), key=lambda d: (d.wavefronts_max or 0, d.op == READ))
 
@@ -255,12 +254,6 @@ def _gpu(gpu: object) -> RoundTrip | None:
     return gpu
 
 
-def _padding(padding: object) -> Padding:
-    from ..conversions.padded_shared import Padding
-    assert isinstance(padding, Padding)
-    return padding
-
-
 def _gpu_rows(report: BankReport) -> list[tuple[str, str]]:
     gpu = _gpu(report.gpu)
     if gpu is None:
@@ -277,7 +270,7 @@ def padded_blocks(report: PaddedBankReport, reg_text: str, shared_text: str, ele
     ideal = sum(d.ideal_wavefronts_total or 0 for d in (g.write, g.read))
     color = "green" if total == ideal else "red"
     headline = Line((("shared-memory wavefronts: ", "bold"), (f"{total} per CTA, ideal {ideal}", f"bold {color}"),
-                     (f"  (write + read on the GPU; #ttg.padded_shared {padding_text(_padding(report.padding))}: Triton's "
+                     (f"  (write + read on the GPU; #ttg.padded_shared {padding_text(report.padding)}: Triton's "
                       "model has no count for padding)", "")))
     elem = f" ({element})" if element else ""
     rows = [("target", f"{t.name}: {t.arch}, {t.num_banks} banks x {t.bank_bytes} bytes, "
@@ -301,7 +294,7 @@ def _padded_vector_limit(d: Direction, report: PaddedBankReport) -> str:
     elems = d.vector_bits // report.bitwidth
     if d.vector_bits >= 128:
         return "the widest shared-memory access"
-    if elems == min(_padding(report.padding).intervals):
+    if elems == min(report.padding.intervals):
         return f"limited by the smallest padding interval ({elems} elements): Triton 3.9 never vectorises across one"
     return (f"limited by the registers: on a padded layout Triton 3.9 vectorises only over a thread's registers "
             f"holding offsets 1, 2, 4, ... in order, and offset {elems} is not in the thread's next register")

@@ -21,7 +21,9 @@ class Line:
         return "".join(t for t, _ in self.spans)
 
 
-def line(text: str, style: str = "", indent: str = "") -> Line:
+def line(text: str, style: str = "", indent: str = "") -> Block:
+    """A block of one line of one style (typed as any block, so that a report's list of blocks starting with a
+    line takes fields and tables too)."""
     return Line(((text, style),) if text else (), indent)
 
 
@@ -39,14 +41,19 @@ class Fields:
 
 @frozen
 class Table:
-    """Columns with a header row. `fit`: in rich, every row stays on one line: where the rows are wider than the
-    terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what is still
-    too wide is cut with '…' in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
+    """Columns with a header row. `fit`: in rich, rows stay on one line where they can: where the rows are wider
+    than the terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what
+    is still too wide wraps in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     indent: str = ""
     fit: bool = False
     narrow: tuple | None = None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    Block = Line | Fields | Table
 
 
 # ----------------------------------------------------------------------------------------- plain text
@@ -101,12 +108,32 @@ def to_rich(blocks, width: int | None = None) -> str:
             console.print(_fitted(block, RichTable, Text, console.width))
         else:
             table = RichTable(show_edge=False, header_style="bold")
-            for col in block.columns:
-                table.add_column(col)
+            for col, least in zip(block.columns, _least_widths(block, console.width)):
+                table.add_column(col, overflow="fold", min_width=least)
             for row in block.rows:
                 table.add_row(*(Text(escaped(c)) for c in row))
             console.print(table)
     return buf.getvalue()
+
+
+def _least_widths(block: Table, width: int, gaps: int = 3, edges: int = 2) -> list[int]:
+    """Each column's least width in rich: its longest word (a kernel name with its @hash), so that words wrap
+    whole; where those do not fit side by side in `width`, the widest give up characters first (down to their
+    header's longest word), and a longer word folds onto the next line. Never cut with '…', never a column
+    dropped."""
+    heads = [max(len(w) for w in (col.split() or [""])) for col in block.columns]     # rich never goes below
+    words = [max([h] + [len(w) for r in block.rows for w in escaped(r[i]).split()])
+             for i, h in enumerate(heads)]
+    room = width - gaps * (len(words) - 1) - edges  # rich's column separators and padding
+    if sum(words) <= room:
+        return words
+    least = list(words)
+    for _ in range(sum(words) - room):               # the widest column gives up a character, down to its header
+        i = max(range(len(least)), key=lambda k: (least[k] > heads[k], least[k]))
+        if least[i] <= heads[i]:
+            break
+        least[i] -= 1
+    return least
 
 
 FITTED_SHRINK = ("verdict", "layouts")               # the columns a `fit` table may cut
@@ -114,15 +141,23 @@ FITTED_SHRINK = ("verdict", "layouts")               # the columns a `fit` table
 
 def _fitted(block: Table, RichTable, Text, width: int):
     """A `fit` table: the plain text's spacing (two spaces between columns), one line per row; the narrow rows
-    where the rows do not fit `width`; only the columns of FITTED_SHRINK may be cut, with '…'."""
+    where the rows do not fit `width`; what is still too wide wraps (folds) in the columns of FITTED_SHRINK, every
+    other column keeps its whole width: no column is dropped and no identifier cut."""
     def widths(columns, rows):
         return [max(len(escaped(r[i])) for r in (columns,) + rows) for i in range(len(columns))]
     columns, rows = block.columns, block.rows
     if block.narrow is not None and sum(widths(columns, rows)) + 2 * (len(columns) - 1) > width:
         columns, rows = block.narrow
     table = RichTable(box=None, show_edge=False, header_style="bold", padding=(0, 1), pad_edge=False)
-    for col, w in zip(columns, widths(columns, rows)):
-        table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=len(col) if col in FITTED_SHRINK else w)
+    full = widths(columns, rows)
+    kept = sum(len(c) if c in FITTED_SHRINK else w for c, w in zip(columns, full)) + 2 * (len(columns) - 1)
+    if kept > width:           # even the other columns whole do not fit: every column wraps, none is dropped
+        least = _least_widths(Table(columns, rows), width, gaps=2, edges=0)
+        for col, w in zip(columns, least):
+            table.add_column(col, overflow="fold", min_width=w)
+    for col, w in zip(columns, full) if kept <= width else ():
+        shrinks = col in FITTED_SHRINK
+        table.add_column(col, no_wrap=not shrinks, overflow="fold", min_width=len(col) if shrinks else w)
     for row in rows:
         table.add_row(*(Text(escaped(c)) for c in row))
     return table

@@ -15,6 +15,7 @@ from golden_cases import DATA, ROOT
 from linlayout_cli import advise
 from linlayout_cli.analysis import advise as model
 from linlayout_cli.cli import run
+from linlayout_cli.reports.advise import tradeoffs
 
 KERNELS = DATA / "kernels"
 GOLDEN = ROOT / "golden" / "advise"
@@ -132,7 +133,7 @@ def test_a_cp_async_narrower_than_four_bytes_is_refused():
     """Triton 3.9 asserts in LoadStoreOpToLLVM on such a copy (seen while building this suite)."""
     a = advise(str(KERNELS / "matmul_epilogue_transpose.sm90.ttgir")).modules[0]
     assert any("cp.async would move 16 bits per lane" in why for _, _, why in a.refused)
-    assert all("cp.async" not in t for c in a.changes for t in c.tradeoffs)
+    assert all("cp.async" not in t for c in a.changes for t in tradeoffs(c))
 
 
 def test_a_broadcast_between_two_aliases_ties_them():

@@ -189,7 +189,8 @@ def test_max_elements_option():
     assert "tensor has 32 elements, more than the limit of 16" in clean_error(small + ["-t", "tensor<32xf16>",
                                                                                      "--max-elements", "16"])
     code, out, err = run(small + ["-t", "tensor<16xf16>", "--max-elements", "16"])
-    assert code == 0 and out.startswith("Print layout attribute:") and not err
+    assert code == 0 and out.startswith("Print layout attribute:")
+    assert err.startswith("ttlayout: note: 4 lanes per warp")          # toy 4-lane warps: a note, no error
     code, out, _ = run(small + ["-t", "tensor<32xf16>", "--max-elements=32"])
     assert code == 0
     for bad in ("0", "-1", "abc", "1.5", "0x10", ""):
@@ -232,7 +233,7 @@ def test_limits_are_fast():
     (["-l", B2], ["missing -t"]),
     (["-t", "tensor<4xf16>", "-use-hw-view=maybe"], ["-use-hw-view"]),
     (["-l", B2, "-t", "tensor<16x16xf16>", "--bogus"], ["--bogus"]),
-    (["-l", B2, "-t", "tensor<16x16xf16>", "extra" * 200], ["unexpected extra argument"]),
+    (["-l", B2, "-t", "tensor<16x16xf16>", "extra" * 200], ["unexpected argument"]),
     (["-l"], ["-l"]),
     (["-i", "-", "-t", "tensor<16x16xf16>", "--alias-names", "nope"], ["Can't find the layout attribute: nope"]),
 ])

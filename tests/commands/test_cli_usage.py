@@ -111,7 +111,8 @@ def test_a_plain_command_line_does_not_load_click(argv):
             "if m in sys.modules)]))")
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60)
     status, err, heavy = json.loads(done.stdout)
-    assert status == 0 and err == "", done.stdout + done.stderr
+    # (the README's 4-lane example gets a note that no GPU has 4-lane warps)
+    assert status == 0 and (err == "" or err.startswith("ttlayout: note: 4 lanes per warp")), done.stdout + done.stderr
     printing = argv[0] not in SUBCOMMANDS
     assert "click" not in heavy and (not printing or heavy == []), heavy
 

@@ -20,7 +20,7 @@ def json_stream(text: str) -> list[dict]:
     out, dec, i = [], json.JSONDecoder(), 0
     while i < len(text):
         obj, i = dec.raw_decode(text, i)
-        out.append(obj)
+        out += obj["layouts"] if set(obj) == {"layouts"} else [obj]     # -i FILE: one document listing them
         while i < len(text) and text[i].isspace():
             i += 1
     return out

@@ -176,7 +176,9 @@ def assert_clean(argv, code, out, err):
     assert "Traceback" not in err, f"traceback for {shown}:\n{err[-2000:]}"
     assert "internal error" not in err, f"ttlayout bug for {shown}: {err}"
     if code == 0:
-        assert not err, f"exit 0 with stderr for {shown}: {err[:500]!r}"
+        # a note (a skipped alias, lanes per warp no GPU has) may accompany a success; nothing else may
+        assert all(line.startswith("ttlayout: note: ") for line in err.splitlines()), \
+            f"exit 0 with stderr for {shown}: {err[:500]!r}"
         if not any(a in ("--help", "-h", "--version") for a in argv):
             starts = (("ttlayout audit",) if argv[:1] == ["audit"] else ("Print layout attribute: ",)) + \
                 (("{",) if "--json" in argv else ()) + (("<svg",) if "svg" in argv else ())

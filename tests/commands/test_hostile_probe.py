@@ -1,0 +1,407 @@
+"""The second hostile probe (issue 32, part B), one test per class of input: a file of the wrong kind, output that
+could be lost or clobbered, completion, the Python API and misleading messages. Each class is tried on every
+member the probe found and on generated ones (Hypothesis where the class is open-ended)."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from golden_cases import DATA
+
+from linlayout_cli.cli import run
+
+CACHE_ENTRY = DATA / "cache" / "2HFOXRNAP2OZVNPB3R4FVRZPGPQN6H4FSJVZUQF7SURL53CKHIFQ"
+
+
+# ----------------------------------------------------------------------------------------- B.1 wrong kind of file
+
+PROSE = ("hello, this is not a kernel\n", "", "   \n\n", "#blocked = #ttg.blocked<{sizePerThread = [1], "
+         "threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n", "// -----\nnotes about module layouts\n",
+         "modules are great\n tt.funcs too\n")
+
+
+@pytest.fixture
+def cache_entry(tmp_path):
+    for f in CACHE_ENTRY.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+@pytest.mark.parametrize("command", ["audit", "advise"])
+def test_every_file_triton_writes_beside_a_kernel_is_refused_by_audit_and_advise(cache_entry, command):
+    others = [p for p in sorted(os.listdir(cache_entry)) if not p.endswith(".ttgir")]
+    (cache_entry / "kernel.py").write_text("import triton\n@triton.jit\ndef k(x):\n    pass\n")
+    assert len(others) >= 5
+    for name in others + ["kernel.py"]:
+        code, out, err = run([command, str(cache_entry / name)])
+        assert code == 1 and out == "" and err.count("\n") == 1, (name, out[:200], err)
+        assert ", not TTGIR;" in err and "0 candidates" not in err, (name, err)
+    code, out, err = run([command, str(cache_entry / "fp8_matmul.ttgir")])
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("command", ["audit", "advise"])
+@pytest.mark.parametrize("text", PROSE)
+def test_a_text_holding_no_module_is_refused_whatever_its_name(tmp_path, command, text):
+    for name in ("x.ttgir", "x.mlir", "x.txt"):
+        path = tmp_path / name
+        path.write_text(text)
+        for argv, stdin in (([command, str(path)], None), ([command, "-"], text)):
+            code, out, err = run(argv, stdin=stdin)
+            assert code == 1 and out == "" and err.startswith("ttlayout: error: "), (argv, out[:200], err)
+            assert "not TTGIR" in err and err.count("\n") == 1, err
+
+
+def test_a_cache_directory_does_not_rank_prose_as_a_kernel(cache_entry):
+    (cache_entry / "notes.ttgir").write_text("hello\n")
+    code, out, err = run(["audit", str(cache_entry), "--json"])
+    import json
+    report = json.loads(out)
+    assert [k["kernel"] for k in report["kernels"]] == ["fp8_matmul"], report["kernels"]
+    assert [f["name"].split("@")[0] for f in report["failures"]] == ["notes"], report["failures"]
+
+
+# ----------------------------------------------------------------------------------------- B.2 lost or clobbered output
+
+BLOCKED = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+SHARED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+KERNEL = str(CACHE_ENTRY / "fp8_matmul.ttgir")
+WITH_OUTPUT = (["-l", BLOCKED, "-t", "tensor<16x16xf16>"], ["info", "-l", BLOCKED, "-t", "tensor<16x16xf16>"],
+               ["lookup", "-l", BLOCKED, "-t", "tensor<16x16xf16>", "--thread", "3"],
+               ["bank", "-r", BLOCKED, "-s", SHARED, "-t", "tensor<16x16xf16>"],
+               ["swizzle", "-r", BLOCKED, "-t", "tensor<16x16xf16>"], ["audit", KERNEL], ["advise", KERNEL])
+
+
+@pytest.mark.parametrize("argv", WITH_OUTPUT, ids=lambda a: a[0])
+def test_an_empty_output_name_and_a_file_named_as_a_directory_are_refused(tmp_path, argv):
+    code, out, err = run(argv + ["-o", ""])
+    assert code == 1 and out == "" and "empty" in err and err.count("\n") == 1, (out[:200], err)
+    existing = tmp_path / "FILE"
+    existing.write_text("kept\n")
+    for name in (f"{existing}/", f"{existing}/.", f"{tmp_path}/new/"):
+        code, out, err = run(argv + ["-o", name])
+        assert code == 1 and out == "" and "ends with '/'" in err, (name, err)
+    assert existing.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["FILE"]
+
+
+def test_advise_write_and_output_naming_one_file_are_refused_before_anything_is_written(tmp_path):
+    target = tmp_path / "P"
+    (tmp_path / "link").symlink_to(target)
+    for write, output in ((target, target), (target, tmp_path / "link"), (tmp_path / "link", target),
+                          (tmp_path / "." / "P", target)):
+        code, out, err = run(["advise", KERNEL, "--write", str(write), "-o", str(output)])
+        assert code == 1 and out == "" and "name the same file" in err, (write, output, err)
+        assert not target.exists()
+    target.write_text("old\n")
+    os.link(target, tmp_path / "hard")
+    code, out, err = run(["advise", KERNEL, "--write", str(target), "-o", str(tmp_path / "hard")])
+    assert code == 1 and "name the same file" in err and target.read_text() == "old\n"
+    for flag in ("--write", "--write-dir"):
+        code, out, err = run(["advise", KERNEL, flag, ""])
+        assert code == 1 and out == "" and f"{flag} is empty" in err
+
+
+def test_one_run_never_writes_one_file_twice(tmp_path):
+    from linlayout_cli.errors import TTLayoutError
+    from linlayout_cli.outfile import Sink
+    sink = Sink(lambda data: None)           # the process's -o sink (cli.execute makes one per run)
+    with sink(str(tmp_path / "a")) as put:
+        put(b"first\n")
+    os.symlink(tmp_path / "a", tmp_path / "b")
+    with pytest.raises(TTLayoutError, match="just written"):
+        with sink(str(tmp_path / "b")) as put:
+            put(b"second\n")
+    assert (tmp_path / "a").read_text() == "first\n"
+
+
+# ----------------------------------------------------------------------------------------- B.3 memory bounded by input
+
+def _peak(action) -> int:
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("shape", ["[{}]", "[[],[]]", '{"a": [[], {}], "num_warps": 4}', "[1, [2, [3]]]"])
+def test_a_file_kind_is_sniffed_from_a_bounded_prefix(shape):
+    from linlayout_cli import inputs
+    body = ",".join([shape] * (4_000_000 // len(shape)))
+    for text in ("[" + body + "]", '{"hash": "x", "num_warps": 4, "pad": [' + body + "]}"):
+        kind: list = []
+        peak = _peak(lambda text=text, kind=kind: kind.append(inputs.file_kind("big.json", text)))
+        assert kind[0] is not None and peak < 3 << 20, (shape, peak)       # 4 MB of text, < 3 MiB allocated
+    assert "metadata" in kind[0].what
+
+
+def test_a_metadata_file_is_read_with_a_size_limit(cache_entry):
+    meta = cache_entry / "fp8_matmul.json"
+    meta.write_text(meta.read_text()[:-1] + ', "pad": [' + ",".join(["[]"] * 600_000) + "]}")
+    code, out, err = run(["audit", str(cache_entry), "--json"])
+    import json
+    failures = json.loads(out)["failures"]
+    assert len(failures) == 1 and failures[0]["reason"].startswith("input file "), failures
+    assert failures[0]["reason"].endswith("fp8_matmul.json is too large (the limit is 1 MiB)"), failures
+
+
+def test_advise_prices_a_bounded_number_of_candidates_and_says_when_it_stopped(monkeypatch):
+    from linlayout_cli.analysis import advise
+    monkeypatch.setattr(advise, "MAX_PRICED", 6)
+    text = _chain(12)
+    tried = []
+    real = advise.Pricer.price
+
+    def price(self, candidates):
+        tried.append(candidates)
+        return real(self, candidates)
+    monkeypatch.setattr(advise.Pricer, "price", price)
+    code, out, err = run(["advise", "-"], stdin=text)
+    assert code == 0, err
+    assert len(tried) <= 6 + advise.MAX_PAIRS and "search cut short: " in out, out
+    monkeypatch.setattr(advise, "MAX_PRICED", 1000)
+    tried.clear()
+    code, out, err = run(["advise", "-"], stdin=text)
+    assert len(tried) > 6 + advise.MAX_PAIRS and "search cut short" not in out
+
+
+def _chain(n: int) -> str:
+    """A module of n aliases, each the result of a convert of the one before."""
+    layouts = [f"#ttg.blocked<{{sizePerThread = [1, {s}], threadsPerWarp = [{t}, {32 // t}], warpsPerCTA = [4, 1], "
+               f"order = [1, 0]}}>" for s in (1, 2, 4) for t in (1, 2, 4, 8)]
+    lines = [f"#b{i} = {layouts[i % len(layouts)]}" for i in range(n)]
+    lines += ['module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, '
+              'ttg.target = "cuda:90"} {', "  tt.func public @k() {",
+              "    %0 = arith.constant dense<0.0> : tensor<64x64xf16, #b0>"]
+    lines += [f"    %{i} = ttg.convert_layout %{i - 1} : tensor<64x64xf16, #b{i - 1}> -> tensor<64x64xf16, #b{i}>"
+              for i in range(1, n)]
+    return "\n".join(lines + ["    tt.return", "  }", "}", ""])
+
+
+# ----------------------------------------------------------------------------------------- B.6 completion
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["source", "bash_source", "zsh_source", "fish_source", "bash_complete", "zsh_complete",
+                          "fish_complete", "bash", "_complete", "", "x_y", "bash_complete_extra"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(instruction=st.one_of(_WORDS, st.text(max_size=12)),
+       words=st.one_of(st.none(), st.sampled_from(["", "ttlayout", "ttlayout au", "ttlayout audit --t", "'"])),
+       cword=st.one_of(st.none(), st.sampled_from(["0", "1", "2", "abc", "", "-1", "99", " 1"])))
+def test_completion_never_raises_whatever_the_environment(instruction, words, cword):
+    import io
+
+    from linlayout_cli.cli import complete
+    saved = {k: os.environ.get(k) for k in ("COMP_WORDS", "COMP_CWORD")}
+    for key, value in (("COMP_WORDS", words), ("COMP_CWORD", cword)):
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    try:
+        out, err = [], io.StringIO()
+        code = complete(instruction, out.append, err)    # any exception fails the test
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    assert code in (0, 1) and err.getvalue().count("\n") <= 1, err.getvalue()
+    if code == 1 and instruction.partition("_")[0] not in ("bash", "zsh", "fish"):
+        assert "is not a completion instruction" in err.getvalue()
+
+
+# ----------------------------------------------------------------------------------------- B.7 the Python API
+
+_WRONG = (3, 2.5, None, b"bytes", ["x"], {"a": 1}, object(), True, "text", -1)
+_KERNEL_TEXT = (CACHE_ENTRY / "fp8_matmul.ttgir").read_text()
+
+
+def _api_calls():
+    """(argument name, call with a value for that argument): every argument of the API's functions and methods."""
+    from linlayout_cli import notebook as nb
+    t = "tensor<16x16xf16>"
+    one = nb.layout(BLOCKED, t)
+    yield "lanes", lambda v: nb.layout(BLOCKED, t, lanes=v)
+    yield "max_elements", lambda v: nb.layout(BLOCKED, t, max_elements=v)
+    yield "tensor_type", lambda v: nb.layout(BLOCKED, v)
+    yield "attr", lambda v: nb.layout(v, t)
+    yield "shape", lambda v: nb.linear_layout(BLOCKED, v)
+    yield "kind", lambda v: nb.linear_layout(BLOCKED, [16, 16], kind=v)
+    yield "role", lambda v: nb.linear_layout(BLOCKED, [16, 16], "distributed", role=v)
+    yield "bitwidth", lambda v: nb.bank_conflicts(BLOCKED, SHARED, [64, 64], v)
+    yield "shape", lambda v: nb.bank_conflicts(BLOCKED, SHARED, v, 16)
+    yield "hardware", lambda v: one.text(hardware=v)
+    yield "hardware", lambda v: one.svg(hardware=v)
+    yield "file", lambda v: one.write(v)
+    yield "target", lambda v: nb.audit(_KERNEL_TEXT, target=v)
+    yield "jobs", lambda v: nb.audit(str(CACHE_ENTRY), jobs=v)
+    yield "x", lambda v: nb.audit(v)
+    yield "target", lambda v: nb.advise(_KERNEL_TEXT, target=v)
+    yield "source", lambda v: nb.advise(v)
+
+
+def test_wrong_argument_types_raise_ttlayout_error_naming_the_argument():
+    from linlayout_cli.errors import TTLayoutError
+    for name, call in _api_calls():
+        for value in _WRONG:
+            try:
+                call(value)
+            except TTLayoutError as e:
+                text = str(e)
+                assert name in text or "missing -t" in text or "not a layout" in text or "tensor" in text \
+                    or "target" in text or "cannot read" in text or "not TTGIR" in text \
+                    or "must be" in text, (name, value, text)
+            except Exception as e:                                   # a bare TypeError, KeyError, ...
+                pytest.fail(f"{name}={value!r}: {type(e).__name__}: {e}")
+
+
+def test_patched_refuses_a_change_number_below_one():
+    from linlayout_cli import advise
+    from linlayout_cli.errors import TTLayoutError
+    result = advise(_KERNEL_TEXT)
+    assert result.changes and result.patched(1) != _KERNEL_TEXT
+    assert result.patched(len(result.changes) + 1) == _KERNEL_TEXT       # no module has that many: the input
+    for bad in (0, -1, -len(result.changes), 1.0, "1", True):
+        with pytest.raises(TTLayoutError, match="change must be"):
+            result.patched(bad)
+
+
+# ----------------------------------------------------------------------------------------- B.8 messages that mislead
+
+@settings(max_examples=40, deadline=None)
+@given(dims=st.lists(st.integers(1, 4096), min_size=1, max_size=4))
+def test_a_shape_error_names_the_index_and_the_size_of_the_dimension(dims):
+    bad = [k for k, d in enumerate(dims) if d & (d - 1)]
+    ttype = f"tensor<{'x'.join(map(str, dims))}xf16>"
+    code, out, err = run(["info", "-l", BLOCKED if len(dims) == 2 else
+                          "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+                          "-t", ttype])
+    if bad:
+        assert code == 1 and f"dimension {bad[0]} of {ttype} has size {dims[bad[0]]}, not a power of two" in err, err
+
+
+@pytest.mark.parametrize("given_name", [" a-b", "a-b ", " #a-b", "a-b,", " c , a-b"])
+def test_alias_names_with_spaces_are_found_and_a_hint_never_suggests_the_name_given(tmp_path, given_name):
+    path = tmp_path / "al.mlir"
+    path.write_text(f"#a-b = {BLOCKED}\n#c = {BLOCKED}\n")
+    code, out, err = run(["-i", str(path), "--alias-names", given_name, "-t", "tensor<16x16xf16>"])
+    assert code == 0 and "#a-b = " in out, err
+    from linlayout_cli import inputs
+    from linlayout_cli.parsing.mlir_file import parse_alias_table
+    table = parse_alias_table(path.read_text())
+    for name in ("a-b", "c", "a-c", "zz"):
+        hint = inputs.aliases_hint(table, name)
+        assert f"did you mean #{name}?" not in hint, hint
+
+
+def test_a_section_without_aliases_is_named_not_the_whole_file(tmp_path):
+    path = tmp_path / "sec.mlir"
+    path.write_text(f"#a = {BLOCKED}\nmodule {{}}\n// -----\nmodule {{}}\n")
+    code, out, err = run(["-i", str(path), "--section", "2", "-t", "tensor<16x16xf16>"])
+    assert code == 1 and "section 2 (line 4) of " in err and "holds no layout alias" in err, err
+    for argv in (["-i", str(path), "--section", "2", "--alias-names", "a", "-t", "tensor<16x16xf16>"],
+                 ["info", "-i", str(path), "--section", "2", "--alias-names", "a", "-t", "tensor<16x16xf16>"]):
+        code, out, err = run(argv)
+        assert code == 1 and "section 2 (line 4) has no layout alias" in err and "the file" not in err, err
+
+
+@pytest.mark.parametrize("name", ["/etc/fp8_matmul", "../fp8_matmul", "x/../../fp8_matmul", "..", "a\\b"])
+def test_a_metadata_name_holding_a_path_is_refused(cache_entry, name):
+    import json
+    meta = cache_entry / "fp8_matmul.json"
+    data = json.loads(meta.read_text())
+    data["name"] = name
+    meta.write_text(json.dumps(data))
+    code, out, err = run(["audit", str(cache_entry), "--json"])
+    failures = json.loads(out)["failures"]
+    assert len(failures) == 1 and "not a kernel's name" in failures[0]["reason"], failures
+    from linlayout_cli import inputs
+    (cache_entry / "fp8_matmul.ttgir").unlink()
+    kind = inputs.path_kind(str(meta))
+    assert kind is not None and ".ttgir" not in kind.ttgir and name not in kind.ttgir, kind
+
+
+def test_the_assembly_of_another_kernel_is_refused(cache_entry):
+    other = DATA / "cache" / "3JVNNKGQCYATXRRO6QAWJ7CS6JAYCMD46W55KWVY4EORLOND54JA" / "reduce_sum_axis0.ptx"
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--asm", str(other)])
+    assert code == 1 and out == "" and "the assembly of kernel 'reduce_sum_axis0', not of kernel 'fp8_matmul'" in err
+    shutil.copy(other, cache_entry / "fp8_matmul.ptx")                 # beside it, it is left out, not compared
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--json"])
+    import json
+    assert code == 0 and json.loads(out).get("asm") is None, err
+    code, out, err = run(["audit", str(cache_entry / "fp8_matmul.ttgir"), "--asm", str(CACHE_ENTRY / "fp8_matmul.ptx"),
+                          "--json"])
+    assert code == 0 and json.loads(out)["asm"], err
+
+
+# ----------------------------------------------------------------------------------------- B.4 searches polynomial in rank
+
+def _rank_blocked(rank: int) -> str:
+    ones = ", ".join(["1"] * rank)
+    lanes = ", ".join(["2"] * 5 + ["1"] * (rank - 5))
+    warps = ", ".join(["2"] * 2 + ["1"] * (rank - 2))
+    order = ", ".join(map(str, range(rank - 1, -1, -1)))
+    return (f"#ttg.blocked<{{sizePerThread = [{ones}], threadsPerWarp = [{lanes}], warpsPerCTA = [{warps}], "
+            f"order = [{order}]}}>")
+
+
+@pytest.mark.parametrize("rank", range(1, 13))
+def test_the_swizzle_search_tries_polynomially_many_orders(rank):
+    import itertools
+
+    from linlayout_cli.analysis.swizzle import EXHAUSTIVE_RANK, search_orders
+    orders = search_orders(rank)
+    assert all(sorted(o) == list(range(rank)) for o in orders) and len({tuple(o) for o in orders}) == len(orders)
+    assert len(orders) <= max(120, rank * rank)                     # 5! up to rank 5, rank^2 above
+    if rank <= EXHAUSTIVE_RANK:
+        assert {tuple(o) for o in orders} == set(itertools.permutations(range(rank)))
+    else:                                     # every pair of fastest dims is tried
+        assert {tuple(o[:2]) for o in orders} == set(itertools.permutations(range(rank), 2))
+
+
+def test_a_rank_8_swizzle_says_the_search_was_bounded(monkeypatch):
+    from linlayout_cli.analysis import swizzle
+    tried = []
+    real = swizzle.swizzled_offsets
+
+    def counted(*args):
+        tried.append(1)
+        return real(*args)
+    monkeypatch.setattr(swizzle, "swizzled_offsets", counted)
+    code, out, err = run(["swizzle", "-r", _rank_blocked(8), "-t", "tensor<" + "x".join(["4"] * 8) + "xf16>"])
+    assert code == 0 and "rank 8: the swizzled_shared search tried each pair of fastest dims" in out, (out, err)
+    assert len(tried) < 56 * 27 + 10                  # 56 orders x (vec, perPhase, maxPhase) choices, not 8!
+
+
+# ----------------------------------------------------------------------------------------- B.5 views at full speed
+
+_MEMORY_VIEWS = ("#ttg.padded_shared<[32:+4, 64:+2] {order = [1, 0], shape = [64, 128]}>",
+                 "#ttg.padded_shared<[4:+4] {order = [0, 1], shape = [64, 128]}>",
+                 "#ttg.partitioned_shared<{numPartitions = 4, numGroups = 2, partitionDim = 0, partitionLayout = "
+                 "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>}>",
+                 "#ttg.partitioned_shared<{numPartitions = 2, numGroups = 1, partitionDim = 1, partitionLayout = "
+                 "#ttg.padded_shared<[8:+1] {order = [1, 0], shape = [64, 64]}>}>")
+
+
+@pytest.mark.parametrize("attr", _MEMORY_VIEWS)
+def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_byte(monkeypatch, attr):
+    from linlayout_cli import render
+    from linlayout_cli.render import memory
+    argv = ["-l", attr, "-t", "tensor<64x128xf16>"]
+    code, small, err = run(argv)
+    assert code == 0, err
+    calls = []
+    real = memory._coords
+    monkeypatch.setattr(memory, "_coords", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(render, "SMALL_LIMIT", 0)                    # the path big views take
+    code, big, err = run(argv)
+    assert code == 0 and big == small
+    assert not calls                                                  # no element formatted one by one
