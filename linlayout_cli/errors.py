@@ -2,7 +2,10 @@
 
 
 class TTLayoutError(Exception):
-    """Base class: the message is what the user sees after 'ttlayout: error: '."""
+    """Base class: the message is what the user sees after 'ttlayout: error: '. `line`, `column`: where in the text
+    read the error is, for the errors that know (a parse error; a verify error in file mode)."""
+    line: int | None = None
+    column: int | None = None
 
 
 class ParseError(TTLayoutError):
@@ -10,8 +13,8 @@ class ParseError(TTLayoutError):
 
     def __init__(self, message: str, line: int = 1, column: int = 1):
         super().__init__(message)
-        self.line = line
-        self.column = column
+        self.line: int = line
+        self.column: int = column
 
 
 class VerifyError(TTLayoutError):

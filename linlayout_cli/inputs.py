@@ -21,12 +21,14 @@ from .errors import (
     abbreviate,
     abbreviate_path,
 )
+from .outfile import remember_stream
 from .records import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted, typing never
     from .conversions.padded_shared import Padding
     from .engine import LinearLayout
+    from .parsing.sections import Section
 
 DEFAULT_MAX_ELEMENTS = MAX_ELEMENTS    # --max-elements: about 1 GB of tensor-view text at ~16 bytes per element
 DEFAULT_LANES = 32                    # lanes per warp CuTe text is read with where no target says otherwise
@@ -326,7 +328,8 @@ def _listed(items: list[str], room: int = 160) -> str:
     >>> _listed(["a", "b", "c"], 4)
     'a, ... (2 more)'
     """
-    out, used = [], 0
+    out: list[str] = []
+    used = 0
     for k, item in enumerate(items):
         if out and used + len(item) + 2 > room:
             return ", ".join(out) + f", ... ({len(items) - k} more)"
@@ -345,44 +348,6 @@ def section_at_line(found: list, line: int, flag: str = "--line"):
 
 def _defines(chunk: str, name: str) -> bool:
     return re.search(rf"^#{re.escape(name)}[ \t]*=", chunk, re.M) is not None
-
-
-_READ: set = set()                    # (st_dev, st_ino) of the regular files read: an -o sink refuses them
-
-
-def read_identities() -> set:
-    """(st_dev, st_ino) of every regular file `read_text` has read in this process (stdin included)."""
-    return _READ
-
-
-def forget_reads() -> None:
-    _READ.clear()
-
-
-def _remember(stream) -> None:
-    """Record the file behind a stream that was read (regular files only: a pipe or a terminal cannot be lost)."""
-    import io
-    import os
-    import stat
-    try:
-        st = os.fstat(stream.fileno())
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
-
-
-def remember_path(path: str) -> None:
-    """Record a regular file that another process of this run reads (a worker auditing a kernel), so that an -o
-    sink refuses it as it refuses the files `read_text` reads here."""
-    import os
-    import stat
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return
-    if stat.S_ISREG(st.st_mode):
-        _READ.add((st.st_dev, st.st_ino))
 
 
 def limit_text(limit: int) -> str:
@@ -405,7 +370,7 @@ def read_text(path: str, stdin, limit: int | None = None) -> str:
             data = stdin.read(limit + 1)
         except OSError as e:
             raise TTLayoutError(f"cannot read standard input: {e.strerror or e}") from None
-        _remember(stdin)
+        remember_stream(stdin)
         if isinstance(data, str):
             if len(data) > limit:
                 raise TTLayoutError(f"standard input is too large (the limit is {limit_text(limit)})")
@@ -416,7 +381,7 @@ def read_text(path: str, stdin, limit: int | None = None) -> str:
         try:
             with open(path, "rb") as f:
                 data = f.read(limit + 1)
-                _remember(f)
+                remember_stream(f)
         except IsADirectoryError:
             raise TTLayoutError(f"cannot read {shown}: it is a directory") from None
         except OSError as e:
@@ -531,7 +496,7 @@ class Dump:
     aliases: object
     targets: tuple[str, ...]
     note: str | None = None
-    section: object = None
+    section: Section | None = None
     layouts: tuple = ()
 
     @property
@@ -563,7 +528,7 @@ def dump(path: str, stdin, wanted=(), section: str | None = None) -> Dump:
             if len(found) <= 1 or "redefinition of attribute alias id" not in str(e):
                 raise
         tables = [_section_table(norm, s) for s in found]
-        note = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
+        note: str | None = (f"{shown} has {len(found)} sections ('// -----'), each with its own aliases; this reads section 1 "
                 f"(line {found[0].first_line}): --alias-names or --section N picks another")
         return Dump(tables[0], module_targets(norm[found[0].start:found[0].end]), note, found[0],
                     tuple(d for t in tables for d in t.layouts()))
@@ -774,7 +739,9 @@ def inline_layout(t: Tensor, table, required: bool):
             raise located(e, t.source, "-t") from None
         if not required:
             return None
-        alias = re.search(r"undefined symbol alias id '(.*)'", str(e)).group(1)
+        found = re.search(r"undefined symbol alias id '(.*)'", str(e))
+        assert found is not None                     # the parser's message for an undefined alias
+        alias = found.group(1)
         if table is None:
             raise TTLayoutError(f"the encoding in -t names the alias #{abbreviate(alias, 40)}; give -i FILE that "
                                 "defines it, or the layout with -l") from None

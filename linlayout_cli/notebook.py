@@ -17,10 +17,15 @@ from . import inputs
 from .errors import ShapeError, TTLayoutError
 from .records import frozen
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+    from .engine import LinearLayout
+
+
 # ----------------------------------------------------------------------------------------- arguments
 
 
-def _int(value, name: str, minimum: int | None = None, optional: bool = False) -> int | None:
+def _int(value, name: str, minimum: int | None = None) -> int:
     """An integer argument (numpy integers too, not a bool), else a TTLayoutError naming the argument.
 
     >>> _int("4", "jobs")
@@ -29,15 +34,12 @@ def _int(value, name: str, minimum: int | None = None, optional: bool = False) -
     linlayout_cli.errors.TTLayoutError: jobs must be an integer, not str ('4')
     """
     import operator
-    if value is None and optional:
-        return None
     try:
         if isinstance(value, bool):
             raise TypeError
         number = operator.index(value)
     except TypeError:
-        raise TTLayoutError(f"{name} must be an integer{' or None' if optional else ''}, not "
-                            f"{type(value).__name__} ({_shown(value)})") from None
+        raise TTLayoutError(f"{name} must be an integer, not {type(value).__name__} ({_shown(value)})") from None
     if minimum is not None and number < minimum:
         raise TTLayoutError(f"{name} must be {minimum} or more, not {number}")
     return number
@@ -64,7 +66,7 @@ def _shape(value, name: str = "shape") -> list[int]:
     """A tensor shape argument: a sequence of integers."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise TTLayoutError(f"{name} must be a list of integers, not {type(value).__name__} ({_shown(value)})")
-    return [_int(v, f"{name}[{k}]") for k, v in enumerate(value)]  # type: ignore[misc]
+    return [_int(v, f"{name}[{k}]") for k, v in enumerate(value)]
 
 
 def _shown(value) -> str:
@@ -76,7 +78,7 @@ def _shown(value) -> str:
 class Layout:
     """A layout attribute, its linear layout at one tensor shape, and the element width (for shared banks)."""
     title: str
-    linear: object                 # LinearLayout
+    linear: LinearLayout
     element_bits: int = 16
 
     @property
@@ -126,10 +128,10 @@ def layout(attr, tensor_type: str, lanes: int = inputs.DEFAULT_LANES,
     one CuTe text became included. Like the command line's --max-elements, `max_elements` refuses bigger tensors
     and hardware index spaces (ShapeError) before anything is allocated (default 2^26; hard limit 2^31)."""
     lanes, max_elements = _int(lanes, "lanes", 1), _int(max_elements, "max_elements", 1)
-    tensor_type = _str(tensor_type, "tensor_type", optional=True)
+    type_text = _str(tensor_type, "tensor_type", optional=True)
     attr = layout_text(attr)
-    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(tensor_type, max_elements).shape, lanes=lanes)
-    tensor = inputs.tensor(tensor_type, max_elements)
+    parsed = inputs.attribute(attr, shape=lambda: inputs.tensor(type_text, max_elements).shape, lanes=lanes)
+    tensor = inputs.tensor(type_text, max_elements)
     linear = inputs.linear_layout(parsed, tensor.shape, max_elements)
     bits = tensor.element_bits if linear.has_in_dim("offset") else 16
     return Layout(str(parsed), linear, bits)
@@ -189,7 +191,7 @@ class Audit:
         """One kernel: every op row (`ttlayout audit FILE`), with the compiler's figures where known; many: one row
         per kernel, ranked, then the `top` costliest ops (`ttlayout audit DIR`)."""
         from .reports.blocks import to_text
-        top = _int(top, "top", 0, optional=True)
+        top = None if top is None else _int(top, "top", 0)
         if self.modules is None:
             from .reports.kernels import blocks
             return to_text(blocks(self.kernels, self.where, top))
@@ -234,7 +236,7 @@ def audit(x, target: str | None = None, jobs: int | None = None) -> Audit:
 
     from . import sources
     from .analysis.targets import get_target
-    jobs = _int(jobs, "jobs", 1, optional=True)
+    jobs = None if jobs is None else _int(jobs, "jobs", 1)
     if _str(target, "target", optional=True) is not None:
         target = get_target(target).name
     if hasattr(x, "asm") and hasattr(x, "metadata"):

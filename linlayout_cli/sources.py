@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import inputs
+from . import inputs, outfile
 from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
 from .records import frozen, replace
@@ -59,8 +59,8 @@ def kernel_at(path: str) -> Kernel:
     """The kernel of one TTGIR file, with its NAME.json where one is beside it."""
     directory, base = os.path.split(path)
     name = base[: -len(TTGIR)] if base.endswith(TTGIR) else os.path.splitext(base)[0] or base
-    meta = os.path.join(directory, name + ".json")
-    meta = meta if os.path.isfile(meta) else None
+    json_path = os.path.join(directory, name + ".json")
+    meta = json_path if os.path.isfile(json_path) else None
     parent = os.path.basename(os.path.normpath(directory)) if directory else ""
     label = f"{name}@{parent[:SHORT_HASH]}" if meta and _HASH_DIR.fullmatch(parent) else name
     return Kernel(path, name, label, meta)
@@ -92,7 +92,7 @@ def find_kernels(paths, limit: int = MAX_KERNELS) -> tuple[list[Kernel], list[Ke
     for k in kernels:                           # read by workers: -o must refuse them like any input
         for path in (k.path, k.metadata, *(os.path.splitext(k.path)[0] + s for s in inputs.ASM_SUFFIXES)):
             if path is not None:
-                inputs.remember_path(path)
+                outfile.remember_path(path)
     return kernels, failures
 
 

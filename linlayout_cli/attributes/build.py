@@ -460,7 +460,14 @@ _AMD_MFMA = FieldTable({
     "tilesPerWarp": Field(read_uint_array, default=()),
     "elementBitWidth": Field(read_uint, default=32),
     "nonKDim": Field(read_uint, legacy=True),          # Triton 2.x: instrShape = [nonKDim, nonKDim]
+    "versionMajor": Field(read_uint),                  # Triton <= 3.4's version (3.9 ignores it)
 }, ignore_unknown=True)
+
+
+def active_release():
+    """The release of --triton (None: 3.9), for the spellings whose meaning changed between releases."""
+    from . import active_release as release
+    return release
 
 
 def _build_amd_mfma(items, ctx: Ctx):
@@ -471,6 +478,9 @@ def _build_amd_mfma(items, ctx: Ctx):
         if f["nonKDim"] is None:
             raise ctx.missing("instrShape", "instrShape = [32, 32]")
         instr = (f["nonKDim"], f["nonKDim"])
+    release = active_release()
+    if release is not None and release.mfma_version_pair and f["versionMajor"] is not None:
+        version = f["versionMajor"]             # --triton 3.2 ... 3.4 read versionMajor as the version
     cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
     if all(x == 1 for x in tpw) and len(tpw) == len(instr):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
@@ -522,8 +532,12 @@ def _build_amd_wmma(items, ctx: Ctx):
         rank = 2
     _verify(ctx, V.verify_wmma_cta_layout, register, warp, rank)
     cga = _cga(f["CGALayout"], legacy, rank, ctx)
-    _verify(ctx, V.verify_amd_wmma, f["version"], f["instrShape"])
-    return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, f["instrShape"], rank)
+    instr = f["instrShape"]
+    release = active_release()
+    if release is not None and release.wmma_warps:
+        instr = (16, 16, 16)                     # releases with warpsPerCTA know no instrShape: they ignore it
+    _verify(ctx, V.verify_amd_wmma, f["version"], instr)
+    return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, instr, rank)
 
 
 def _build_linear(items, ctx: Ctx, generic: bool):

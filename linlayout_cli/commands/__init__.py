@@ -1,6 +1,6 @@
 """The `ttlayout` commands: one module per command, each a thin layer over `inputs` (the input pipeline),
 `analysis/` and `reports/`. A module declares its `OPTIONS` (and `ARGUMENTS`) as data (`options.Opt`; the layouts
-it takes as `layouts.Role`s) and does its work in `run(obj, **params)`, whose docstring is its help; `group` builds
+it takes as `layouts.Role`s) and does its work in `run(ctx, **params)`, whose docstring is its help; `group` builds
 the click commands from them.
 
 `COMMANDS` is the registry: name -> (module, one-line summary). `--help` lists the commands from it without
@@ -17,6 +17,36 @@ from __future__ import annotations
 import importlib
 
 from ..records import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: typing is never imported at run time
+    from collections.abc import Callable
+    from typing import IO, TextIO
+
+    from ..outfile import Sink
+
+
+@frozen
+class Context:
+    """What a command runs with, one per run (`cli.execute` makes it): standard input (bytes; None where it is
+    closed), the output sink (`with ctx.sink(path) as write:`; None or '-' is standard output), the raw standard
+    output writer (help, --version), standard error, and the formatter of the one error line."""
+    stdin: IO[bytes] | IO[str] | None
+    sink: Sink
+    stdout: Callable[[bytes], object]
+    stderr: TextIO
+    error_line: Callable[[str], str]
+    said: set[str]                      # the notes said once per run (`note_once`)
+
+    def note(self, text: str) -> None:
+        """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
+        self.stderr.write(self.error_line(text).replace("error: ", "note: ", 1) + "\n")
+
+    def note_once(self, key: str, text: str) -> None:
+        """`note`, unless a note of this key was said already in this run."""
+        if key not in self.said:
+            self.said.add(key)
+            self.note(text)
 
 
 @frozen
@@ -40,7 +70,7 @@ COMMANDS = {
     PRINT: Command("print", "Print a layout as triton-tensor-layout does (the default: no name needed)."),
 }
 SUBCOMMANDS = tuple(name for name in COMMANDS if name != PRINT)
-TOPICS = ("notation", "cute", "bank-model", "audit-model")
+TOPICS = ("notation", "cute", "bank-model", "audit-model", "releases")
 CONTEXT = {"max_content_width": 100}
 
 
@@ -50,7 +80,8 @@ def load(name: str):
 
 
 def quick(argv: list[str]):
-    """(command module, its parameters) for a plain command line, which runs without click; None otherwise."""
+    """(command module, its parameters: the fields of its `Request`) for a plain command line, which runs without
+    click; None otherwise."""
     if not argv or argv[0] in (PRINT, "help"):
         return None
     if argv[0] in SUBCOMMANDS:

@@ -7,9 +7,14 @@ import os
 
 from .. import inputs
 from ..errors import TTLayoutError, abbreviate_path
+from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt
 from .output import same_file, write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ARGUMENTS = (Arg("path", "FILE"),)
 OPTIONS = (
@@ -25,13 +30,25 @@ OPTIONS = (
 )
 
 
-def read_kernels(path: str, obj) -> tuple[str, str]:
+def read_kernels(path: str, ctx: Context) -> tuple[str, str]:
     """(the dump's text, the name it is shown by): the one input step of `advise` (a file or '-')."""
-    text = inputs.kernel_text(path, obj["stdin"])
+    text = inputs.kernel_text(path, ctx.stdin)
     return text, "standard input" if path == "-" else path
 
 
-def run(obj, path, target, write, write_dir, change, as_json, output):
+@frozen
+class Request:
+    """One `ttlayout advise` command line."""
+    path: str
+    target: str | None = None
+    write: str | None = None
+    write_dir: str | None = None
+    change: int | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Propose layout changes that lower a kernel's cost (a TTGIR dump; '-' = stdin).
 
     For every layout alias, alternatives that every op using it accepts are priced on the whole kernel with the
@@ -46,19 +63,20 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
     """
     from ..analysis.advise import analyze_advise
     from ..reports import advise as report
+    path, target, write, write_dir, change = given.path, given.target, given.write, given.write_dir, given.change
     if write is not None and write_dir is not None:
         raise TTLayoutError("give --write or --write-dir, not both")
-    for flag, value in (("--write", write), ("--write-dir", write_dir), ("-o", output)):
+    for flag, value in (("--write", write), ("--write-dir", write_dir), ("-o", given.output)):
         if value == "":
             raise TTLayoutError(f"{flag} is empty; give a {'directory' if flag == '--write-dir' else 'file'} name")
-    text, shown = read_kernels(path, obj)
+    text, shown = read_kernels(path, ctx)
     if target is not None:
         target = select(target).name
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
     advice = analyze_advise(inputs.modules(text), target)
     if target is not None and advice:            # (after the analysis: an error stays the one line)
-        override_note(obj, target, inputs.module_targets(text))
+        override_note(ctx, target, inputs.module_targets(text))
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")
     pick = (change or 1) - 1
@@ -67,16 +85,17 @@ def run(obj, path, target, write, write_dir, change, as_json, output):
         raise TTLayoutError(f"--change {change}: no module has {change} change(s)")
     destination = write if write is not None else (os.path.join(write_dir, _file_name(path, advice))
                                                    if write_dir else None)
-    if destination is not None and output not in (None, "-") and same_file(destination, output):
+    output = given.output
+    if destination is not None and output is not None and output != "-" and same_file(destination, output):
         raise TTLayoutError(f"--write and -o name the same file ({abbreviate_path(output)}): the report would "
                             "replace the changed dump; give each its own file")
     if destination is not None and chosen:
         patched = inputs.replace_aliases(text, chosen)
-        with obj["sink"](destination) as put:
+        with ctx.sink(destination) as put:
             put(patched.encode("utf-8"))
-    write_report(obj, output, lambda: report.blocks(advice, shown, destination, pick),
+    write_report(ctx, given.output, lambda: report.blocks(advice, shown, destination, pick),
                  lambda: report.json_text(advice, shown, destination if chosen else None, pick),
-                 as_json=as_json)
+                 as_json=given.as_json)
 
 
 def _file_name(path: str, advice) -> str:

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from .. import inputs, sources
 from ..errors import TTLayoutError, abbreviate_path
+from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
 from .output import Progress, width, write_report, write_result
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ARGUMENTS = (Arg("paths", "PATH...", required=False, many=True),)
 CACHE = Opt(("--cache",), "cache", "flag", help="Audit Triton's cache: the directories given, else $TRITON_CACHE_DIR "
@@ -44,7 +49,25 @@ OPTIONS = (
 _ONE_FILE = (("--pass", "pass_name"), ("--line", "line"), ("--op", "op"), ("--wide", "wide"), ("--asm", "asm"))
 
 
-def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, jobs, as_json, output):
+@frozen
+class Request:
+    """One `ttlayout audit` command line."""
+    paths: tuple[str, ...] = ()
+    target: str | None = None
+    top: int | None = None
+    pass_name: str | None = None
+    line: int | None = None
+    op: str | None = None
+    wide: bool = False
+    asm: str | None = None
+    cache: bool = False
+    fmt: str = "text"
+    jobs: int | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> int | None:
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
@@ -67,31 +90,32 @@ def run(obj, paths, target, top, pass_name, line, op, wide, asm, cache, fmt, job
     ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
     ttlayout audit --cache DIR --format html -o kernels.html
     """
-    if not paths and not cache:
+    paths, fmt = given.paths, given.fmt
+    if not paths and not given.cache:
         raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache")
-    if target is not None:
-        target = select(target).name
-    if not cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
-        return _one_file(obj, paths[0], target, top, pass_name, line, op, wide, asm, as_json or fmt == "json",
-                         output)
-    one_file = {"pass_name": pass_name, "line": line, "op": op, "wide": wide, "asm": asm}
-    given = [flag for flag, name in _ONE_FILE if one_file[name] not in (None, False)]
-    if given:
-        raise TTLayoutError(f"{given[0]} looks at one file; it does not apply to directories or --cache")
-    return _many(obj, paths, cache, target, top, fmt, jobs, as_json, output)
+    target = select(given.target).name if given.target is not None else None
+    if not given.cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
+        _one_file(ctx, paths[0], target, given)
+        return None
+    one_file = [flag for flag, name in _ONE_FILE if getattr(given, name) not in (None, False)]
+    if one_file:
+        raise TTLayoutError(f"{one_file[0]} looks at one file; it does not apply to directories or --cache")
+    return _many(ctx, paths, target, given)
 
 
-def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, output):
+def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> None:
     from ..analysis.audit import analyze_audit
+    pass_name, line, op, output = given.pass_name, given.line, given.op, given.output
+    as_json = given.as_json or given.fmt == "json"
     from ..reports import audit as report
-    text = inputs.kernel_text(path, obj["stdin"])
+    text = inputs.kernel_text(path, ctx.stdin)
     if line is not None and op is not None:
         raise TTLayoutError("give one op: --line N or --op ID, not both")
     for named in inputs.module_targets(text) if target is None else ():
         check_named(named)
     shown = "standard input" if path == "-" else path
     if pass_name == "list":
-        _list_passes(obj, text, shown, as_json, output)
+        _list_passes(ctx, text, shown, as_json, output)
         return
     only, notes, extra = _modules(text, pass_name, line, op is not None, shown)
     audits = analyze_audit(inputs.modules(text, only), target, len(only or ()) > 1 or
@@ -99,13 +123,13 @@ def _one_file(obj, path, target, top, pass_name, line, op, wide, asm, as_json, o
     if not audits:
         raise TTLayoutError(f"{shown} holds no module to audit")
     if target is not None:                       # (after the analysis: an error stays the one line)
-        override_note(obj, target, inputs.module_targets(text))
+        override_note(ctx, target, inputs.module_targets(text))
     if line is not None or op is not None:
-        _one_op(obj, text, only, audits[0], line, op, shown, as_json, output, _pass_title(text, only))
+        _one_op(ctx, text, only, audits[0], line, op, shown, as_json, output, _pass_title(text, only))
         return
-    listing = inputs.assembly(path, asm, obj["stdin"], len(audits) > 1, text)
+    listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
-    write_report(obj, output, lambda: report.blocks(audits, shown, top, wide, notes, asm=columns),
+    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns),
                  lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
 
 
@@ -140,14 +164,14 @@ def _modules(text: str, pass_name, line, one: bool, shown: str):
     return None, (), extra
 
 
-def _list_passes(obj, text: str, shown: str, as_json: bool, output) -> None:
+def _list_passes(ctx: Context, text: str, shown: str, as_json: bool, output) -> None:
     """`--pass list`: the modules of the file (an MLIR_ENABLE_DUMP capture's passes), numbered as --pass takes
     them, which are TTGIR, and the one audited by default."""
     from ..reports.passes import passes_blocks, passes_json
     found = inputs.file_sections(text)
     ttgir = [inputs.section_is_ttgir(text, s) for s in found]
     default = inputs.last_ttgir(text, found) if inputs.is_dump(found) else None
-    write_report(obj, output, lambda: passes_blocks(shown, found, ttgir, default),
+    write_report(ctx, output, lambda: passes_blocks(shown, found, ttgir, default),
                  lambda: passes_json(found, ttgir, default), as_json=as_json)
 
 
@@ -160,7 +184,8 @@ def _pass_title(text: str, only) -> str | None:
     return next((s.title() for s in found if s.number == number), None)
 
 
-def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, output, pass_title=None) -> None:
+def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json: bool, output,
+            pass_title: str | None = None) -> None:
     """`--line N` / `--op ID`: the op's `convert` or `bank` report, built from the dump's layouts, shape, bit
     width and target as `ttlayout convert` / `ttlayout bank` build it; the full facts of any other row."""
     from ..analysis.audit import find_row, op_layouts
@@ -172,25 +197,26 @@ def _one_op(obj, text: str, only, audit, line, op, shown: str, as_json: bool, ou
     picked = op_layouts(module, f, audit.target)
     if picked is None:
         import json
-        write_report(obj, output, lambda: report.facts_blocks(f, title),
+        write_report(ctx, output, lambda: report.facts_blocks(f, title),
                      lambda: json.dumps(report.finding_json(f), indent=2) + "\n", as_json=as_json)
         return
+    from ..reports.builders import bank_report, convert_report
     if picked.kind == "convert":
-        from .convert import convert_report
+        attrs = tuple(inputs.attribute(t) for t in picked.texts)
         blocks, json_text = convert_report(picked.layouts, picked.texts, picked.shape, picked.element, picked.bits,
-                                           picked.target)
+                                           picked.target, attrs)
     else:
-        from .bank import bank_report
         blocks, json_text = bank_report(picked.layouts, picked.texts, picked.element, picked.bits, picked.target)
     from ..reports.blocks import line as text_line
-    write_report(obj, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
+    write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
+def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
     from ..reports.blocks import to_rich, to_text
+    cache, top, fmt, as_json = given.cache, given.top, given.fmt, given.as_json
     if "-" in paths:
         raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
     if cache and not paths:
@@ -206,8 +232,8 @@ def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
     if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
         raise TTLayoutError(failures[0].reason)
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
-    with Progress(obj["stderr"], "auditing") as progress:
-        results = failures + sources.audit_kernels(kernels, target, keep, jobs, progress)
+    with Progress(ctx.stderr, "auditing") as progress:
+        results = failures + sources.audit_kernels(kernels, target, keep, given.jobs, progress)
 
     def html(write):
         from ..render.kernels import page
@@ -219,6 +245,6 @@ def _many(obj, paths, cache, target, top, fmt, jobs, as_json, output) -> int:
 
     def text(write):
         write(to_text(report.blocks(results, where, top)).encode("utf-8"))
-    write_result(obj, output, text, json, fmt, as_json, {"html": html},
+    write_result(ctx, given.output, text, json, fmt, as_json, {"html": html},
                  rich=lambda: to_rich(report.blocks(results, where, top), width()))
     return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

@@ -3,11 +3,16 @@ it back, as Triton 3.9 counts them, with the report that explains the count and 
 instructions Triton emits (analysis/shared_access.py)."""
 from __future__ import annotations
 
+from ..records import frozen
 from . import layouts
 from .hardware import TARGET, select
-from .layouts import Role
+from .layouts import BitsRequest, Role
 from .options import JSON, OUTPUT, format_option
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg",
               "Register (distributed) layout attribute, or #alias of -i."),
@@ -19,7 +24,18 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True), TARGET, JSON
            OUTPUT)
 
 
-def run(obj, target, as_json, fmt, output, **given):
+@frozen
+class Request(BitsRequest):
+    """One `ttlayout bank` command line."""
+    reg: str | None = None
+    shared: str | None = None
+    target: str | None = None
+    as_json: bool = False
+    fmt: str = "text"
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Shared-memory bank conflicts of storing/loading a register layout to/from a shared layout.
 
     The count is Triton 3.9's get_shared_bank_conflicts (extra wavefronts per wavefront, 2^k - 1); the report
@@ -33,32 +49,24 @@ def run(obj, target, as_json, fmt, output, **given):
     ttlayout bank -r '#ttg.blocked<{...}>' -s '#ttg.swizzled_shared<{...}>' -t 'tensor<64x64xf16>'
     ttlayout bank -i kernel.ttgir --alias-names blocked,shared -t 'tensor<64x64xf16>' --json
     """
-    p = layouts.pick(obj, "bank", ROLES, given, "tensor<64x64xf16>", target=target)
-    tgt = select(target, p.targets, bank=True, obj=obj)
+    p = layouts.pick(ctx, "bank", ROLES, given, "tensor<64x64xf16>", target=given.target)
+    tgt = select(given.target, p.targets, bank=True, ctx=ctx)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
     if p.paddings[1] is not None:
-        _padded(obj, p, tgt, texts, as_json, fmt, output)
+        _padded(ctx, p, tgt, texts, given.as_json, given.fmt, given.output)
         return
     from ..analysis.shared_access import analyze_shared_access
-    result = analyze_shared_access(*p.layouts, p.bits, tgt)
+    from ..reports.builders import bank_report
+    result = analyze_shared_access(p.layouts[0], p.layouts[1], p.width, tgt)
 
     def svg(write):
         from ..render.bank_svg import render_bank_svg
         render_bank_svg(result, *texts, write)
-    blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.bits, tgt, result)
-    write_report(obj, output, blocks, json_text, fmt, as_json, {"svg": svg})
+    blocks, json_text = bank_report(p.layouts, texts[:2], texts[2], p.width, tgt, result)
+    write_report(ctx, given.output, blocks, json_text, given.fmt, given.as_json, {"svg": svg})
 
 
-def bank_report(lls, texts, element: str, bits: int, tgt, result=None):
-    """(blocks(), json_text()) of the bank report of a register and a shared layout (`lls`, their attribute
-    texts `texts`): what `ttlayout bank` prints, and what `audit --line N` prints for a shared-memory access."""
-    from ..analysis.shared_access import analyze_shared_access
-    from ..reports import bank as report
-    result = result if result is not None else analyze_shared_access(*lls, bits, tgt)
-    return (lambda: report.blocks(result, *texts, element), lambda: report.json_text(result, *texts, element))
-
-
-def _padded(obj, p, tgt, texts, as_json, fmt, output):
+def _padded(ctx, p, tgt, texts, as_json, fmt, output):
     """A `#ttg.padded_shared` layout: the GPU's figures (Triton's model does not price padding); a padding that
     leaves the compiled vector access misaligned is the one error line."""
     from ..analysis.shared_access import analyze_shared_access
@@ -67,6 +75,6 @@ def _padded(obj, p, tgt, texts, as_json, fmt, output):
     if fmt == "svg" and not as_json:
         raise UnsupportedError("the bank picture (--format svg) is drawn for unpadded shared layouts only; "
                                "#ttg.padded_shared is reported as text or JSON")
-    result = analyze_shared_access(*p.layouts, p.bits, tgt, p.paddings[1])
-    write_report(obj, output, lambda: report.padded_blocks(result, *texts),
+    result = analyze_shared_access(p.layouts[0], p.layouts[1], p.width, tgt, p.paddings[1])
+    write_report(ctx, output, lambda: report.padded_blocks(result, *texts),
                  lambda: report.padded_json_text(result, *texts), fmt, as_json)

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from .. import inputs
 from ..errors import TTLayoutError
+from ..records import frozen
 from . import layouts
 from .hardware import TARGET, select
-from .layouts import Role
+from .layouts import BitsRequest, Role
 from .options import JSON, OUTPUT, Arg, Opt
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 # the two layouts are positional (A B, as diff takes two files) and `pick` resolves them; the register layout that
 # prices two shared ones is optional, so the command resolves it itself (-r, else the -i file's only distributed one)
@@ -27,7 +32,19 @@ OPTIONS = (*layouts.options(PAIR, EXAMPLE, bits=True)[len(PAIR):], ROLES[0].opti
            EXIT_CODE)
 
 
-def run(obj, a, b, reg, target, as_json, output, exit_code=False, **given):
+@frozen
+class Request(BitsRequest):
+    """One `ttlayout diff` command line."""
+    a: str | None = None
+    b: str | None = None
+    reg: str | None = None
+    target: str | None = None
+    as_json: bool = False
+    output: str | None = None
+    exit_code: bool = False
+
+
+def run(ctx: Context, given: Request) -> int:
     """Compare two layouts A and B at one tensor shape; each is an attribute, a Gluon constructor or #alias of -i.
 
     Says whether they are the same linear layout, how each tensor dim is spread over the hardware in each
@@ -41,20 +58,20 @@ def run(obj, a, b, reg, target, as_json, output, exit_code=False, **given):
     """
     from ..analysis.diff import analyze_diff
     from ..reports import diff as report
-    if given["input_file"] is None and (a is None or b is None):
-        raise TTLayoutError(f"missing layout {'A' if a is None else 'B'}: ttlayout diff A B -t TYPE (each an "
+    if given.input_file is None and (given.a is None or given.b is None):
+        raise TTLayoutError(f"missing layout {'A' if given.a is None else 'B'}: ttlayout diff A B -t TYPE (each an "
                             "attribute, a Gluon constructor or #alias of -i)")
-    p = layouts.pick(obj, "diff", PAIR, dict(given, a=a, b=b), EXAMPLE)
+    p = layouts.pick(ctx, "diff", PAIR, given, EXAMPLE)
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
-    register, note = _register(reg, p, shared)
-    convert_target = None if shared else select(target, p.targets, obj=obj).name
-    bank_target = select(target, p.targets, bank=True, obj=obj) if register is not None else None
-    result = analyze_diff(la, lb, p.bits, convert_target, register[1] if register else None, bank_target)
-    texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.bits, register[0] if register else None, note)
-    write_report(obj, output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
-                 as_json=as_json)
-    return 1 if exit_code and not result.equal else 0
+    register, note = _register(given.reg, p, shared)
+    convert_target = None if shared else select(given.target, p.targets, ctx=ctx).name
+    bank_target = select(given.target, p.targets, bank=True, ctx=ctx) if register is not None else None
+    result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target)
+    texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.width, register[0] if register else None, note)
+    write_report(ctx, given.output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
+                 as_json=given.as_json)
+    return 1 if given.exit_code and not result.equal else 0
 
 
 def _register(text: str | None, p, shared: bool):

@@ -129,7 +129,7 @@ def click_option(opt):
 
 def _show_help(ctx, _param, value) -> None:
     if value and not ctx.resilient_parsing:
-        ctx.obj["stdout"]((ctx.get_help() + "\n").encode())
+        ctx.obj.stdout((ctx.get_help() + "\n").encode())
         ctx.exit()
 
 
@@ -159,7 +159,7 @@ def click_command(name: str):
     module = load(name)
 
     def callback(**params):
-        code = module.run(click.get_current_context().obj, **params)
+        code = module.run(click.get_current_context().obj, module.Request(**params))
         if code:
             raise click.exceptions.Exit(code)
     f = callback
@@ -234,13 +234,16 @@ def _summary(name: str) -> str:
 @click.command("help", cls=_Command, context_settings=CONTEXT)
 @click.argument("topic", required=False, metavar="[COMMAND|TOPIC]")
 def help_command(topic):
-    """Help on the whole tool, one command, or a topic (notation, cute, bank-model, audit-model)."""
+    """Help on the whole tool, one command, or a topic (notation, cute, bank-model, audit-model, releases)."""
     ctx = click.get_current_context()
     group = ctx.parent.command
     if topic is None:
         text = group.get_help(ctx.parent)
     elif topic == "notation":
         text = NOTATION + "\n\n" + CUTE_NOTATION
+    elif topic == "releases":
+        from ..attributes.releases import help_text
+        text = help_text()
     elif topic in DOCS:
         from ..resources import data_text
         text = data_text("docs", DOCS[topic]).rstrip("\n")
@@ -252,7 +255,7 @@ def help_command(topic):
                                    f"; commands: {', '.join(names)}; topics: {', '.join(TOPICS)}")
         with click.Context(command, info_name=topic, parent=ctx.parent) as sub:
             text = command.get_help(sub)
-    ctx.obj["stdout"]((text + "\n").encode())
+    ctx.obj.stdout((text + "\n").encode())
 
 
 group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
@@ -261,5 +264,5 @@ group = TTLayout("ttlayout", context_settings=CONTEXT, params=[
 
 
 def _version(ctx) -> None:
-    ctx.obj["stdout"](f"ttlayout, version {__version__}\n".encode())
+    ctx.obj.stdout(f"ttlayout, version {__version__}\n".encode())
     ctx.exit()

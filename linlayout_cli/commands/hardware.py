@@ -8,18 +8,22 @@ from ..analysis.targets import DEFAULT_TARGET, KNOWN, Target, bank_target, get_t
 from ..errors import TTLayoutError, abbreviate
 from .options import Opt
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
+
 TARGET = Opt(("--target",), "target", metavar="NAME", help=f"GPU target: {', '.join(KNOWN)} (or a nickname: hopper, "
              "mi300x, ...; or as ttg.target writes it: cuda:90, hip:gfx942). Default: the ttg.target of the dump "
              f"given, else {DEFAULT_TARGET}. The bank model (bank, swizzle, audit's shared-memory rows) does not "
              "cover gfx1200.")
 
 
-def select(name: str | None, dump_targets=(), bank: bool = False, obj=None) -> Target:
+def select(name: str | None, dump_targets=(), bank: bool = False, ctx: Context | None = None) -> Target:
     """The target --target names, else the one the dump's modules name (they must agree), else the default;
-    `bank`: one the bank model covers. With `obj`, a --target other than the dump's own is said in one stderr note
+    `bank`: one the bank model covers. With `ctx`, a --target other than the dump's own is said in one stderr note
     (once per run)."""
-    if obj is not None and name is not None and dump_targets:
-        override_note(obj, name, dump_targets)
+    if ctx is not None and name is not None and dump_targets:
+        override_note(ctx, name, dump_targets)
     if name is None and len(dump_targets) > 1:
         raise TTLayoutError(f"the -i file's modules name different targets ({', '.join(dump_targets[:4])}); say which "
                             "with --target NAME")
@@ -28,16 +32,14 @@ def select(name: str | None, dump_targets=(), bank: bool = False, obj=None) -> T
     return bank_target(name) if bank else get_target(name)
 
 
-def override_note(obj, name: str, dump_targets) -> None:
+def override_note(ctx: Context, name: str, dump_targets) -> None:
     """`ttlayout: note: --target sm100 overrides the dump's ttg.target cuda:90 (sm90)`, once per run, where the
     target --target names is not the one the dump's modules name."""
     chosen = get_target(name)
     own = [t for t in dict.fromkeys(dump_targets) if _known(t) and get_target(t) != chosen]
-    if not own or obj.get("target_noted"):
-        return
-    obj["target_noted"] = True
-    said = f"--target {chosen.name} overrides the dump's ttg.target {abbreviate(own[0], 40)} ({get_target(own[0]).name})"
-    obj["stderr"].write(obj["error_line"](said).replace("error: ", "note: ", 1) + "\n")   # (layouts.note's form)
+    if own:
+        ctx.note_once("target", f"--target {chosen.name} overrides the dump's ttg.target {abbreviate(own[0], 40)} "
+                      f"({get_target(own[0]).name})")
 
 
 def _known(name: str) -> bool:

@@ -2,16 +2,29 @@
 swizzle, bases, and the same layout as a paste-ready `#ttg.linear` and as Gluon code."""
 from __future__ import annotations
 
+from ..records import frozen
 from . import layouts
-from .layouts import Role
+from .layouts import LayoutRequest, Role
 from .options import JSON, OUTPUT
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
 OPTIONS = (*layouts.options(ROLES, "tensor<128x256xf16>"), JSON, OUTPUT)
 
 
-def run(obj, as_json, output, **given):
+@frozen
+class Request(LayoutRequest):
+    """One `ttlayout info` command line."""
+    layout: str | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Summarise one layout at one tensor shape.
 
     \b
@@ -20,7 +33,8 @@ def run(obj, as_json, output, **given):
     """
     from ..analysis.info import analyze_info
     from ..reports import info as report
-    p = layouts.pick(obj, "info", ROLES, given)
+    p = layouts.pick(ctx, "info", ROLES, given)
     t = p.tensor
     result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits)
-    write_report(obj, output, lambda: report.blocks(result), lambda: report.json_text(result), as_json=as_json)
+    write_report(ctx, given.output, lambda: report.blocks(result), lambda: report.json_text(result),
+                 as_json=given.as_json)

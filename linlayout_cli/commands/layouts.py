@@ -21,6 +21,27 @@ from ..errors import TTLayoutError, UnsupportedError, abbreviate
 from ..records import frozen
 from .options import BITWIDTH, INPUT, MAX_ELEMENTS, SECTION, Opt
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from . import Context
+
+
+@frozen
+class LayoutRequest:
+    """The options `options` gives every command that takes layouts (its `Request` adds one field per role, named
+    by the role's `param`, and its own options)."""
+    tensor_type: str | None = None
+    input_file: str | None = None
+    alias_names: tuple[str, ...] = ()
+    section: str | None = None
+    max_elements: int = inputs.DEFAULT_MAX_ELEMENTS
+
+
+@frozen
+class BitsRequest(LayoutRequest):
+    """`LayoutRequest` for a command with `--bitwidth` (`options(..., bits=True)`)."""
+    bitwidth: int | None = None
+
 
 @frozen
 class Role:
@@ -64,6 +85,12 @@ class Picked:
     table: object = None
     given: tuple = ()
 
+    @property
+    def width(self) -> int:
+        """`bits` for a command with --bitwidth (a `BitsRequest`), which always has one."""
+        assert self.bits is not None, "pick was given no BitsRequest"
+        return self.bits
+
 
 def options(roles, example: str, bits: bool = False) -> tuple:
     """The options of a command that takes `roles`: one per role, then -t, -i, --alias-names, --max-elements and
@@ -79,25 +106,25 @@ def options(roles, example: str, bits: bool = False) -> tuple:
     return (*(r.option() for r in roles), tensor, INPUT, names, SECTION, MAX_ELEMENTS, *((BITWIDTH,) if bits else ()))
 
 
-def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16>",
-         target: str | None = None) -> Picked:
-    """Every role's layout, the tensor and the rest (see the module docstring); `given`: the command's parameters
-    (the roles' own, tensor_type, input_file, alias_names, max_elements and, if it has one, bitwidth); `target`:
-    the command's --target, whose lanes per warp CuTe text is read with (`warp_lanes`)."""
-    texts = [given[r.param] for r in roles]
-    _check_usage(roles, texts, given["input_file"], given["alias_names"])
-    if given.get("section") is not None and not given["input_file"]:
+def pick(ctx: Context, command: str, roles: tuple[Role, ...], given: LayoutRequest,
+         example: str = "tensor<16x16xf16>", target: str | None = None) -> Picked:
+    """Every role's layout, the tensor and the rest (see the module docstring); `given`: the command line (each
+    role's text is its field `role.param`; a `BitsRequest` gives the element bit width too); `target`: the
+    command's --target, whose lanes per warp CuTe text is read with (`warp_lanes`)."""
+    texts = [getattr(given, r.param) for r in roles]
+    _check_usage(roles, texts, given.input_file, given.alias_names)
+    if given.section is not None and not given.input_file:
         raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
-    dump = inputs.dump(given["input_file"], obj["stdin"], wanted_aliases(texts, given), given.get("section")) \
-        if given["input_file"] else None
+    dump = inputs.dump(given.input_file, ctx.stdin, wanted_aliases(texts, given.alias_names, given.tensor_type),
+                       given.section) if given.input_file else None
     if dump is not None and dump.note:
-        note(obj, dump.note)
+        ctx.note(dump.note)
     table = dump.aliases if dump else None
     cute = _cute_reading(texts, given, example, target, dump.targets if dump else ())
     attrs = [_given(text, table, role, len(roles) == 1, cute) for text, role in zip(texts, roles)]
-    t = inputs.tensor(given["tensor_type"], given["max_elements"]) if given["tensor_type"] is not None else None
+    t = inputs.tensor(given.tensor_type, given.max_elements) if given.tensor_type is not None else None
     attrs, agree = _from_tensor(t, table, attrs, roles, command, [inputs.looks_like_cute(x) for x in texts])
-    names = inputs.split_names(given["alias_names"])
+    names = inputs.split_names(given.alias_names)
     if table is not None and (names or _missing(roles, attrs)):
         if names:
             picked = _by_names(table, names, roles, command, dump.scope if dump is not None else "the file")
@@ -107,26 +134,34 @@ def pick(obj, command: str, roles, given: dict, example: str = "tensor<16x16xf16
         attrs = [a if a is not None else p for a, p in zip(attrs, picked)]
     filled = tuple(a is not None for a in attrs)
     attrs = _defaults(roles, attrs, command)
-    t = t or inputs.tensor(given["tensor_type"], given["max_elements"], example=example)
-    bits = element_bits(t, given["bitwidth"]) if "bitwidth" in given else None
-    pairs = [_linear(a, r, t.shape, given["max_elements"]) for a, r in zip(attrs, roles)]
+    t = t or inputs.tensor(given.tensor_type, given.max_elements, example=example)
+    bits = element_bits(t, given.bitwidth) if isinstance(given, BitsRequest) else None
+    attrs = _as_release_builds(attrs, t.shape)
+    pairs = [_linear(a, r, t.shape, given.max_elements) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
                   paddings=tuple(p for _, p in pairs), table=table, given=filled)
 
 
-def wanted_aliases(texts, given: dict) -> list[str]:
+def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor_type: str | None) -> list[str]:
     """The alias names a command line gives: --alias-names, layout options written as `#name`, and the aliases
     `-t` names (`tensor<64x64xf16, #blocked>`): the section of an -i file that defines them is the one read."""
     import re
-    names = inputs.split_names(given.get("alias_names") or ())
+    names = inputs.split_names(alias_names or ())
     names += [t for t in texts if t is not None and re.fullmatch(r"#[A-Za-z_][\w$\-]*", t.strip())]
-    names += re.findall(r"#([A-Za-z_][\w$\-]*)(?![\w$.\-])", given.get("tensor_type") or "")   # not #ttg.<...>
+    names += re.findall(r"#([A-Za-z_][\w$\-]*)(?![\w$.\-])", tensor_type or "")   # not #ttg.<...>
     return list(dict.fromkeys(n.lstrip("#") for n in names))
 
 
-def note(obj, text: str) -> None:
-    """A line on standard error that is not an error (`ttlayout: note: ...`): the output is unchanged."""
-    obj["stderr"].write(obj["error_line"](text).replace("error: ", "note: ", 1) + "\n")
+def _as_release_builds(attrs, shape) -> list:
+    """With --triton naming an older release: its refusals (`attributes.releases.check`) and the layouts it builds."""
+    from .. import attributes
+    release = attributes.active_release
+    if release is None:
+        return attrs
+    from ..attributes.releases import check, modelled_attr
+    for a in attrs:
+        check(a, shape, release)
+    return [modelled_attr(a, release) for a in attrs]
 
 
 def _linear(attr, role: Role, shape, max_elements: int):
@@ -158,16 +193,16 @@ class CuteReading:
     lanes: int
 
 
-def _cute_reading(texts, given: dict, example: str, target, dump_targets) -> CuteReading | None:
+def _cute_reading(texts, given: LayoutRequest, example: str, target, dump_targets) -> CuteReading | None:
     """The CuTe reading of a command line with CuTe text in a layout option (None without, so that nothing of it
     is loaded)."""
     if not any(inputs.looks_like_cute(text) for text in texts if text is not None):
         return None
 
     def shape():
-        if given["tensor_type"] is None:
+        if given.tensor_type is None:
             raise TTLayoutError(f"missing -t: CuTe layout text needs the tensor type for its shape, e.g. -t '{example}'")
-        return inputs.tensor(given["tensor_type"], given["max_elements"]).shape
+        return inputs.tensor(given.tensor_type, given.max_elements).shape
     return CuteReading(shape, warp_lanes(target, dump_targets))
 
 
@@ -202,14 +237,13 @@ def _given(text: str | None, table, role: Role, only: bool, cute: CuteReading | 
     -i, so it never names an alias."""
     if text is None:
         return None
-    reading = {"flag": role.flag, "kind": role.kind}
-    if cute is not None:
-        reading.update(shape=cute.shape, lanes=cute.lanes)
+    shape, lanes = (cute.shape, cute.lanes) if cute is not None else (None, inputs.DEFAULT_LANES)
     if only:
-        return inputs.attribute(text, **reading)
+        return inputs.attribute(text, shape=shape, kind=role.kind, lanes=lanes, flag=role.flag)
     name = text[1:] if text.startswith("#") else text
     named = table is not None and name in table
-    attr = table[name].attr if named else inputs.attribute(text, table, **reading)
+    attr = table[name].attr if named else inputs.attribute(text, table, shape=shape, kind=role.kind, lanes=lanes,
+                                                           flag=role.flag)
     kind = getattr(attr, "kind", None)
     if role.wrong_kind and kind in ("distributed", "shared") and kind != role.kind:
         raise TTLayoutError(f"the {role.name} layout is a {kind} layout; {role.wrong_kind}")

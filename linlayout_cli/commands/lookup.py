@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 from ..errors import TTLayoutError
+from ..records import frozen
 from . import layouts
-from .layouts import Role
+from .layouts import LayoutRequest, Role
 from .options import JSON, OUTPUT, Opt
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 
 def parse_index(text: str, option: str) -> tuple[int, ...]:
@@ -32,7 +37,19 @@ OPTIONS = (
 )
 
 
-def run(obj, element, thread, block, offset, as_json, output, **given):
+@frozen
+class Request(LayoutRequest):
+    """One `ttlayout lookup` command line."""
+    layout: str | None = None
+    element: str | None = None
+    thread: int | None = None
+    block: int | None = None
+    offset: int | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """Point questions about one layout.
 
     \b
@@ -40,19 +57,21 @@ def run(obj, element, thread, block, offset, as_json, output, **given):
     ttlayout lookup -l '#ttg.nvidia_mma<{...}>' -t 'tensor<128x256xf16>' --thread 37
     ttlayout lookup -l '#ttg.nvmma_shared<{...}>' -t 'tensor<64x64xf16>' --offset 100 --json
     """
+    element, thread, block, offset = given.element, given.thread, given.block, given.offset
     asked = [name for name, value in (("--element", element), ("--thread", thread), ("--offset", offset))
              if value is not None]
     if len(asked) != 1:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
-    p = layouts.pick(obj, "lookup", ROLES, given)
+    p = layouts.pick(ctx, "lookup", ROLES, given)
     if element is not None:
         blocks, json_text = _element(p.layouts[0], parse_index(element, "--element"), p.tensor)
     elif thread is not None:
         blocks, json_text = _thread(p.layouts[0], thread, block)
     else:
+        assert offset is not None                  # exactly one of the three was asked
         blocks, json_text = _offset(p.layouts[0], offset, block or 0, p.tensor)
-    write_report(obj, output, blocks, json_text, as_json=as_json)
+    write_report(ctx, given.output, blocks, json_text, as_json=given.as_json)
 
 
 def _element(ll, index, t):

@@ -7,7 +7,12 @@ import os
 import sys
 
 from ..errors import TTLayoutError
+from ..records import frozen
 from .options import Opt
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 OPTIONS = (
     Opt(("--stdio",), "stdio", "flag", help="Speak the protocol on standard input and output (the default and only "
@@ -16,7 +21,13 @@ OPTIONS = (
 MISSING = "ttlayout lsp needs the lsp extra (pygls 2 and lsprotocol): pip install 'ttlayout[lsp]'"
 
 
-def run(obj, stdio):
+@frozen
+class Request:
+    """One `ttlayout lsp` command line."""
+    stdio: bool = False
+
+
+def run(ctx: Context, given: Request) -> None:
     """Serve layouts, costs and advice to an editor, as a Language Server over stdio.
 
     Hover on an alias, a tensor type, an inline layout or an op; the audit's wasteful ops and the layouts the

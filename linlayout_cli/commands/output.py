@@ -1,20 +1,25 @@
 """Where a command's result goes, the same way for every command: `-o FILE` (the process's atomic sink; `-` and no
 `-o` are standard output), then what is written: a picture (`--format svg|html`, where the command draws one), JSON
 (`--json`, `--format json`), rich text on a terminal, plain text everywhere else (a pipe, a file, TTLAYOUT_PLAIN).
-`obj` is the process's streams and output sink (see cli.execute)."""
+`ctx` (`commands.Context`) is the process's streams and output sink (see cli.execute)."""
 from __future__ import annotations
 
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: rich loads when a bar is shown
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
-def write_result(obj, output: str | None, text, json, fmt: str = "text", as_json: bool = False, pictures=None,
+
+def write_result(ctx, output: str | None, text, json, fmt: str = "text", as_json: bool = False, pictures=None,
                  rich=None) -> None:
     """Write one result: `text(write)`, `json(write)` or `pictures[fmt](write)` stream it in its form; `rich()`
     (the report as terminal text) replaces `text` when standard output is a terminal."""
     as_json = as_json or fmt == "json"
     draw = None if as_json else (pictures or {}).get(fmt)
-    with obj["sink"](output) as write:
+    with ctx.sink(output) as write:
         if draw is not None:
             draw(write)
         elif as_json:
@@ -25,12 +30,12 @@ def write_result(obj, output: str | None, text, json, fmt: str = "text", as_json
             text(write)
 
 
-def write_report(obj, output: str | None, blocks, json_text, fmt: str = "text", as_json: bool = False,
+def write_report(ctx, output: str | None, blocks, json_text, fmt: str = "text", as_json: bool = False,
                  pictures=None) -> None:
     """`write_result` for a report: `blocks()` (reports' text blocks) as plain or rich text, `json_text()` as
     JSON."""
     from ..reports.blocks import to_rich, to_text
-    write_result(obj, output, lambda write: write(to_text(blocks()).encode("utf-8")),
+    write_result(ctx, output, lambda write: write(to_text(blocks()).encode("utf-8")),
                  lambda write: write(json_text().encode("utf-8")), fmt, as_json, pictures,
                  lambda: to_rich(blocks(), width()))
 
@@ -70,7 +75,8 @@ class Progress:
         import time
         self.stream, self.what, self.delay = stream, what, delay
         self.start = time.monotonic()
-        self.bar = self.task = None
+        self.bar: RichProgress | None = None
+        self.task: TaskID | None = None
         try:
             self.wanted = bool(stream is not None and stream.isatty())
         except (AttributeError, ValueError, OSError):
@@ -86,10 +92,11 @@ class Progress:
                 return
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-            self.bar = Progress(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=Console(file=self.stream), transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(self.what, total=total)
+            bar = Progress(TextColumn(self.what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                           console=Console(file=self.stream), transient=True)
+            bar.start()
+            self.bar, self.task = bar, bar.add_task(self.what, total=total)
+        assert self.task is not None
         self.bar.update(self.task, completed=done)
 
     def __exit__(self, *exc):

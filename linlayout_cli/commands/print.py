@@ -15,6 +15,10 @@ from .options import MAX_ELEMENTS, OUTPUT, SECTION, Opt
 from .options import quick as quick_params
 from .output import write_result
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
+
 _VALUE_OPTS = {"t": "-t", "l": "-l", "i": "-i", "o": "-o", "alias-names": "--alias-names",
                "max-elements": "--max-elements"}
 FORMATS = ("text", "json", "svg", "html", "cute")
@@ -95,12 +99,33 @@ def quick(argv: list[str]) -> dict | None:
     return quick_params(args, OPTIONS) if args else None
 
 
-def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_hw_view, fmt, as_json, color,
-        max_elements, tmem_warps, tmem_instr) -> int:
+@frozen
+class Request:
+    """One print command line."""
+    layout: str | None = None
+    tensor_type: str | None = None
+    input_file: str | None = None
+    output: str | None = None
+    alias_names: tuple[str, ...] = ()
+    section: str | None = None
+    use_hw_view: bool = False
+    fmt: str = "text"
+    as_json: bool = False
+    color: str = "auto"
+    max_elements: int = inputs.DEFAULT_MAX_ELEMENTS
+    tmem_warps: int | None = None
+    tmem_instr: str = TMEM_INSTR
+
+
+def run(ctx: Context, given: Request) -> int:
     """Print which thread/register (or shared-memory offset) holds each tensor element, exactly like Triton's
     triton-tensor-layout. Single-dash spellings (-use-hw-view, -alias-names=a,b) work too.
 
     The command name may be left out: 'ttlayout -l ATTR -t TYPE' is 'ttlayout print -l ATTR -t TYPE'."""
+    layout, tensor_type, input_file, output = given.layout, given.tensor_type, given.input_file, given.output
+    alias_names, section, max_elements = given.alias_names, given.section, given.max_elements
+    fmt, as_json, use_hw_view, tmem_warps, tmem_instr = (given.fmt, given.as_json, given.use_hw_view,
+                                                         given.tmem_warps, given.tmem_instr)
     if not layout and not input_file and not tensor_type:
         raise TTLayoutError("nothing to do: give -l ATTR (or -i FILE) and -t TYPE; see 'ttlayout --help'")
     if alias_names and not input_file:
@@ -109,23 +134,23 @@ def run(obj, layout, tensor_type, input_file, output, alias_names, section, use_
         raise TTLayoutError("--section picks a section of an -i FILE, but no -i was given")
     failures: list[str] = []
     if input_file and not tensor_type and not layout:
-        jobs = _file_uses(obj, input_file, inputs.split_names(alias_names), section, failures)
+        jobs = _file_uses(ctx, input_file, inputs.split_names(alias_names), section, failures)
     else:
-        jobs = _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements)
+        jobs = _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
-    jobs = _of_rank(obj, jobs)
+    jobs = _of_rank(ctx, jobs)
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     if fmt == "text" and not as_json:
-        _note_lanes(obj, shown)
+        _note_lanes(ctx, shown)
     _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
-    pictures = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
+    pictures: dict = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
         lines = _cute_lines(shown, failures)
         pictures["cute"] = lambda write: write("".join(lines).encode())
-    system = _color_system(color, output) if not as_json and fmt == "text" else None
-    write_result(obj, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
+    system = _color_system(given.color, output) if not as_json and fmt == "text" else None
+    write_result(ctx, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
                  lambda write: _json(shown, use_hw_view, write), fmt, as_json, pictures)
-    return _report_failures(obj, failures)
+    return _report_failures(ctx, failures)
 
 
 def _cute_lines(converted, failures: list) -> list[str]:
@@ -149,7 +174,7 @@ def _cute_lines(converted, failures: list) -> list[str]:
     return lines
 
 
-def _of_rank(obj, jobs: list) -> list:
+def _of_rank(ctx: Context, jobs: list) -> list:
     """-i FILE -t TYPE: the file's aliases whose rank is the tensor's; each other one is named, with its rank, in a
     note on stderr (a lit file mixes ranks). Nothing left is an error naming them; a layout named on the command
     line is never skipped (its rank error stays an error)."""
@@ -164,31 +189,35 @@ def _of_rank(obj, jobs: list) -> list:
     if not kept:
         names = _listed([f"#{job.name} (rank {job.attr.rank})" for job in skipped])
         raise TTLayoutError(f"no layout alias of the -i file has the rank {rank} of -t: {names}")
-    from .layouts import note
     for job in skipped:
-        note(obj, f"#{job.name} skipped: its rank is {job.attr.rank}, -t's is {rank}")
+        ctx.note(f"#{job.name} skipped: its rank is {job.attr.rank}, -t's is {rank}")
     return kept
 
 
-def _note_lanes(obj, converted) -> None:
+def _note_lanes(ctx: Context, converted) -> None:
     """One stderr note for each layout whose lanes per warp match no target (threadsPerWarp = [2, 8]: 16 lanes),
     under the text view (the one a person reads); the view itself prints as Triton prints it."""
     from .hardware import lanes_note
-    from .layouts import note
     for job, shown in converted:
         if shown.view == "triton" and shown.linear.has_in_dim("lane"):
             said = lanes_note(shown.linear.get_in_dim_size("lane"))
             if said is not None:
-                note(obj, (f"#{job.name}: " if job.name is not None else "") + said)
+                ctx.note((f"#{job.name}: " if job.name is not None else "") + said)
 
 
 def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
     """(job, what print shows for it) of every job; a job found through the file's own types that fails is
     reported in `failures` and the others still print."""
     converted = []
+    release = _release()
     for job in jobs:
         try:
-            converted.append((job, inputs.printed(job.attr, inputs.Tensor(job.shape, job.element), max_elements,
+            attr = job.attr
+            if release is not None:
+                from ..attributes.releases import check, modelled_attr
+                check(attr, job.shape, release)
+                attr = modelled_attr(attr, release)
+            converted.append((job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements,
                                                   tmem_warps, tmem_instr)))
         except TTLayoutError as e:
             if not job.per_shape:
@@ -197,13 +226,28 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
     return converted
 
 
+def _release():
+    """The release of --triton (attributes.releases.Release), None for Triton 3.9."""
+    from .. import attributes
+    return attributes.active_release
+
+
+def _header(attr) -> str:
+    """The attribute as the header line of the release modelled writes it."""
+    release = _release()
+    if release is None:
+        return str(attr)
+    from ..attributes.releases import spelled
+    return spelled(attr, release)
+
+
 def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, write) -> None:
     """Triton's views, byte for byte (coloured by `system` where one is given)."""
     from ..render import render_layout
     for job, shown in converted:
         head = f"#{job.name} = " if job.name is not None else ""
         tail = f" at {escaped(job.type_text)} (line {job.line})" if job.per_shape else ""
-        write(f"Print layout attribute: {head}{job.attr}{tail}\n".encode())
+        write(f"Print layout attribute: {head}{_header(job.attr)}{tail}\n".encode())
         if shown.tmem_load:
             write(f"tmem_load register layout ({tmem_warps} warps, {tmem_instr}): {shown.tmem_load}\n".encode())
         if shown.view != "triton":
@@ -230,7 +274,7 @@ def _json(converted, use_hw_view: bool, write) -> None:
     for i, (job, shown) in enumerate(converted):
         if listed and i:
             write(b",\n")
-        header = {"layout": str(job.attr), "alias": job.name, "shape": list(job.shape),
+        header = {"layout": _header(job.attr), "alias": job.name, "shape": list(job.shape),
                   "view": "hardware" if use_hw_view else "tensor", "kind": job.attr.kind or "distributed"}
         if job.per_shape:
             header["line"] = job.line
@@ -247,8 +291,8 @@ def _render_memory(shown, use_hw_view: bool, write) -> None:
         view = memory.tmem_hardware_view if use_hw_view else memory.tmem_tensor_view
         view(shown.linear, shown.element_bits, write)
     else:
-        view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
-        view(shown.linear, shown.padding, write)
+        shared_view = memory.shared_hardware_view if use_hw_view else memory.shared_tensor_view
+        shared_view(shown.linear, shown.padding, write)
 
 
 def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
@@ -271,10 +315,10 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 
-def _report_failures(obj, failures) -> int:
+def _report_failures(ctx, failures) -> int:
     """The aliases that could not be printed, one error line each, and exit status 1 (the others printed)."""
     for message in failures:
-        obj["stderr"].write(obj["error_line"](message) + "\n")
+        ctx.stderr.write(ctx.error_line(message) + "\n")
     return 1 if failures else 0
 
 
@@ -334,7 +378,7 @@ class Job:
             return 16
 
 
-def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elements) -> list[Job]:
+def _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements) -> list[Job]:
     """-l and/or -i with -t (or a -t whose encoding is the layout): every layout at the one shape, as
     triton-tensor-layout does; a file of several sections gives the aliases of the one `inputs.dump` picks."""
     t = inputs.tensor(tensor_type, max_elements)
@@ -347,13 +391,11 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
     dump = None
     if input_file:                                 # (commands/layouts loads only with a file: start-up)
         from .layouts import wanted_aliases
-        dump = inputs.dump(input_file, obj["stdin"], wanted_aliases([layout], {"alias_names": alias_names,
-                                                                               "tensor_type": tensor_type}), section)
+        dump = inputs.dump(input_file, ctx.stdin, wanted_aliases([layout], alias_names, tensor_type), section)
     table = dump.aliases if dump else None
     inline = inputs.inline_layout(t, table, required=not layout and not names)
     if dump is not None and dump.note and (names or inline is not None or layout):
-        from .layouts import note
-        note(obj, dump.note)                       # every layout of every section prints otherwise
+        ctx.note(dump.note)                       # every layout of every section prints otherwise
     jobs = []
     if names:
         jobs += [Job(name[1:] if name.startswith("#") else name, inputs.named(table, name, dump.scope if dump else
@@ -361,7 +403,7 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
                      element=element) for name in names]
     elif inline is not None and not layout:
         jobs.append(Job(inline[0], inline[1], shape, inline[0] is not None, element=element))
-    elif input_file:
+    elif dump is not None:                         # (-i was given)
         jobs += [Job(d.name, d.attr, shape, element=element) for d in dump.layouts]
         if not jobs and not layout:
             where = "standard input" if input_file == "-" else abbreviate(input_file)
@@ -379,20 +421,22 @@ def _jobs(obj, layout, tensor_type, input_file, alias_names, section, max_elemen
     return jobs
 
 
-def _file_uses(obj, input_file, names, section, failures) -> list[Job]:
+def _file_uses(ctx, input_file, names, section, failures) -> list[Job]:
     """-i without -t: every layout alias at each shape the file's tensor and memdesc types use it with, in the
     order of first use; an alias that cannot be read is reported (in `failures`) and the others still print. An
     alias used only inside other layouts (a dot_op's or a slice's parent) prints where it is named, at the shape of
     its user; unnamed, a note says it was left out. Every section of a lit file is read, one section of a dump
     (`inputs.dump`'s choice) or the one --section names."""
-    from .layouts import note
-    text = inputs.read_text(input_file, obj["stdin"])
+    text = inputs.read_text(input_file, ctx.stdin)
     inputs.check_ttgir(input_file, text)
     only, told = inputs.sections_to_read(input_file, text, names, section)
     if told:
-        note(obj, told)
+        ctx.note(told)
     wanted = {n.lstrip("#") for n in names}
-    seen, jobs, inner, numbers = set(), [], {}, {}
+    seen: set[tuple] = set()
+    jobs: list[Job] = []
+    inner: dict = {}
+    numbers: dict = {}
     for m in inputs.modules(text, only):
         numbers[id(m)] = m.section.number if m.section is not None else 0
         by_text: dict = {}                           # a layout's text -> the alias defining it (the first one)
@@ -427,13 +471,13 @@ def _file_uses(obj, input_file, names, section, failures) -> list[Job]:
     skipped = list(dict.fromkeys(name for _, name in only_inside if name not in wanted))
     if skipped and not wanted:
         where = [f"#{name}" + (f" (section {numbers[mid]})" if len(numbers) > 1 else "") for mid, name in only_inside]
-        note(obj, f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
-                  f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
-                  f"{','.join(skipped[:4])}")
+        ctx.note(f"{_listed(where)} {'is' if len(where) == 1 else 'are'} used only inside other layouts (as a dot_op "
+                 f"or slice parent) and not printed; print {'it' if len(where) == 1 else 'them'} with --alias-names "
+                 f"{','.join(skipped[:4])}")
     if not jobs and not failures:
-        where = "standard input" if input_file == "-" else abbreviate(input_file)
+        source = "standard input" if input_file == "-" else abbreviate(input_file)
         what = f" named {', '.join(sorted(wanted))}" if wanted else ""
-        raise TTLayoutError(f"{where} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
+        raise TTLayoutError(f"{source} uses no layout alias{what} in a tensor or memdesc type; give -t TYPE to print "
                             "its aliases at one shape")
     return jobs
 

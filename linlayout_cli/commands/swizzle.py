@@ -2,11 +2,16 @@
 generic swizzling plus a search over every swizzled_shared layout."""
 from __future__ import annotations
 
+from ..records import frozen
 from . import layouts
 from .hardware import TARGET, check_engine, select
-from .layouts import Role
+from .layouts import BitsRequest, Role
 from .options import JSON, OUTPUT, Opt
 from .output import write_report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import Context
 
 ROLES = (Role("write", "distributed", ("-r", "--write"), "write", "write",
               "Register layout that writes (stores) the tensor, or #alias of -i."),
@@ -23,7 +28,19 @@ OPTIONS = (*layouts.options(ROLES, "tensor<64x64xf16>", bits=True),
            TARGET, JSON, OUTPUT)
 
 
-def run(obj, no_search, use, target, as_json, output, **given):
+@frozen
+class Request(BitsRequest):
+    """One `ttlayout swizzle` command line."""
+    write: str | None = None
+    read: str | None = None
+    no_search: bool = False
+    use: str | None = None
+    target: str | None = None
+    as_json: bool = False
+    output: str | None = None
+
+
+def run(ctx: Context, given: Request) -> None:
     """The shared layout that maximises vectorisation and then minimises bank conflicts for writing with one
     register layout and reading with another (Triton's generic swizzling, lib/Tools/GenericSwizzling.cpp).
 
@@ -37,13 +54,14 @@ def run(obj, no_search, use, target, as_json, output, **given):
     ttlayout swizzle -r '#ttg.blocked<{...}>' -d '#ttg.blocked<{...}>' -t 'tensor<64x64xf16>'
     """
     from ..reports import swizzle as report
-    p = layouts.pick(obj, "swizzle", ROLES, given, "tensor<64x64xf16>", target=target)
-    tgt = select(target, p.targets, bank=True, obj=obj)
-    check_engine(use, tgt)
-    s = _suggestion(*p.layouts, p.bits, tgt, use, no_search, p.given[1])
-    s = _on_the_gpu(s, *p.layouts, p.bits, tgt, padding=use is None and not no_search)
+    p = layouts.pick(ctx, "swizzle", ROLES, given, "tensor<64x64xf16>", target=given.target)
+    tgt = select(given.target, p.targets, bank=True, ctx=ctx)
+    check_engine(given.use, tgt)
+    s = _suggestion(p.layouts[0], p.layouts[1], p.width, tgt, given.use, given.no_search, p.given[1])
+    s = _on_the_gpu(s, p.layouts[0], p.layouts[1], p.width, tgt, padding=given.use is None and not given.no_search)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element)
-    write_report(obj, output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts), as_json=as_json)
+    write_report(ctx, given.output, lambda: report.blocks(s, *texts), lambda: report.json_text(s, *texts),
+                 as_json=given.as_json)
 
 
 def _suggestion(w_ll, r_ll, bits: int, tgt, use: str | None, no_search: bool, read_given: bool):

@@ -24,7 +24,7 @@ def _instr_mn(attr: AMDMfmaEncoding) -> tuple[int, int]:
     mn = tuple(attr.instr_shape[:2])
     if len(mn) < 2 or mn not in MFMA_SHAPES:
         raise VerifyError(f"invalid (mDim, nDim) combination: ({', '.join(map(str, mn))})")
-    return mn
+    return mn[0], mn[1]
 
 
 def tiles_per_warp(attr: AMDMfmaEncoding) -> tuple[int, ...]:
@@ -97,6 +97,7 @@ def mfma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     """MFMA operand: kWidth K elements per lane, nonKDim lanes along M/N then the rest along K; the parent's
     CGA is used unchanged (no broadcast along K)."""
     mfma = attr.parent
+    assert isinstance(mfma, AMDMfmaEncoding)             # dot_operand.dot_to_ll dispatched on the parent
     _check(mfma)
     rank = mfma.rank
     check_layout_rank(rank, shape, "dot_op", mfma.cga)

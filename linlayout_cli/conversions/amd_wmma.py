@@ -96,6 +96,7 @@ def wmma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     """WMMA operand: kWidth K registers, 16 lanes along M/N, the two half-warps along K (v1 duplicates),
     then the parent's ctaLayout with its K component removed."""
     wmma = attr.parent
+    assert isinstance(wmma, AMDWmmaEncoding)             # dot_operand.dot_to_ll dispatched on the parent
     _check(wmma, max_rank=None)
     rank = wmma.rank
     check_layout_rank(rank, shape, "dot_op", wmma.cga)

@@ -8,7 +8,7 @@ lanes and warps.
 from __future__ import annotations
 
 from ..attributes.encodings import BlockedEncoding
-from .common import cga_layout, check_rank, combine, identity_nd
+from .common import cga_layout, check_rank, combine, identity_nd, keeps_broadcast_registers
 
 
 def blocked_to_ll(attr: BlockedEncoding, shape):
@@ -16,4 +16,4 @@ def blocked_to_ll(attr: BlockedEncoding, shape):
     cta = (identity_nd("register", attr.size_per_thread, attr.order)
            * identity_nd("lane", attr.threads_per_warp, attr.order)
            * identity_nd("warp", attr.warps_per_cta, attr.order))
-    return combine(cta, cga_layout(attr.cga, attr.rank), shape, broadcast_registers=False)
+    return combine(cta, cga_layout(attr.cga, attr.rank), shape, broadcast_registers=keeps_broadcast_registers())

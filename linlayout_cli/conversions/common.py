@@ -7,9 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .. import attributes
 from ..engine import LinearLayout
 from ..engine.bits import is_pow2
 from ..errors import ShapeError
+
+
+def keeps_broadcast_registers() -> bool:
+    """Whether the release modelled (`attributes.active_release`, set by --triton) keeps a blocked layout's
+    broadcast register bases (3.2 - 3.8), listing every register of a thread that holds an element several times;
+    3.9 drops them."""
+    release = attributes.active_release
+    return release is not None and release.keeps_broadcast_registers
 
 
 def standard_out_dims(rank: int) -> list[str]:

@@ -221,7 +221,8 @@ def _shared_ll(layout: CuteLayout, shape, blocks: int) -> LinearLayout:
     if not (is_pow2(blocks) and blocks <= 1 << total):
         raise ShapeError(f"{blocks} blocks do not divide the {1 << total} offsets")
     # element bit e -> offset offsets[e]; invert: offset bit j -> the element bits whose offsets XOR to 2^j
-    combos = gf2.solve(offsets, [1 << j for j in range(total)])
+    combos = [c for c in gf2.solve(offsets, [1 << j for j in range(total)]) if c is not None]
+    assert len(combos) == total                  # the offsets are independent: every offset bit is reached
     elements = [row_major_coords(combo, shape) for combo in combos]     # element bit e is index bit e
     n_offset = total - log2(blocks)
     return LinearLayout({"offset": elements[:n_offset], "block": elements[n_offset:]},

@@ -40,6 +40,7 @@ def fma_dot_to_ll(attr: DotOperandEncoding, shape):
     """FMA operand of a blocked dot: each thread holds the whole K extent; lanes and warps of the parent,
     broadcast along K; out dims ordered by the parent's order."""
     blocked = attr.parent
+    assert isinstance(blocked, BlockedEncoding)             # dot_operand.dot_to_ll dispatched on the parent
     rank = blocked.rank
     check_layout_rank(rank, shape, "dot_op", blocked.cga)
     if attr.op_idx == 1 and rank < 2:

@@ -81,6 +81,7 @@ def nvidia_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     """A/B operand of mma.sync (and A of wgmma): kWidth consecutive K elements per register group; warps
     are the parent's, broadcast along K."""
     mma = attr.parent
+    assert isinstance(mma, NvidiaMmaEncoding)             # dot_operand.dot_to_ll dispatched on the parent
     _check_version(mma)
     rank = mma.rank
     check_layout_rank(rank, shape, "dot_op", mma.cga)

@@ -27,8 +27,8 @@ def _m64_tile(block_n: int, spc, zeros: int) -> LinearLayout:
             * LinearLayout.identity1D(block_n, "col", DIMS[1])).transpose_outs(DIMS)
     bases = tile.get_bases()
     extra = (64, 0) if spc[0] > 64 else (0, block_n) if spc[1] > block_n else (0, 0)
-    bases["row"] = list(bases["row"]) + [extra, (16, 0), (32, 0)]
-    return LinearLayout({"row": bases["row"], "col": bases["col"]}, DIMS)
+    rows = list(bases["row"]) + [extra, (16, 0), (32, 0)]
+    return LinearLayout({"row": rows, "col": bases["col"]}, DIMS)
 
 
 def tmem_to_ll(attr: TensorMemoryEncoding, shape) -> LinearLayout:

@@ -88,8 +88,9 @@ def _layout(tmem: LinearLayout, atom: str, warps: int, bits: int) -> LinearLayou
     tiled //= broadcast
     missing //= tiled
     if missing > 1 and rows32 and rows16:           # lane 16 loads the second half of the columns instead
-        tile = divide_left(tile, LinearLayout.identity1D(2, _LANE, _ROW))
-        tile = (tile * LinearLayout.identity1D(missing // 2, _REG, _COL)
+        left = divide_left(tile, LinearLayout.identity1D(2, _LANE, _ROW))
+        assert left is not None                 # rows16: the tile's lanes step rows, so it divides
+        tile = (left * LinearLayout.identity1D(missing // 2, _REG, _COL)
                 * LinearLayout.identity1D(2, _LANE, _COL))
     elif missing > 1:
         tile = tile * LinearLayout.identity1D(missing, _REG, _COL)

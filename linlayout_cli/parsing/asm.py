@@ -196,8 +196,8 @@ class _Reader:
         self.sections: dict[str, list] = {name: [] for name in _DEBUG_SECTIONS}
         self.count = 0                           # instructions so far
         self.parents: dict = {}                  # PTX: location -> its inlined_at, from its latest .loc
-        self.loc = None                          # the location in force
-        self.at = None                           # PTX: its inlined_at
+        self.loc: tuple[int, int, int] | None = None   # the location in force
+        self.at: tuple[int, int, int] | None = None   # PTX: its inlined_at
         self.chain: tuple | None = None          # PTX: resolved chain of the location in force (lazily)
 
     def read(self, text: str) -> None:
@@ -267,7 +267,7 @@ class _Reader:
 
     def _set_loc(self, m) -> None:
         loc = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        at = None
+        at: tuple[int, int, int] | None = None
         if self.kind == PTX:
             a = _INLINED_AT.search(m.group(4))
             at = (int(a.group(1)), int(a.group(2)), int(a.group(3))) if a else None
@@ -329,7 +329,8 @@ def _range_lists(lines: list) -> dict[str, list]:
     """`.Ldebug_rangesN` -> [(begin label, end label)] (`.debug_ranges`, DWARF 4: pairs, `0 0` ends a list, a
     `-1` base-address entry moves nothing here since the ranges are labels)."""
     lists: dict[str, list] = {}
-    name, pending = None, []
+    name: str | None = None
+    pending: list[str] = []
     for body, _ in lines:
         if body.endswith(":"):
             name, pending = body[:-1], []
@@ -356,7 +357,7 @@ def _inlined_entries(sections: dict) -> list[_Inlined]:
     out: list[_Inlined] = []
     open_: list = []                              # per open entry with children: its index in `entries` or None
     entries: list[dict] = []
-    current = None
+    current: dict | None = None
     for body, comment in sections[".debug_info"]:
         abbrev = _ABBREV.match(comment)
         if abbrev:

@@ -26,6 +26,10 @@ from ..attributes.values import found_text
 from ..errors import ParseError
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_NESTING, line_col, where
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from typing import NoReturn
+
 MAX_CUTE_DIGITS = 20            # larger numbers are far beyond any layout (2^64 has 20 digits)
 
 _INT = re.compile(r"_?-?[0-9]+")
@@ -79,13 +83,13 @@ class _Reader:
         self.skip()
         return self.text.startswith(token, self.pos)
 
-    def fail(self, expected: str, pos: int | None = None):
+    def fail(self, expected: str, pos: int | None = None) -> NoReturn:
         pos = self.pos if pos is None else pos
         m = _WORD.match(self.text, pos)
         found = found_text(m.group()) if m else "end of input"
         self.error(f"expected {expected} but found {found}", pos)
 
-    def error(self, message: str, pos: int):
+    def error(self, message: str, pos: int) -> NoReturn:
         line, col = line_col(self.text, pos)
         raise ParseError(f"{where(line, col, False)}: {message}", line, col)
 
@@ -156,17 +160,19 @@ def _congruence(shape, stride) -> str | None:
 
 def _swizzle(reader: _Reader) -> Swizzle:
     start = reader.pos
-    reader.pos = _SWIZZLE.match(reader.text, reader.pos).end()
+    m = _SWIZZLE.match(reader.text, reader.pos)      # the caller saw it match
+    assert m is not None
+    reader.pos = m.end()
     reader.expect("<")
     b, _ = reader.integer()
     reader.expect(",")
-    m, _ = reader.integer()
+    base, _ = reader.integer()
     reader.expect(",")
     s, _ = reader.integer()
     reader.expect(">", "'>'")
-    if b < 0 or m < 0 or abs(s) < b:
-        reader.error(f"Swizzle<{b},{m},{s}> is not a CuTe swizzle: it needs B >= 0, M >= 0 and |S| >= B", start)
-    return Swizzle(b, m, s)
+    if b < 0 or base < 0 or abs(s) < b:
+        reader.error(f"Swizzle<{b},{base},{s}> is not a CuTe swizzle: it needs B >= 0, M >= 0 and |S| >= B", start)
+    return Swizzle(b, base, s)
 
 
 def parse_cute(text: str) -> CuteLayout:

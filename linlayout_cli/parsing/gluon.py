@@ -36,7 +36,7 @@ def int_lists(bs) -> str:
 REQUIRED = object()
 _I, _B, _L, _BB, _LAYOUT = "an integer", "True or False", "a list of integers", "a list of integer lists", "a layout"
 # class -> (module below the Gluon language module, kind, [(field, type, default)])
-CLASSES = {
+CLASSES: dict[str, tuple[str, str, list[tuple[str, str, object]]]] = {
     "BlockedLayout": ("", "distributed", [("size_per_thread", _L, REQUIRED), ("threads_per_warp", _L, REQUIRED),
                                           ("warps_per_cta", _L, REQUIRED), ("order", _L, REQUIRED),
                                           ("cga_layout", _BB, [])]),
@@ -167,7 +167,8 @@ def _value(node, kind: str, default, what: str):
 
 def _scalar(node, kind: str, what: str):
     want = bool if kind == _B else int
-    if isinstance(node, ast.Constant) and type(node.value) is want and (want is bool or node.value >= 0):
+    if isinstance(node, ast.Constant) and type(node.value) is want and (
+            want is bool or (isinstance(node.value, int) and node.value >= 0)):
         return node.value
     shown = ast.unparse(node) if len(ast.dump(node)) < 400 else "that value"
     raise GluonError(f"{what} must be {'a non-negative integer' if want is int else kind}, got {abbreviate(shown)}")

@@ -6,9 +6,9 @@ import re
 
 from ..attributes.values import AttrError, found_text
 
-_TABLES = None
-_LEX_RE = None
-_IGNORE = frozenset()
+_TABLES: tuple | None = None
+_LEX_RE: re.Pattern[str] | None = None
+_IGNORE: frozenset[str] = frozenset()
 
 
 def _tables():
@@ -98,6 +98,7 @@ def _acceptable(state_stack, states, rules, end) -> list[str]:
 def run_lalr(text: str, builder):
     """Parse `text` with the grammar's automaton; returns what the builder made of the start rule."""
     terminals, _ignore, rules, states, start, end = _tables()
+    assert _LEX_RE is not None                      # _tables() compiled it
     lex_match = _LEX_RE.match
     ignore = _IGNORE
     state_stack = [start]
@@ -135,6 +136,7 @@ def run_lalr(text: str, builder):
             expected = _acceptable(state_stack, states, rules, end)
             raise AttrError(f"expected {_expected_text(expected)} but found {found_text(text[pos])}", pos)
         kind = m.lastgroup
+        assert kind is not None                     # every alternative is a named group
         if kind not in ignore:
             feed(Tok(kind, m.group(), pos), False)
         pos = m.end()

@@ -11,7 +11,9 @@ _WS = re.compile(r"\s*(?://[^\n]*\s*)*")
 
 def skip_ws(s: str, i: int) -> int:
     """Index after the whitespace and `//` comments starting at s[i]."""
-    return _WS.match(s, i).end()
+    m = _WS.match(s, i)                               # matches always (possibly empty)
+    assert m is not None
+    return m.end()
 
 
 _SIMPLE = re.compile(r'"[^"\\\n]*"')            # a string without escapes (the usual one): one regex step
@@ -64,7 +66,9 @@ def skip_strings(s: str, i: int) -> int:
     """
     n = len(s)
     while i < n and s[i] == '"':
-        run = _QUOTE_RUN.match(s, i).end() - i
+        m = _QUOTE_RUN.match(s, i)                    # s[i] is a quote: it matches
+        assert m is not None
+        run = m.end() - i
         if run >= 2:
             i += run - run % 2
             continue
@@ -118,7 +122,8 @@ def line_matches(pattern: re.Pattern, text: str, literal: str):
             return
         nl = text.rfind("\n", pos, k)
         start = nl + 1 if nl >= 0 else pos if at_line_start else -1
-        if start >= 0 and _BLANKS.match(text, start, k).end() == k:
+        blanks = _BLANKS.match(text, start, k) if start >= 0 else None     # matches always (possibly empty)
+        if blanks is not None and blanks.end() == k:
             m = pattern.match(text, start)
             if m is not None:
                 yield m

@@ -100,7 +100,7 @@ class AliasTable(Mapping):
 
     def __getitem__(self, name: str) -> AliasDef:
         entry = self._entries[name]
-        if type(entry) is int:
+        if isinstance(entry, int):
             entry = self._entries[name] = self._loc_def(name, entry, self._text.count("\n", 0, entry) + 1)
         return entry
 
@@ -123,13 +123,13 @@ class AliasTable(Mapping):
         """The text of a definition's value without building it: a fast-path `#loc` line's `loc(...)`, or the
         text of the attribute (`OtherAttribute`) the general path made."""
         entry = self._entries[name]
-        if type(entry) is int:
+        if isinstance(entry, int):
             return _loc_value(self._text, name, entry)
         return str(getattr(entry.attr, "text", entry.attr))
 
     def layouts(self) -> list[AliasDef]:
         """The definitions whose value is a layout, in file order (no `#loc` line is one)."""
-        return [e for e in self._entries.values() if type(e) is not int and getattr(e.attr, "kind", None)]
+        return [e for e in self._entries.values() if not isinstance(e, int) and getattr(e.attr, "kind", None)]
 
     def definitions(self) -> list[AliasDef]:
         """Every definition, in file order; the lines of the `#loc` ones are counted in one pass."""
@@ -137,11 +137,11 @@ class AliasTable(Mapping):
         pos, line = 0, 1
         with _collector_paused():
             for name, entry in entries.items():
-                if type(entry) is int:
+                if isinstance(entry, int):
                     line += text.count("\n", pos, entry)
                     pos = entry
                     entries[name] = AliasDef(name, OtherAttribute(_loc_value(text, name, entry)), line)
-        return list(entries.values())
+        return [e for e in entries.values() if not isinstance(e, int)]      # every one is built now
 
     def _add(self, name: str, definition: AliasDef) -> None:
         self._entries[name] = definition
@@ -225,7 +225,8 @@ def _take_loc_lines(text: str, i: int, table: AliasTable) -> int:
     the last one taken, `i` if none. A name defined before stops the run: the general path reports it."""
     entries = table._entries
     m = None
-    for m in iter(_FAST_LOC.scanner(text, i).match, None):
+    # Pattern.scanner (CPython's, untyped): successive matches each starting where the last one ended
+    for m in iter(_FAST_LOC.scanner(text, i).match, None):  # type: ignore[attr-defined]
         name = m[1]
         if name in entries:
             return m.start()
@@ -269,6 +270,7 @@ def _alias_definition(text: str, i: int, table: AliasTable, broken: dict | None 
 def _skip_type_alias(text: str, i: int) -> int:
     """Skip a type alias `!name = type` (its value is not needed); a `!...` that is not one is an operation."""
     m = _TYPE_ALIAS.match(text, i)
+    assert m is not None                            # the caller saw '!'
     j = skip_ws(text, m.end())
     if j < len(text) and text[j] == "=":
         return scan_value_end(text, skip_ws(text, j + 1))
@@ -279,6 +281,11 @@ def _skip_type_alias(text: str, i: int) -> int:
 # `// -----` modules repeating its layouts parses each once
 _PARSED: dict[str, object] = {}
 _PARSED_LIMIT = 4096
+
+
+def forget_parsed() -> None:
+    """Drop the attributes parsed so far: --triton changes what some texts mean (amd_mfma's versionMajor)."""
+    _PARSED.clear()
 
 
 def _parse_file_value(value_text: str, table, base: int, whole: str):
@@ -329,7 +336,8 @@ def scan_value_end(s: str, i: int) -> int:
             if c == ">" and i > 0 and s[i - 1] == "-":
                 run = 1
             else:
-                run = _CHAR_RUNS[c].match(s, i).end() - i if s.startswith(c, i + 1) else 1
+                # (hot loop: no check) s[i] is c, so the run matches
+                run = _CHAR_RUNS[c].match(s, i).end() - i if s.startswith(c, i + 1) else 1  # type: ignore[union-attr]
                 depth = depth + run if c in "<([{" else max(0, depth - run)
             i = last_sig = i + run
         elif c == "\n":
@@ -351,7 +359,8 @@ def scan_value_end(s: str, i: int) -> int:
             else:
                 i = last_sig = i + 1
         else:
-            end = skip_strings(s, i) if c == '"' else _PLAIN_RUN.match(s, i).end()
+            # (hot loop: no check) s[i] is a plain character here, so the run matches
+            end = skip_strings(s, i) if c == '"' else _PLAIN_RUN.match(s, i).end()  # type: ignore[union-attr]
             stripped = len(s[i:end].rstrip())
             if stripped:
                 last_sig = i + stripped

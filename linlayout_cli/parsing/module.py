@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from typing import Any
+
 _LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
 
 SEPARATOR = re.compile(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
@@ -173,7 +177,7 @@ class Module:
     """One module of a file: its attributes (`ttg.num-warps`, `ttg.target`, ...), alias definitions and ops."""
     first_line: int
     attributes: dict
-    aliases: dict                   # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
+    aliases: Mapping                # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
     ops: list = field(default_factory=list)
     types: dict = field(default_factory=dict, repr=False, compare=False)    # value_type's cache
     section: object = None          # the file's `sections.Section` this module is (None: read on its own)
@@ -207,18 +211,18 @@ class Redefined(Mapping):
     attribute parser resolves `#name` against (a slice's parent), the new values first."""
 
     def __init__(self, aliases, values: dict):
-        self.base, self.values = aliases, dict(values)
-        self.attributes = ChainMap(self.values, getattr(aliases, "attributes", aliases))
+        self.base, self.new = aliases, dict(values)
+        self.attributes = ChainMap(self.new, getattr(aliases, "attributes", aliases))
 
     def __getitem__(self, name: str):
-        return self.values[name] if name in self.values else self.base[name]
+        return self.new[name] if name in self.new else self.base[name]
 
     def __contains__(self, name) -> bool:
-        return name in self.values or name in self.base
+        return name in self.new or name in self.base
 
     def __iter__(self):
         yield from self.base
-        yield from (n for n in self.values if n not in self.base)
+        yield from (n for n in self.new if n not in self.base)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -527,7 +531,7 @@ _LOC_TOKEN = re.compile(r'"|#([\w$.\-]+)')
 _LINE_COL = re.compile(r":(\d+):(\d+)")
 
 
-def _loc_tokens(text: str) -> list[tuple[str, object]]:
+def _loc_tokens(text: str) -> list[tuple[str, Any]]:
     """The frames and alias references of a location text in the order they are written: ("frame", (file,
     line, col)) for each file location `"f.py":3:4`, ("ref", name) for each `#name`. Strings that are no file
     location (the name of `"x"(#loc)`, fused metadata) are stepped over. One pass, whatever the nesting.
@@ -874,7 +878,9 @@ def _split_dims(text: str) -> tuple[tuple[int, ...], str] | None:
     >>> _split_dims("128x64xf16"), _split_dims("4xi1"), _split_dims("f32"), _split_dims("8x")
     (((128, 64), 'f16'), ((4,), 'i1'), ((), 'f32'), ((8,), ''))
     """
-    run = _DIGITS_AND_X.match(text).group()
+    m = _DIGITS_AND_X.match(text)                   # matches always (possibly empty)
+    assert m is not None
+    run = m.group()
     pieces = run[:run.rfind("x") + 1].split("x")[:-1]
     count = next((k for k, p in enumerate(pieces) if not p), len(pieces))
     dims = pieces[:count]

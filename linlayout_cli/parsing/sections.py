@@ -80,7 +80,8 @@ def sections(text: str) -> list[Section]:
     """The non-empty sections of `text` (newlines already normalised), in file order, numbered from 1. Nothing of
     the text is copied: a section is looked at in place."""
     out: list[Section] = []
-    line, pos, facts, header = 1, 0, {}, ""
+    line, pos, header = 1, 0, ""
+    facts: dict = {}
     for m in list(breaks(text)) + [None]:
         end = m.start() if m else len(text)
         if _NOT_SPACE.search(text, pos, end):

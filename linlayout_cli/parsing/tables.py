@@ -39,9 +39,9 @@ def compute_tables(grammar: str):
         terminals.append((str(t.name), regexp, t.priority, isinstance(pat, PatternStr)))
     # regexps first by priority (FLOAT before INT), then literals
     terminals.sort(key=lambda t: (-t[2], t[3]))
-    terminals = [(n, r) for n, r, _p, _s in terminals]
-    rule_index = {}
-    rules = []
+    named = [(n, r) for n, r, _p, _s in terminals]
+    rule_index: dict = {}
+    rules: list = []
     for r in lark.rules:
         rule_index[id(r)] = len(rules)
         rules.append((str(r.origin.name), len(r.expansion), None if r.alias is None else str(r.alias),
@@ -62,7 +62,7 @@ def compute_tables(grammar: str):
                 row[sym] = -idx - 1
         states[state] = row
     states, start, end = _renumber(states, parse_table.start_states["start"], parse_table.end_states["start"])
-    return terminals, [str(x) for x in lark.ignore_tokens], rules, states, start, end
+    return named, [str(x) for x in lark.ignore_tokens], rules, states, start, end
 
 
 def _renumber(states, start: int, end: int):

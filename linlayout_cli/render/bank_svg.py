@@ -73,7 +73,7 @@ def access_panel(report: BankReport, op: str) -> Panel:
         parts.append(f'<text class="ax" x="{LEFT - 6}" y="{y + CELL_H // 2 + 3}" text-anchor="end">'
                      f'word {line * banks} @0x{line * banks * 4:x}</text>')
         for b in range(banks):
-            x = LEFT + b * CELL_W
+            x: float = LEFT + b * CELL_W
             words = cells.get((line, b))
             if not words:
                 parts.append(f'<rect x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" fill="#f3f3f3" '

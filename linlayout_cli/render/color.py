@@ -29,7 +29,7 @@ def color_system(always: bool):
                "windows": ColorSystem.WINDOWS}
     if always:
         return ColorSystem.TRUECOLOR if name == "truecolor" else ColorSystem.EIGHT_BIT
-    return systems.get(name)
+    return systems.get(name) if name is not None else None
 
 
 class Styles:
@@ -129,9 +129,10 @@ def distributed_hardware(layout, styles: Styles):
                     state["group"] = state.get("block", 0) * W + int(line[4:-2])
                 out.append(line)
                 continue
-            cells = iter(range(T))
-            out.append(COORDS.sub(lambda m, cells=cells: styles.paint(
-                m.group(0), palette.thread_hsl(state["group"], next(cells), T), underline), line))
+            cells = iter(range(T))                  # the line's cells, lane by lane (sub runs at once)
+            group = state["group"]
+            out.append(COORDS.sub(lambda c: styles.paint(
+                c.group(0), palette.thread_hsl(group, next(cells), T), underline), line))  # noqa: B023
         return b"".join(out)
     return paint
 
@@ -164,8 +165,9 @@ def shared_hardware(layout, element_bits: int, styles: Styles):
                 out.append(line)
                 continue
             b = bank(int(m.group(1)), element_bits)
+            hsl = palette.bank_hsl(b)
             out.append(line[:m.end()] + COORDS.sub(
-                lambda c, b=b: styles.paint(c.group(0), palette.bank_hsl(b), underline), line[m.end():]))
+                lambda c: styles.paint(c.group(0), hsl, underline), line[m.end():]))  # noqa: B023
         return b"".join(out)
     return paint
 

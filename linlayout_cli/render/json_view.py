@@ -63,13 +63,13 @@ def _solver(columns: list[int]):
             rows.append((c, tag))
     rows.sort(key=lambda r: -r[0].bit_length())
 
-    def solve(elems: np.ndarray):
+    def solve(elems: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         e, x = elems.copy(), np.zeros_like(elems)
         for v, t in rows:
             hit = (e >> (v.bit_length() - 1)) & 1
             e ^= hit * v
             x ^= hit * t
-        return x, e == 0
+        return x, np.equal(e, 0)
     return solve
 
 
@@ -90,7 +90,7 @@ def tensor_json(layout, header: dict, write) -> None:
     if shared:
         layout = layout.transpose_ins([d for d in ("offset", "block") if layout.has_in_dim(d)])
         sizes_in = [layout.get_in_dim_size(d) if layout.has_in_dim(d) else 1 for d in ("offset", "block")]
-        names = SHARED_HOLDER
+        names: tuple[str, ...] = SHARED_HOLDER
 
         def split(hw):
             return _tuples([hw // sizes_in[0], hw % sizes_in[0]], [sizes_in[1] - 1, sizes_in[0] - 1])
@@ -111,8 +111,10 @@ def tensor_json(layout, header: dict, write) -> None:
         _huge_cosets(sizes, solve, kernel, split, write)
     else:
         coset = np.sort(span_array(kernel))
-        _emit_rows(sizes, len(sizes), n // sizes[-1], sizes[-1], len(coset),
-                   lambda elems: _holder_cells(*solve(elems), coset, split), b",", write, comma=True)
+        def cells(elems: np.ndarray) -> np.ndarray:
+            x, ok = solve(elems)
+            return _holder_cells(x, ok, coset, split)
+        _emit_rows(sizes, len(sizes), n // sizes[-1], sizes[-1], len(coset), cells, b",", write, comma=True)
     write(b"}\n")
 
 

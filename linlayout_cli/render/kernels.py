@@ -126,7 +126,7 @@ def _row(tag: str, values) -> str:
     return "<tr>" + "".join(f"<{tag}>{_e(v)}</{tag}>" for v in values) + "</tr>"
 
 
-def fragment(results, where: str, top: int = 10) -> str:
+def fragment(results, where: str, top: int | None = 10) -> str:
     """The kernels as static HTML (no script, for a notebook): the kernel table, then each kernel's `top`
     costliest ops in a <details>."""
     data = page_data(results, where)

@@ -30,6 +30,10 @@ from .color import bank
 from .json_view import _solver
 from .small import hardware_dims, out_sizes, shared_dims
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from collections.abc import Callable
+
 DETAIL_LIMIT = 1 << 16          # cells drawn one per element up to this many
 TILE_TARGET = 1 << 12           # at most this many tiles above it (64 x 64)
 MAX_ASPECT = 16
@@ -135,7 +139,7 @@ class Cells:
     row_labels: list
     col_labels: list
     groups: list                    # (first row, heading) for each block of rows
-    colour: object                  # id -> (class name, CSS rule)
+    colour: Callable[[int], tuple[str, str]]      # id -> (class name, CSS rule)
     note: str | None = None
     titles: dict | None = None      # cell index -> tooltip listing every holder (cells whose label is cut)
 
@@ -208,7 +212,7 @@ def _tensor_axes(sizes, rows: int, cols: int, tr: int, tc: int):
     inner = sizes[-2]
     row_labels = [str(r % inner) for r in range(0, rows, tr)]
     col_labels = [str(c) for c in range(0, cols, tc)]
-    groups = [(0, None)]
+    groups: list[tuple[int, str | None]] = [(0, None)]
     if len(sizes) > 2:
         groups = []
         for r in range(0, rows, max(inner, tr)):
@@ -266,7 +270,7 @@ def _holder_lines(names: list[str], held: list, copies: int) -> list:
     per = len(names) // max(1, len(held))
     if copies == 1:
         return [(names[i * per],) if h else ("-",) for i, h in enumerate(held)]
-    out = []
+    out: list[tuple[str, ...]] = []
     for i, h in enumerate(held):
         mine = names[i * per:(i + 1) * per]
         if not h:
@@ -320,7 +324,8 @@ def _titles(holders: Holders, count: int, ok, names) -> dict | None:
 
 def _ranges(values) -> str:
     """'0-3,6' for [0, 1, 2, 3, 6]."""
-    out, run = [], []
+    out: list[str] = []
+    run: list[int] = []
     for v in sorted(values):
         if run and v == run[-1] + 1:
             run.append(v)

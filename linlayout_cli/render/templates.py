@@ -25,6 +25,10 @@ from ..engine.bits import log2
 from ..engine.gf2 import null_space, reduced_echelon, solve, span
 from .small import hardware_dims, out_sizes, row_brackets, shared_dims
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from collections.abc import Callable
+
 FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
 CACHE_LIMIT = 64          # formats (and parameter tuples) kept at once
@@ -128,7 +132,7 @@ class Coordinates:
 # ----------------------------------------------------------------------------------------- units
 
 
-def _gather(keys: list) -> tuple[list, callable]:
+def _gather(keys: list) -> tuple[list, Callable[[list], tuple]]:
     """(the distinct keys in first-seen order, a function taking a list with one item per distinct key to the
     tuple with one item per key). Keys that come in long runs (a coordinate constant along a row) are gathered
     run by run."""
@@ -191,7 +195,7 @@ class Units:
         cell = self.cell
         lit, par = cell.masks(split)
         lit_keys, lit_gather = _gather(list(zip(self.seps, (y & lit for y in self.ys))))
-        par_keys, par_gather = _gather([y & par for y in self.ys]) if par else ([], None)
+        par_keys, par_gather = _gather([y & par for y in self.ys]) if par else ([], tuple)
         formats: dict[int, bytes] = {}
         params: dict[int, tuple] = {}
         for u, x in enumerate(self.xs):
@@ -357,8 +361,9 @@ def distributed_tensor_view(layout) -> Units | None:
     for s in sizes:
         n *= s
     columns = layout.transpose_outs(list(reversed(layout.out_dims))).flat_columns()
-    pre = solve(columns, [1 << j for j in range(log2(n))])
-    if any(p is None for p in pre):
+    solved = solve(columns, [1 << j for j in range(log2(n))])
+    pre = [p for p in solved if p is not None]
+    if len(pre) < len(solved):
         return None                          # a layout that misses elements: the numpy renderer's empty cells
     basis = reduced_echelon(null_space(columns))
     replicas = span(basis)

@@ -21,7 +21,9 @@ class Line:
         return "".join(t for t, _ in self.spans)
 
 
-def line(text: str, style: str = "", indent: str = "") -> Line:
+def line(text: str, style: str = "", indent: str = "") -> Block:
+    """A block of one line of one style (typed as any block, so that a report's list of blocks starting with a
+    line takes fields and tables too)."""
     return Line(((text, style),) if text else (), indent)
 
 
@@ -47,6 +49,11 @@ class Table:
     indent: str = ""
     fit: bool = False
     narrow: tuple | None = None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    Block = Line | Fields | Table
 
 
 # ----------------------------------------------------------------------------------------- plain text

@@ -53,7 +53,9 @@ def _convert_rows(d: LayoutDiff, verdict) -> list[tuple[str, str]]:
         return [("convert", f"no verdict: {d.convert_error}")]
     if d.convert is None:
         return []
+    from ..analysis.convert import ConvertReport
     r = d.convert
+    assert isinstance(r, ConvertReport)
     return [("convert", f"A -> B on {r.target}: {verdict(r)}"),
             ("", "ttlayout convert -r A -d B: the instructions, the moves and the scratch layout")]
 
@@ -133,6 +135,7 @@ def json_text(d: LayoutDiff, a_text: str, b_text: str, element: str | None, bitw
               register: str | None = None, register_note: str | None = None) -> str:
     import json
 
+    from ..analysis.convert import ConvertReport
     from .convert import as_dict
     o = d.offsets
     obj = {
@@ -143,7 +146,7 @@ def json_text(d: LayoutDiff, a_text: str, b_text: str, element: str | None, bitw
         "bits_compared": d.bits,
         "changes": [_change_json(c) for c in d.changes],
         "spread": {"a": [spread_json(s) for s in d.spread_a], "b": [spread_json(s) for s in d.spread_b]},
-        "convert": as_dict(d.convert) if d.convert is not None else None,
+        "convert": as_dict(d.convert) if isinstance(d.convert, ConvertReport) else None,
         "convert_error": d.convert_error,
         "offsets": None if o is None else {
             "total": o.total, "moved": o.moved,

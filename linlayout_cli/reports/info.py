@@ -23,6 +23,7 @@ def linear_attr(info: LayoutInfo) -> str | None:
     from ..parsing import parse_attribute
     ll = info.linear
     b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
+    candidates: list
     if ll.has_in_dim("offset"):
         candidates = [enc.SharedLinearEncoding(b["offset"], b["block"], alignment_of(info.encoding))]
     else:
@@ -57,7 +58,7 @@ def paste(info: LayoutInfo) -> Paste:
 def cute_line(info: LayoutInfo) -> str:
     """The layout in CuTe notation, or `none: <why>` (one line)."""
     form = info.cute
-    return form.text if form.layout is not None else f"none: {form.reason}"
+    return str(form.text) if form.layout is not None else f"none: {form.reason}"
 
 
 def _mask_bits(mask: int) -> list[int]:
@@ -70,6 +71,7 @@ def _bases_text(bases) -> str:
 
 def _replication(info: LayoutInfo) -> list[tuple[str, str]]:
     d = info.distributed
+    assert d is not None                       # a distributed layout's
     copies = d.slots // d.distinct if d.distinct else 0
     if copies <= 1:
         return [("replication", f"none: {d.distinct} distinct elements in {d.slots} slots")]
@@ -104,6 +106,7 @@ def spread_json(s: Spread) -> dict:
 
 def _distributed_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     d = info.distributed
+    assert d is not None                       # a distributed layout's
     threads = d.threads_per_warp * d.warps
     rows = [("threads", f"{d.threads_per_warp} lanes x {plural(d.warps, 'warp')} = {threads} threads"
                         + (f" per CTA, {d.ctas} CTAs" if d.ctas > 1 else "")),
@@ -123,6 +126,7 @@ def _distributed_rows(info: LayoutInfo) -> list[tuple[str, str]]:
 
 def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     s = info.shared
+    assert s is not None                       # a shared layout's
     rows = [("memory", f"{s.offsets} offsets x {info.element_bits} bits = {s.offsets * info.element_bits // 8} bytes"
                        + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "") + f"; alignment {s.alignment} bytes"),
             ("swizzle", s.swizzle)]
@@ -149,7 +153,7 @@ def blocks(info: LayoutInfo) -> list:
     p = paste(info)
     tail = [("paste", p.linear_attr or "none: Triton accepts no linear attribute with these bases"),
             ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
-    if p.gluon != p.gluon_linear:
+    if p.gluon_linear is not None and p.gluon != p.gluon_linear:
         tail.append(("", p.gluon_linear))
     tail.append(("cute", cute_line(info)))
     if reads_back_as_shared(info.cute, info.shape):
@@ -162,6 +166,7 @@ def blocks(info: LayoutInfo) -> list:
 
 def _distributed_json(info: LayoutInfo) -> dict:
     d = info.distributed
+    assert d is not None                       # a distributed layout's
     return {
         "threads_per_warp": d.threads_per_warp, "warps": d.warps, "ctas": d.ctas,
         "spread": [spread_json(s) for s in d.spread],
@@ -172,6 +177,7 @@ def _distributed_json(info: LayoutInfo) -> dict:
 
 def _shared_json(info: LayoutInfo) -> dict:
     s = info.shared
+    assert s is not None                       # a shared layout's
     return {
         "offsets": s.offsets, "blocks": s.blocks, "alignment": s.alignment, "swizzle": s.swizzle,
         "vec": s.vec, "per_phase": s.per_phase, "max_phase": s.max_phase, "mixed_offset_bits": list(s.mixed),
@@ -193,6 +199,7 @@ def json_text(info: LayoutInfo) -> str:
     }
     if info.distributed:
         d = info.distributed
+        assert d is not None                       # a distributed layout's
         obj.update(elements_per_thread=d.elements_per_thread, vector_width=d.vector_elems,
                    replication={"copies": d.slots // d.distinct if d.distinct else 0, "distinct_elements": d.distinct,
                                 "slots": d.slots, "free_masks": {hw: d.free[hw] for hw in HARDWARE}},

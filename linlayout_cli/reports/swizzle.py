@@ -59,7 +59,7 @@ def _gpu_json(g: GpuComparison) -> dict:
     def cost(c: GpuCost | None):
         if c is None:
             return None
-        out = {"layout": c.layout, "write": direction_json(c.write), "read": direction_json(c.read),
+        out: dict[str, object] = {"layout": c.layout, "write": direction_json(c.write), "read": direction_json(c.read),
                "wavefronts_total": c.wavefronts_total, "ideal_wavefronts_total": c.ideal_wavefronts_total,
                "instructions_per_cta": c.instructions_per_cta}
         if c.padding is not None:

@@ -10,6 +10,9 @@ import tempfile
 import traceback
 
 CASE_TIMEOUT_S = int(os.environ.get("ORACLE_CASE_TIMEOUT", "120"))
+# address-space limit of each child in MiB (0: none); old releases take gigabytes on some inputs, an allocation
+# failure then aborts the child like any other abort
+CASE_MEMORY_MB = int(os.environ.get("ORACLE_CASE_MEMORY_MB", "0"))
 _PROGNAME = None
 
 
@@ -35,6 +38,10 @@ def run_forked(fn, timeout=CASE_TIMEOUT_S, progname=None):
         rc = 99
         try:
             signal.alarm(timeout)
+            if CASE_MEMORY_MB:
+                import resource
+                limit = CASE_MEMORY_MB << 20
+                resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
             if progname:
                 _set_progname(progname)
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -88,7 +88,7 @@ class CliOracle:
         if self._value_off is not None:
             return self._value_off
         L = self.L
-        text = b"#a = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+        text = self._probe_alias()
         fd, path = tempfile.mkstemp(suffix=".mlir")
         os.write(fd, text)
         os.close(fd)
@@ -106,6 +106,13 @@ class CliOracle:
         finally:
             os.unlink(path)
 
+    def _probe_alias(self) -> bytes:
+        """A one-alias file whose attribute locates AttributeAliasDefinition::value."""
+        return b"#a = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>\n"
+
+    def _block_address(self, blk) -> int:
+        return blk.id()
+
     def _parse_file(self, filename: bytes):
         """Parse like the tool: SourceMgr + ParserConfig(ctx) + AsmParserState + fresh Block."""
         L = self.L
@@ -121,13 +128,13 @@ class CliOracle:
         blk0 = builder.new_block()
         fn_ptr, fn_len = L.cstr(filename)
         pos = os.lseek(2, 0, os.SEEK_CUR)  # fd 2 is a regular file here (see run_forked)
-        L.parse_source_file(fn_ptr, fn_len, ctypes.addressof(srcmgr), blk0.id(), ctypes.addressof(config), None)
+        L.parse_source_file(fn_ptr, fn_len, ctypes.addressof(srcmgr), self._block_address(blk0), ctypes.addressof(config), None)
         os.ftruncate(2, pos)
         os.lseek(2, pos, os.SEEK_SET)
         state = L.buf(256)
         L.asm_state_ctor(ctypes.addressof(state))
         blk = builder.new_block()
-        ok = L.parse_asm_source_file(ctypes.addressof(srcmgr), blk.id(), ctypes.addressof(config), ctypes.addressof(state), None)
+        ok = L.parse_asm_source_file(ctypes.addressof(srcmgr), self._block_address(blk), ctypes.addressof(config), ctypes.addressof(state), None)
         self._keep_blocks = (blk0, blk, builder)
         return state, ok
 

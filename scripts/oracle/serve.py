@@ -46,6 +46,11 @@ from .printing import CliOracle, run_cli
 
 @functools.cache
 def cli() -> CliOracle:
+    """3.9's tool, or the installed older release's (``release.ReleaseOracle``, imported only then)."""
+    import importlib.metadata
+    if not importlib.metadata.version("triton").startswith("3.9."):
+        from .release import ReleaseOracle
+        return ReleaseOracle()
     return CliOracle()
 
 

@@ -103,9 +103,9 @@ def test_advise_write_and_output_naming_one_file_are_refused_before_anything_is_
 
 
 def test_one_run_never_writes_one_file_twice(tmp_path):
-    from linlayout_cli import cli
     from linlayout_cli.errors import TTLayoutError
-    sink = cli._StreamSink(lambda data: None)           # the process's -o sink (cli.execute makes one per run)
+    from linlayout_cli.outfile import Sink
+    sink = Sink(lambda data: None)           # the process's -o sink (cli.execute makes one per run)
     with sink(str(tmp_path / "a")) as put:
         put(b"first\n")
     os.symlink(tmp_path / "a", tmp_path / "b")

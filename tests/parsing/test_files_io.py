@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from golden_cases import DATA, ROOT
 
-from linlayout_cli import cli
+from linlayout_cli import outfile
 from linlayout_cli.cli import run
 from linlayout_cli.errors import TTLayoutError
 
@@ -240,7 +240,7 @@ def test_write_error_is_clean(tmp_path, monkeypatch):
         def close(self):
             self.f.close()
 
-    monkeypatch.setattr(cli.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    monkeypatch.setattr(outfile.os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
     assert "No space left on device" in clean_error(["-l", BLOCKED, "-o", str(target)] + T16)
     assert not target.exists() and leftovers(tmp_path) == []
 
@@ -482,7 +482,7 @@ def _wait_for_temporary_file(directory: Path):
 
 
 # a child that writes its -o file through a named temporary file, as systems without O_TMPFILE do
-NAMED_TEMPORARY = ("import sys; from linlayout_cli import cli; cli._anonymous_file = lambda directory: None; "
+NAMED_TEMPORARY = ("import sys; from linlayout_cli import cli, outfile; outfile._anonymous_file = lambda directory: None; "
                    "sys.argv[0] = 'ttlayout'; cli.main()")
 FATAL = [s for s in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGXCPU",
                      "SIGVTALRM", "SIGPROF", "SIGPWR", "SIGRTMIN") if hasattr(signal, s)]

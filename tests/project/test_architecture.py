@@ -1,7 +1,8 @@
 """The package's shape, read from the real imports with `ast` (function-local ones included, since a lazy import
 is still a dependency): the layer order is declared once below and every import goes down it or stays inside its own
 package; there is no import cycle; no module uses another package's `_private` names; commands read files and parse
-only through `inputs`."""
+only through `inputs`; no command's module imports another command's; the output sink lives in `outfile`, not in
+`cli`; and nothing looks a module up in `sys.modules`, where this reader cannot see the dependency."""
 from __future__ import annotations
 
 import ast
@@ -13,7 +14,7 @@ PACKAGE = ROOT / "linlayout_cli"
 
 # Lowest first. A module may import from its own package and from any lower layer; "" is the package __init__.
 LAYERS = (
-    ("errors", "records", "resources"),
+    ("errors", "records", "resources", "outfile"),
     ("engine",),
     ("attributes",),
     ("parsing",),
@@ -200,6 +201,56 @@ def test_only_the_pipeline_reads_files_and_parses_user_input():
         text = path.read_text(encoding="utf-8")
         assert "open(" not in text and "parse_attribute" not in text and "parse_tensor_type" not in text, name
         assert not {t for t in GRAPH[name] if _top(t) == "parsing"}, name
+
+
+def _command_modules() -> set[str]:
+    """The modules of the commands' registry (`commands.COMMANDS`): linlayout_cli.commands.audit, ..."""
+    from linlayout_cli.commands import COMMANDS
+    return {f"linlayout_cli.commands.{c.module}" for c in COMMANDS.values()}
+
+
+def test_no_command_imports_another_command():
+    """Commands share code through `reports/`, `inputs` and the helpers of `commands/` (layouts, options, output,
+    hardware), never through each other's modules."""
+    commands = _command_modules()
+    assert len(commands) >= 9
+    crossing = [e for name in commands for e in READ[name][0] if e.target in commands and e.target != name]
+    assert crossing == [], crossing
+
+
+def test_the_output_sink_is_outside_cli():
+    """`cli` wires the process (dispatch, signals, error lines); the atomic `-o` machinery is `outfile`'s."""
+    text = (PACKAGE / "cli.py").read_text(encoding="utf-8")
+    for word in ("O_TMPFILE", "mkstemp", "os.replace", "os.link", "pthread_sigmask", "fchmod"):
+        assert word not in text, word
+    assert "linlayout_cli.outfile" in GRAPH["linlayout_cli.cli"]
+    assert {t for t in GRAPH["linlayout_cli.outfile"] if _top(t) not in ("errors", "outfile")} == set()
+
+
+def test_no_module_is_looked_up_in_sys_modules():
+    """A `sys.modules` lookup is an import this test cannot see; import the module instead (lazily if needed)."""
+    users = [name for name, path in _modules().items() if "sys.modules" in path.read_text(encoding="utf-8")]
+    assert users == [], users
+
+
+def test_each_command_takes_one_typed_request():
+    """`run(ctx, request)`: each command's `Request` is a frozen record with one field per option and argument
+    (what `options.quick` and click give), so a command line is one typed value, not a keyword list."""
+    import inspect
+
+    from linlayout_cli.commands import COMMANDS, Context, load
+    from linlayout_cli.records import replace
+    for name in COMMANDS:
+        module = load(name)
+        params = {o.name for o in module.OPTIONS} | {a.name for a in getattr(module, "ARGUMENTS", ())}
+        assert set(module.Request._fields) == params, name
+        assert list(inspect.signature(module.run).parameters) == ["ctx", "given"], name
+        request = module.Request(**{field: None for field in params})
+        first = module.Request._fields[0]
+        with __import__("pytest").raises(AttributeError):
+            setattr(request, first, "x")
+        assert getattr(replace(request, **{first: "x"}), first) == "x"
+    assert "error_line" in Context._fields
 
 
 def test_the_kernel_model_runs_no_regex():

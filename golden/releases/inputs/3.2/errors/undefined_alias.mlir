@@ -1,0 +1,1 @@
+#s = #triton_gpu.slice<{dim = 0, parent = #missing}>
