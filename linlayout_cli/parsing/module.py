@@ -56,21 +56,22 @@ class Op:
         self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
         self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
         self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
-        self._types = types                  # the text after ' : ', until read: then (operand types, result types)
+        self._types: str | tuple = types     # the text after ' : ', until read: then (operand types, result types)
         self._type_cache = type_cache        # type text -> type lists, shared by the ops of a module (or None)
         self._loc, self._locations = None, locations
 
     def _type_lists(self) -> tuple:
         types = self._types
-        if type(types) is str:
-            cache = self._type_cache
-            found = cache.get(types) if cache is not None else None
-            if found is None:
-                found = _type_lists(types)
-                if cache is not None:
-                    cache[types] = found
-            types = self._types = found
-        return types
+        if isinstance(types, tuple):
+            return types
+        cache = self._type_cache
+        found = cache.get(types) if cache is not None else None
+        if found is None:
+            found = _type_lists(types)
+            if cache is not None:
+                cache[types] = found
+        self._types = found
+        return found
 
     @property
     def operand_types(self) -> tuple[str, ...]:
