@@ -147,6 +147,8 @@ class Axes:
             for name, vid in zip(result_names(op.results), self.ssa.results[i]):
                 self.by_name.setdefault(name, vid)
                 self.by_name.setdefault(name.split("#")[0], vid)
+            for k, name in enumerate(self.ssa.arguments.get(i, ())):
+                self.by_name.setdefault(name, (i, "a", k))
 
     # ------------------------------------------------------------------------------------------ queries
 

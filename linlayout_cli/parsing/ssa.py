@@ -79,6 +79,7 @@ class Ssa:
     yields: dict = field(default_factory=dict)         # region op index -> [operand ids of each scf.yield]
     conditions: dict = field(default_factory=dict)     # scf.while index -> operand ids of its scf.condition
     owner: list = field(default_factory=list)          # op index -> index of the op whose region holds it (-1)
+    arguments: dict = field(default_factory=dict)      # region op index -> its first region's argument names
 
 
 def result_names(results: tuple) -> list[str]:
@@ -147,6 +148,8 @@ def read_ssa(ops) -> Ssa:
             operands = ()
         else:
             operands = tuple(lookup(o) for o in header)
+        if i in pending:
+            ssa.arguments[i] = list(pending[i])
         ssa.operands.append(operands)
         if op.name == "scf.yield" and owner >= 0:
             ssa.yields.setdefault(owner, []).append(operands)
