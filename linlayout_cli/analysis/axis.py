@@ -61,6 +61,7 @@ from ..records import frozen
 MAX_DIVISIBILITY = 1 << 62          # Triton's kMaxDivisor: highestPowOf2Divisor<int64_t>(0)
 HINTS = ("tt.contiguity", "tt.divisibility", "tt.constancy")
 MAX_LOOP_PASSES = 32                # a loop body is walked again until its carried values stop changing
+VISITS_PER_OP = 64                  # the walk's budget: beyond it (loops nested very deep) every value is unknown
 
 
 @frozen
@@ -141,7 +142,11 @@ class Axes:
         self.values: dict = {}
         self.end = _subtree_ends(self.ops)
         self._types: dict = {}
-        self._run(0, len(self.ops) - 1)
+        self._budget = VISITS_PER_OP * max(1, len(self.ops))
+        try:
+            self._run(0, len(self.ops) - 1)
+        except (RecursionError, _Exhausted):
+            self.values = {}                # not at a fixed point: nothing is claimed (every value unknown)
         self.by_name: dict = {}
         for i, op in enumerate(self.ops):
             for name, vid in zip(result_names(op.results), self.ssa.results[i]):
@@ -284,6 +289,9 @@ class Axes:
     # ------------------------------------------------------------------------------------------ one op
 
     def _visit(self, i: int) -> None:
+        self._budget -= 1
+        if self._budget < 0:
+            raise _Exhausted
         op = self.ops[i]
         results = self.ssa.results[i]
         if not results:
@@ -450,6 +458,10 @@ class Axes:
             contiguity.append(gcd(a.contiguity[d], b.contiguity[d], cond.constancy[d]))
             divisibility.append(gcd(_divisibility_from_contiguity(a, b, d), contiguity[-1]))
         return AxisInfo(tuple(contiguity), tuple(divisibility), tuple(constancy), None, a.known and b.known)
+
+
+class _Exhausted(Exception):
+    """The walk's budget is spent (loops nested so deep that iterating them to a fixed point would not end soon)."""
 
 
 # ------------------------------------------------------------------------------------------------ binary rules

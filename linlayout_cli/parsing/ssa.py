@@ -197,8 +197,10 @@ def _assignments(text: str, at: int) -> list[tuple[str, str]]:
     if at < 0:
         return []
     open_at = text.find("(", at)
+    if open_at < 0:
+        return []
     end = skip_balanced(text, open_at)
-    if open_at < 0 or end <= open_at:
+    if end <= open_at:
         return []
     out = []
     for part in _depth_split(text[open_at + 1:end - 1], ","):
@@ -215,6 +217,8 @@ def function_arguments(text: str) -> list[Argument]:
     if open_at < 0:
         return []
     end = skip_balanced(text, open_at)
+    if end <= open_at:
+        return []
     inner = text[open_at + 1:end - 1] if end > open_at else ""
     out = []
     for part in _depth_split(inner, ","):

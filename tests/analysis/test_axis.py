@@ -168,3 +168,17 @@ def test_function_argument_hints_and_unknown_while_arguments():
 ])
 def test_join_is_the_per_dim_gcd(a, b, want):
     assert join(a, b) == want and join(None, a) == a
+
+
+def test_loops_nested_beyond_the_walks_means_claim_nothing():
+    # 2000 nested loops: deeper than the walk recurses; every value is then unknown, never an error
+    depth = 2000
+    body = "    %c0 = arith.constant 0 : i32\n    %c1 = arith.constant 1 : i32\n"
+    for k in range(depth):
+        body += f"    scf.for %i{k} = %c0 to %n step %c1 : i32 {{\n"
+    body += "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+    body += "    %z = arith.addi %r, %r : tensor<8xi32>\n"
+    body += "    }\n" * depth
+    module, ax = axes(body)
+    info = operand_of(module, ax, "arith.addi", 0)
+    assert info.known is False and info.contiguity == (1,)
