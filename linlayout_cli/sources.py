@@ -180,7 +180,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     """(the parsed modules of one TTGIR text, their `ModuleAudit`s, who chose the target): audited for `target`
     (--target: "option"), else the compiler's target (`compiled`, `analysis.kernels.Compiled`: "metadata"), else
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
-    from .analysis.audit import analyze_audit
+    from .analysis.kernel.audit import analyze_audit
     from .analysis.targets import get_target
     modules = list(inputs.modules(text))
     if not modules:
@@ -287,7 +287,7 @@ def _worker_start() -> None:
 
 def _worker_memo():
     global _memo
-    from .analysis.audit import Memo
+    from .analysis.kernel.context import Memo
     if _memo is None or len(_memo.values) > MEMO_LIMIT:
         _memo = Memo()
     return _memo

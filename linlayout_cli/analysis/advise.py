@@ -28,7 +28,10 @@ import re
 
 from ..errors import TTLayoutError
 from ..records import frozen
-from .audit import COUNT_CLASSES, LOOP_WEIGHT, Memo, analyze_audit
+from .kernel.audit import analyze_audit
+from .kernel.context import Memo
+from .kernel.findings import COUNT_CLASSES, LOOP_WEIGHT
+from .kernel.ops import DOT_OPS
 
 MAX_CANDIDATES = 10             # per alias
 MAX_PAIRS = 12                  # two-alias changes priced per module
@@ -196,7 +199,6 @@ FREE_OPS = ("tt.splat", "tt.addptr", "tt.make_range", "tt.load", "tt.store", "tt
             "scf.condition", "ttg.warp_specialize", "ttg.warp_yield", "ttg.warp_return",
             "ttg.warp_specialize.partitions")
 FREE_PREFIXES = ("arith.", "math.")
-DOT_OPS = ("tt.dot", "ttng.warp_group_dot", "ttng.tc_gen5_mma", "tt.dot_scaled", "ttng.tc_gen5_mma_scaled")
 
 
 @frozen

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..errors import TTLayoutError
 from ..records import frozen
-from .audit import ModuleAudit, _partition_warps, module_cost
+from .kernel.findings import ModuleAudit, module_cost
+from .kernel.memory import partition_warps
 
 WARP_GROUP = 4                 # warps Triton rounds warp_specialize partitions up to
 TMA_SCRATCH = 128              # bytes of one ttng.tensormap_create scratch buffer
@@ -166,7 +167,7 @@ def metadata_notes(module, compiled: Compiled, source: str = "metadata") -> tupl
                      f"audited for {compiled.target}")
     warps = module.num_warps
     if warps is not None and warps != compiled.num_warps:
-        part = _partition_warps(module.ops)
+        part = partition_warps(module.ops)
         extra = compiled.num_warps - warps
         if part and extra == part:
             notes.append(f"{compiled.num_warps} warps in {source}: ttg.num-warps {warps} + {part} in "
@@ -203,7 +204,7 @@ def shared_difference(module, m: ModuleAudit, compiled: Compiled | None) -> tupl
         return "", True
     diff = compiled.shared - m.shared.total
     names = {op.name for op in module.ops}
-    part = _partition_warps(module.ops)
+    part = partition_warps(module.ops)
     extra = compiled.num_warps - (module.num_warps or compiled.num_warps)
     if part and diff == extra - part > 0:
         return (f"compiler +{diff} byte{'s' * (diff > 1)}: Triton keeps one warp-index byte per warp of the "

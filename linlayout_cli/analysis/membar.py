@@ -33,18 +33,23 @@ from __future__ import annotations
 
 import re
 
+from .kernel.ops import (
+    BARRIERS,
+    FUNCTION_OPS,
+    LOOPS,
+    MMA_V5_OPS,
+    SLOT_VIEWS,
+    TERMINATORS,
+    TMEM_ROOTS,
+    TMEM_VIEWS,
+    VIEW_OPS,
+    WAITS,
+)
+
 READ, WRITE = "r", "w"
 THREAD, LEADER, THREAD0, MMA, ASYNC, COPY = "thread", "leader", "thread0", "mma", "async", "copy"
-LOOPS = ("scf.for", "scf.while")
-WAITS = ("ttg.async_wait", "ttng.async_tma_store_wait")
-BARRIERS = ("ttg.barrier", "gpu.barrier")
-TERMINATORS = ("ttg.warp_return", "ttg.warp_yield", "tt.return", "scf.yield")
 MAX_PASSES = 16                  # walks of a loop body before its head state is taken as stable
 VISITS_PER_OP = 64               # op visits a function may take in all (nested loops multiply the walks)
-TMEM_ROOTS = ("ttng.tmem_alloc",)
-TMEM_VIEWS = ("ttng.tmem_subslice", "ttg.memdesc_index", "ttg.memdesc_reinterpret", "ttg.memdesc_reshape",
-              "ttg.memdesc_trans")
-SLOT_VIEWS = ("ttg.memdesc_trans", "ttg.memdesc_reshape", "ttg.memdesc_reinterpret")
 _CONSTANT = re.compile(r"arith\.constant\s+(-?\d+)\s*:")
 _LEADING = re.compile(r"memdesc<(\d+)x")
 
@@ -76,7 +81,7 @@ def _accesses(op) -> list[tuple[str, str, str]]:
         return [(o, READ, THREAD) for o in first] + [(o, READ, ASYNC) for o in ops[1:]]
     if name == "ttng.warp_group_dot":
         return [(o, READ, ASYNC) for o in ops[:2]]
-    if name in ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled"):
+    if name in MMA_V5_OPS:
         return [(o, READ, MMA) for o in ops[:2]] + [(o, WRITE, MMA) for o in ops[2:]]
     if name == "ttng.tmem_store":
         return [(ops[1], WRITE, THREAD)] if len(ops) > 1 else []
@@ -247,8 +252,6 @@ def _span(ops, defined: dict, root: dict, buffers: dict, name: str, slots: bool,
 _ITER_ARGS = re.compile(r"iter_args\((.*?)\)\s*->")
 _CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
 _NAME = re.compile(r"%[\w$.-]+")
-VIEWS = ("ttg.memdesc_index", "ttg.memdesc_subslice", "ttg.memdesc_trans", "ttg.memdesc_reshape",
-         "ttg.memdesc_reinterpret")
 
 
 class _Scoped:
@@ -312,7 +315,7 @@ def _names(ops, given: dict) -> tuple[dict, dict]:
         if op.name == "ttg.local_alloc" and op.results:
             name = op.results[0].split(":")[0]
             root.setdefault(name, name)
-        elif op.name in VIEWS and op.results and op.operands:
+        elif op.name in VIEW_OPS and op.results and op.operands:
             source = root.get(op.operands[0].split("#")[0])
             if source:
                 root[op.results[0].split(":")[0]] = source
@@ -397,7 +400,7 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
             accesses[i] = found
     walk = _Walk(ops, tree, accesses, {i: (o, o + s, None, None) for i, (o, s) in scratch.items() if s}, warp_sync,
                  set(syncs))
-    top = walk.children(start) if ops and ops[start].name in ("tt.func", "func.func", "llvm.func") else None
+    top = walk.children(start) if ops and ops[start].name in FUNCTION_OPS else None
     if top:
         for region in top:
             walk.block(region, _State())

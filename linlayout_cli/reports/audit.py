@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..analysis.audit import Finding, ModuleAudit, module_cost, rank_by_waste
+from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
 from ..errors import abbreviate
 from .blocks import BLANK, Fields, Table, line
 from .common import plural

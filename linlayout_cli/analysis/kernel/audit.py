@@ -1,0 +1,110 @@
+"""The audit's orchestrator. Every layout decision of a real TTGIR kernel, with its cost and its Python line.
+
+For each op that touches layouts: `ttg.convert_layout` (the `convert` model), shared-memory stores and loads
+(`local_alloc` with a value, `local_store`, `local_load`: the shared-access model; `async_copy_global_to_local`: the
+`bank` model), TMA copies, global loads, stores and atomics on tensors of pointers (vector width from the layout
+and the pointers' AxisInfo, 32-byte sectors per warp access), reductions and scans (within a thread, across lanes,
+across warps) and dots (operand and accumulator layouts). Then the kernel's shared memory: its allocations live
+from definition to last use (a use inside a loop keeps them live through the loop) and each op's scratch lives at
+that op; the peak is what the CTA needs, against the target's limit. Each row also counts its op's instructions
+in the assembly's classes (`Finding.counts`, with Triton's Membar barriers: analysis/membar.py).
+
+`cost` is counted in issue slots per thread: the instructions one thread issues for the op (shuffles, shared-memory
+and global accesses, 2 per barrier), each taken once per shared-memory wavefront it needs, or scaled by its
+32-byte sectors over the fewest its bytes could fill; x 8 inside a loop, whose trip count a dump does not tell.
+`ideal` is the cost the same op would have at its best (`ideal_cost`, docs/audit_model.md), and `waste` = cost -
+ideal ranks the rows (`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
+
+An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
+kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled", a padded buffer the compiled
+kernel would fault on a row "error"; any other exception is a bug and ends the audit. Analyses are cached by (op kind, canonical layouts, shapes, element widths, target), across
+the modules of a file, so a dump repeating one conversion ten thousand times analyses it once.
+"""
+from __future__ import annotations
+
+from ...errors import TTLayoutError
+from .context import Context, Memo, problem_row
+from .convert import convert_op
+from .dot import dot_op
+from .findings import Extra, Finding, ModuleAudit, SharedUse
+from .global_access import buffer_op, global_op
+from .memory import alloc_op, buffer_fields, buffer_roots, buffer_users, shared_use
+from .modules import check_threads, function_units, module_target
+from .ops import BUFFER_OPS, DOT_OPS, GLOBAL_OPS, SHARED_OPS, TMA_OPS
+from .reduce import reduce_op
+from .shared import shared_op
+from .sync import synchronisation
+from .tma import tma_op
+
+ANALYSES = {"ttg.convert_layout": ("convert", convert_op), **{n: ("shared", shared_op) for n in SHARED_OPS},
+            **{n: ("tma", tma_op) for n in TMA_OPS}, **{n: ("global", global_op) for n in GLOBAL_OPS},
+            **{n: ("global", buffer_op) for n in BUFFER_OPS},
+            "tt.reduce": ("reduce", reduce_op), "tt.scan": ("scan", reduce_op), **{n: ("dot", dot_op) for n in DOT_OPS}}
+
+
+def _applies(op) -> bool:
+    if op.name == "ttg.local_alloc":
+        return True                                  # a store into the buffer, or the buffer itself (alloc_op)
+    if op.name in GLOBAL_OPS:
+        return bool(op.operand_types) and op.operand_types[0].startswith(("tensor<", "!tt.ptr"))
+    return op.name in ANALYSES
+
+
+def _audit_module(module, index: int, target: str | None = None, memo: Memo | None = None,
+                  several: bool = False) -> ModuleAudit:
+    tgt, given = module_target(module, target, several)
+    check_threads(module, tgt, several)
+    memo = memo if memo is not None else Memo()
+    rows: list[Finding] = []
+    problems: list[str] = []
+    shared: list[SharedUse] = []
+    extras: list[Extra] = []
+    for unit in function_units(module):
+        ctx = Context(unit, tgt, memo)
+        ctx.num_warps = module.num_warps
+        findings: dict[int, Finding] = {}
+        allocs = []
+        for i, op in enumerate(unit.ops):
+            if not _applies(op):
+                continue
+            if op.name == "ttg.local_alloc" and not op.operands:
+                allocs.append(i)
+                continue
+            category, analyse = ANALYSES[op.name]
+            try:
+                findings[i] = analyse(ctx, op)
+            except TTLayoutError as e:
+                findings[i] = problem_row(op, category, e)
+                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+        roots = buffer_roots(unit.ops)
+        users = buffer_users(ctx, roots[0], findings)
+        for i, op in enumerate(unit.ops):
+            if op.name != "ttg.local_alloc" or not op.results:
+                continue
+            try:
+                if i in allocs:
+                    findings[i] = alloc_op(ctx, op, roots[0], users)
+                elif not findings[i].problem:
+                    findings[i].fields["buffer"] = buffer_fields(ctx, op, roots[0], users)
+            except TTLayoutError as e:
+                findings[i] = problem_row(op, "buffer", e)
+                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+        placed: dict = {}
+        shared.append(shared_use(ctx, findings, roots, placed))
+        extras += synchronisation(ctx, findings, roots[0], placed)
+        rows += [findings[i] for i in sorted(findings)]
+    first = shared[0]
+    use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
+                    max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
+    return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
+                       tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
+
+
+def analyze_audit(modules, target: str | None = None, several: bool = False,
+                  memo: Memo | None = None) -> list[ModuleAudit]:
+    """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
+    each read when its turn comes), for `target` (default: each module's `ttg.target`), with one cache of
+    analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
+    across its candidates); `several`: the file holds more than one module (errors then say which)."""
+    memo = memo if memo is not None else Memo()
+    return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]

@@ -1,0 +1,178 @@
+"""What the audit returns: one `Finding` per op that makes a layout decision, the instructions at ops that are
+no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audit (`ModuleAudit`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..targets import READ, Target
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: convert loads when a dump has a convert_layout
+    from ..convert import ConvertReport
+
+LOOP_WEIGHT = 8                  # an op inside a loop weighs this much (a dump does not tell the trip count)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One op's row: what it is, where it comes from, and what its layouts cost."""
+    op: str
+    line: int                        # line of the dump
+    loc: str | None                  # Python file:line:col
+    loops: int
+    category: str                    # convert, shared, tma, global, reduce, scan, dot
+    layouts: tuple[str, ...]         # as the dump names them (#blocked, #mma, or the attribute text)
+    attrs: tuple[str, ...]           # the same layouts printed canonically
+    shape: tuple[int, ...]
+    element: str
+    verdict: str                     # the answer in words; '' for a conversion (reports/convert words `conversion`)
+    cost: float
+    fields: dict = field(default_factory=dict)
+    scratch_bytes: int = 0
+    problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
+    conversion: ConvertReport | None = None  # of a convert_layout
+    instructions: dict | None = None  # counts the op's analysis computed (reductions, scans), in COUNT_CLASSES
+    frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
+    membar: int = 0                  # barriers Triton's Membar pass puts at this op (analysis/membar.py)
+    ideal: float = 0.0               # the op's cost at its best (`ideal_cost`), in the same unit, loops weighed
+
+    @property
+    def waste(self) -> float:
+        """Cost above the op's ideal (0 for an op that is as cheap as it can be)."""
+        return max(0.0, self.cost - self.ideal)
+
+    @property
+    def counts(self) -> dict | None:
+        """The op's static instruction counts per thread in the assembly's classes (`COUNT_CLASSES`: what the
+        compiled code of this op holds, once, loops not unrolled), or None where the model does not count this op.
+
+        A convert counts its lowering (`convert` model); a register <-> shared access its ld/st.shared (ldmatrix,
+        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; a reduction or
+        scan its shuffles and its rounds through shared memory (analysis/reduction.py); TMA copies and dots issue
+        none of these classes themselves (a warp_group_dot of two warp groups: one warp-index shuffle). Every op
+        also counts the barriers Triton's Membar pass inserts at it (`membar`). docs/audit_model.md states each
+        rule; `ModuleAudit.extras` holds what the compiled code has at ops that are no row."""
+        base = self._own_counts()
+        if base is not None and self.membar:
+            base["barriers"] += self.membar
+        return base
+
+    def _own_counts(self) -> dict | None:
+        """`counts` without Membar's barriers."""
+        if self.problem:
+            return None
+        zero = dict.fromkeys(COUNT_CLASSES, 0)
+        if self.instructions is not None:
+            return zero | self.instructions
+        if self.category == "convert":
+            from ..convert import assembly_counts
+            p = assembly_counts(self.conversion) if self.conversion is not None else self.fields["per_thread"]
+            return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
+                           "shuffles": p["shuffles"], "barriers": p["barriers"]}
+        if self.category == "shared":
+            if self.op == "ttg.async_copy_global_to_local":
+                return zero
+            key = "shared_loads" if self.fields["access"] == READ else "shared_stores"
+            return zero | {key: self.fields.get("issued", self.fields["instructions_per_thread"])}
+        if self.category == "global" and self.op in ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"):
+            key = "global_loads" if self.op.endswith("load") else "global_stores"
+            return zero | {key: self.fields["instructions_per_thread"]}
+        if self.category in ("tma", "dot", "buffer"):
+            return zero
+        return None
+
+
+# The instruction classes an op is counted in, as the assembly names them (NVIDIA / AMD):
+# shared_loads ld.shared*, ldmatrix* / ds_read*; shared_stores st.shared*, stmatrix* / ds_write*;
+# shuffles shfl.sync* / ds_bpermute*, ds_swizzle*, v_permlane*, DPP; barriers bar.sync, barrier.sync / s_barrier;
+# global_loads ld.global* / global_load*, buffer_load*; global_stores st.global* / global_store*, buffer_store*.
+COUNT_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers", "global_loads", "global_stores")
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One shared-memory allocation: its size and the ops (indices) between which it is live."""
+    name: str
+    line: int
+    bytes: int
+    alignment: int
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class SharedUse:
+    total: int                       # peak of live allocations (aligned) plus the op's scratch
+    peak_line: int                   # the dump line where the peak is reached
+    allocations: tuple[Buffer, ...]
+    largest_scratch: int
+    limit: int
+    bound: bool = False              # True: too many buffers live together, `total` is their sum (an upper bound)
+
+
+@dataclass(frozen=True)
+class ModuleAudit:
+    index: int
+    first_line: int
+    target: Target
+    num_warps: int | None
+    threads_per_warp: int | None
+    findings: tuple[Finding, ...]
+    shared: SharedUse
+    problems: tuple[str, ...]
+    target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
+    section: object = None           # the file's `parsing.sections.Section` the module is (None: read on its own)
+    extras: tuple = ()               # Extra: instructions at ops that are no row (Membar's barriers, waits)
+
+    @property
+    def counts(self) -> dict:
+        """The kernel's static instruction counts in COUNT_CLASSES: every row's `Finding.counts` (rows the model
+        does not count add nothing) plus the extras."""
+        total = dict.fromkeys(COUNT_CLASSES, 0)
+        for c in [f.counts for f in self.findings] + [e.counts for e in self.extras]:
+            for k in COUNT_CLASSES:
+                total[k] += c[k] if c is not None else 0
+        return total
+
+    @property
+    def paths(self) -> dict:
+        out: dict[str, int] = {}
+        for f in self.findings:
+            if f.category == "convert":
+                key = f.fields.get("path", "unknown")
+                out[key] = out.get(key, 0) + 1
+        return out
+
+
+@dataclass(frozen=True)
+class ModuleCost:
+    """A kernel's rows added up, in the audit's unit (issue slots per thread, loops weighed): what its layout ops
+    cost, what they would cost at their best, and the difference."""
+    cost: float
+    ideal: float
+    waste: float
+    rows: int
+
+
+def module_cost(m: ModuleAudit) -> ModuleCost:
+    """The totals of one audited module: kernels are ranked by `waste` (the multi-kernel report does)."""
+    cost = sum(f.cost for f in m.findings)
+    ideal = sum(f.ideal for f in m.findings)
+    return ModuleCost(cost, ideal, sum(f.waste for f in m.findings), len(m.findings))
+
+
+def rank_by_waste(findings) -> list[Finding]:
+    """Rows by waste, most first (ties: the costlier first, then dump order): an op that is as cheap as it can be
+    (an ideal cp.async, a perfectly coalesced load) ranks below every op that wastes something."""
+    return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
+
+@dataclass(frozen=True)
+class Extra:
+    """Instructions of the assembly's classes at an op that is no row of the audit: a barrier Membar puts before
+    an mbarrier wait or a fence, or after an async wait; the barrier that ends a `warp_group_dot_wait` of two
+    warp groups. Counted like `Finding.counts` (the assembly column adds them to their Python line)."""
+    op: str
+    line: int                        # line of the dump
+    loc: str | None
+    frames: tuple
+    counts: dict

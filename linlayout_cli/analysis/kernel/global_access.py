@@ -1,0 +1,128 @@
+"""The cost of global loads, stores and atomics on tensors of pointers, and of AMD buffer loads and stores: the
+vector width from the layout and the pointers' AxisInfo, 32-byte sectors per warp access."""
+from __future__ import annotations
+
+import math
+
+from .context import Context, Unreadable, attr_int, finding, ideal_instructions, op_type
+from .findings import Finding
+
+
+def _scalar_global(ctx: Context, op) -> Finding:
+    """A load or store of one scalar (one instruction of its element's width)."""
+    ptr = ctx.parse_type(op_type(op, "operand", 0))
+    bits = ptr.pointee_bits
+    verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
+    fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True,
+              "limited_by": "scalar pointer"}
+    return finding(ctx, op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, 1.0, fields=fields)
+
+
+def buffer_op(ctx: Context, op) -> Finding:
+    """AMD buffer loads and stores: a base pointer plus a tensor of offsets, vectorised up to the `contiguity`
+    the compiler recorded on the op."""
+    vt = ctx.parse_type(op_type(op, "result", 0) if op.result_types else op_type(op, "operand", 0))
+    ll = ctx.linear(vt)
+    bits = vt.element_bits
+    dim, layout_contig, regs = layout_facts(ctx, vt, ll)
+    contig = attr_int(op.attrs, "contiguity") or 1
+    limits = {"128-bit cap": max(1, 128 // bits), "layout": layout_contig, "pointer contiguity": contig}
+    vec = max(1, min(limits.values()))
+    instructions = max(1, regs // vec)
+    verb = "load" if op.name.endswith("load") else "store"
+    bound = binding_limits(limits, vec)
+    verdict = f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}"
+    fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
+              "contiguity": contig, "limited_by": bound[0], "bound_by": bound, "limits": limits}
+    return finding(ctx, op, "global", (vt,), vt, verdict, float(instructions), ideal_instructions(regs, bits),
+                    fields=fields)
+
+
+def layout_facts(ctx: Context, vt, ll) -> tuple[int, int, int]:
+    """(the fastest dim, contiguous elements per thread along it, distinct registers) of a layout, cached."""
+    from ..info import contig_per_thread, layout_order
+
+    def compute():
+        dim = layout_order(ll)[0]
+        return dim, contig_per_thread(ll)[dim], ll.remove_zero_bases_along_dim("register").get_in_dim_size("register")
+    return ctx.memo.get(("facts",) + ctx.key(vt)[1:3], compute)
+
+
+def global_op(ctx: Context, op) -> Finding:
+    ptr = ctx.parse_type(op_type(op, "operand", 0))
+    if ptr.kind != "tensor":
+        return _scalar_global(ctx, op)
+    if not ptr.is_pointer:
+        raise Unreadable("not a tensor of pointers")
+    if not op.operands:
+        raise Unreadable(f"{op.name} has no operands")
+    ll = ctx.linear(ptr)
+    bits = ptr.pointee_bits
+    dim, contig, regs = layout_facts(ctx, ptr, ll)
+    rank = len(ptr.shape)
+    axes = ctx.axes.get(op.operands[0], rank)
+    limits = {"128-bit cap": max(1, 128 // bits), "layout": contig, "pointer contiguity": axes.contiguity[dim],
+              "pointer divisibility": max(1, axes.divisibility[dim] // max(1, bits // 8))}
+    k = 2 if op.name == "tt.store" else 1
+    mask = op.operands[k] if len(op.operands) > k and op.name in ("tt.load", "tt.store") else None
+    if mask is not None:
+        limits["mask"] = ctx.axes.get(mask, rank).constancy[dim]      # runs of equal mask bits along `dim`
+    vec = max(1, min(limits.values()))
+    bound = binding_limits(limits, vec)
+    instructions = max(1, regs // vec)
+    contiguous = axes.contiguity[dim] > 1
+    sectors, ideal = ctx.memo.get(("sectors",) + ctx.key(ptr)[1:3] + (vec, bits, contiguous, dim),
+                                  lambda: warp_sectors(ll, vec, bits, contiguous, dim))
+    verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
+    verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
+               f"{sectors} sector(s) of 32 bytes per warp access (ideal {ideal})")
+    fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
+              "sectors_per_warp_access": sectors, "ideal_sectors": ideal, "contiguity": axes.contiguity[dim],
+              "divisibility": axes.divisibility[dim], "limited_by": bound[0], "bound_by": bound, "limits": limits,
+              "pointers": op.operands[0], **({"mask": mask} if mask is not None else {})}
+    return finding(ctx, op, "global", (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
+                    ideal_instructions(regs, bits), fields=fields)
+
+
+# What may limit a global vector, in the order a tie is named: the hardware's cap first (nothing to gain), then the
+# facts of the IR a kernel author can change.
+LIMITS = ("128-bit cap", "mask", "pointer divisibility", "pointer contiguity", "layout")
+
+
+def binding_limits(limits: dict, vec: int) -> list[str]:
+    """The limits that allow no more than `vec` elements, named in `LIMITS` order (the first is `limited_by`).
+
+    >>> binding_limits({"128-bit cap": 4, "layout": 4, "pointer divisibility": 4, "mask": 1}, 1)
+    ['mask']
+    >>> binding_limits({"128-bit cap": 8, "layout": 8, "mask": 16}, 8)
+    ['128-bit cap', 'layout']
+    """
+    return [name for name in LIMITS if name in limits and limits[name] <= vec]
+
+
+def limit_words(bound: list[str]) -> str:
+    """'at the 128-bit cap' where the cap binds (nothing more to gain), else 'limited by the mask' (every binding
+    limit, joined by 'and')."""
+    if bound[0] == "128-bit cap":
+        return "at the 128-bit cap"
+    return "limited by " + " and ".join(f"the {b}" for b in bound)
+
+
+def warp_sectors(ll, vec: int, bits: int, contiguous: bool, dim: int) -> tuple[int, int]:
+    """32-byte sectors warp 0's first access touches, and the fewest its bytes could fill. Elements are taken as
+    consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
+    from ...engine import gf2, unflatten
+    sizes = [s for _, s in ll.get_out_dims()]
+    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order (not the bases alone)
+    seen = set()
+    for x in lanes:
+        coords = unflatten(x, sizes)
+        if contiguous:
+            key = tuple(c for k, c in enumerate(coords) if k != dim) + (coords[dim] * bits // 8 // 32,)
+            last = tuple(c for k, c in enumerate(coords) if k != dim) + (((coords[dim] + vec) * bits // 8 - 1) // 32,)
+            seen.update({key, last})
+        else:
+            seen.add(tuple(coords))
+    distinct_lanes = len({tuple(unflatten(x, sizes)) for x in lanes})
+    ideal = max(1, math.ceil(distinct_lanes * vec * bits / 8 / 32))
+    return len(seen), ideal

@@ -1,0 +1,250 @@
+"""The kernel's shared memory: buffers (a `local_alloc` without a value is a row of its own), their views and
+lifetimes, each op's scratch, and the peak as Triton's allocator lays it out (analysis/allocation.py)."""
+from __future__ import annotations
+
+import math
+import re
+
+from ...errors import TTLayoutError
+from .context import Context, attr_int, finding, op_type, value_bytes
+from .findings import Buffer, Finding, SharedUse
+from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
+
+
+def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
+    """(value -> the local_alloc it is a view of, value -> index of its defining op): memdesc views and loop
+    values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
+    root: dict[str, str] = {}
+    defined_at: dict[str, int] = {}
+    for i, op in enumerate(ops):
+        for r in op.results:
+            defined_at[r.split(":")[0]] = i
+        if op.name == "ttg.local_alloc" and op.results:
+            name = op.results[0].split(":")[0]
+            root[name] = name
+        elif op.name in VIEW_OPS and op.results and op.operands:
+            source = root.get(op.operands[0].split("#")[0])
+            if source:
+                root[op.results[0].split(":")[0]] = source
+        elif op.name == "scf.for":
+            _alias_loop(op, root)
+    return root, defined_at
+
+
+def _stages(ops, root: dict, name: str, mem) -> int:
+    """How many copies a multi-buffered allocation holds: its leading dimension when views index into it."""
+    if len(mem.shape) < 2:
+        return 1
+    indexed = any(op.name == "ttg.memdesc_index" and op.operands and root.get(op.operands[0].split("#")[0]) == name
+                  for op in ops)
+    return mem.shape[0] if indexed else 1
+
+
+def buffer_users(ctx: Context, root: dict, findings: dict) -> dict[str, dict]:
+    """Per local_alloc: the ops that write and read it (directly or through a view), each with its line and, where
+    the bank model applies, its bank conflicts."""
+    out: dict[str, dict] = {}
+    for i, op in enumerate(ctx.module.ops):
+        if op.name in VIEW_OPS or op.name == "scf.for":
+            continue
+        touched = {root.get(o.split("#")[0]) or root.get(o) for o in op.operands}
+        if op.name == "ttg.local_alloc" and op.results and op.operands:
+            touched.add(op.results[0].split(":")[0])
+        touched.discard(None)
+        for name in touched:
+            role = "writes" if op.name in WRITERS else "reads" if op.name in READERS else None
+            if role is None:
+                continue
+            f = findings.get(i)
+            use = {"op": op.name, "line": op.line}
+            if f is not None and f.fields.get("bank_conflicts") is not None and f.category == "shared":
+                use["bank_conflicts"] = f.fields["bank_conflicts"]
+            assert name is not None                 # touched.discard(None) above
+            out.setdefault(name, {"writes": [], "reads": []})[role].append(use)
+    return out
+
+
+def _uses_text(uses: list[dict]) -> str:
+    parts = []
+    for u in uses[:4]:
+        conflicts = f", {u['bank_conflicts']} conflict(s)" if "bank_conflicts" in u else ""
+        parts.append(f"{u['op']} (line {u['line']}{conflicts})")
+    if len(uses) > 4:
+        parts.append(f"{len(uses) - 4} more")
+    return ", ".join(parts) if parts else "none"
+
+
+def buffer_fields(ctx: Context, op, root: dict, users: dict) -> dict:
+    """What an allocation holds: shape, stages, layout, bytes, and its readers and writers."""
+    mem = ctx.parse_type(op_type(op, "result", 0))
+    name = op.results[0].split(":")[0] if op.results else ""
+    used = users.get(name, {"writes": [], "reads": []})
+    return {"shape": list(mem.shape), "stages": _stages(ctx.module.ops, root, name, mem), "layout": mem.encoding_text,
+            "bytes": value_bytes(mem), "element_type": mem.element, "memory": mem.memory,
+            "writes": used["writes"], "reads": used["reads"]}
+
+
+def alloc_op(ctx: Context, op, root: dict, users: dict) -> Finding:
+    """A local_alloc without a value: the buffer as a layout decision (its layout, stages and bytes, who uses it)."""
+    mem = ctx.parse_type(op_type(op, "result", 0))
+    info = buffer_fields(ctx, op, root, users)
+    swizzle = ""
+    if mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
+        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
+    stages = f"{info['stages']} x " if info["stages"] > 1 else ""
+    shape = mem.shape[1:] if info["stages"] > 1 else mem.shape
+    verdict = (f"buffer {stages}{'x'.join(map(str, shape))}x{mem.element}, {info['bytes']} bytes{swizzle}; "
+               f"written by {_uses_text(info['writes'])}; read by {_uses_text(info['reads'])}")
+    return finding(ctx, op, "buffer", (mem,), mem, verdict, 0.0, fields={"buffer": info})
+
+
+# ----------------------------------------------------------------------------------------- shared memory
+
+
+def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = None) -> SharedUse:
+    """The kernel's shared memory as Triton's allocator lays it out (see `allocation`): explicit allocations with
+    their views' liveness, each op's scratch, warp-specialization captures; each function on its own (Triton
+    allocates per function), the module needing the most of them."""
+    from .. import allocation as al
+    ops = ctx.module.ops
+    tree = ctx.tree
+    ids = tree.post
+    uses: dict[str, list[int]] = {}
+    for i, op in enumerate(ops):
+        for o in op.operands:
+            uses.setdefault(o.split("#")[0], []).append(i)
+            uses.setdefault(o, []).append(i)
+    ws_of = _warp_specialize_of(tree, ops)
+    func_of = _function_of(tree, ops)
+    root, defined_at = roots if roots is not None else buffer_roots(ops)
+    buffers: dict[str, al.Buffer] = {}
+    where: dict[str, int] = {}
+    scratch: list = []
+    for i, op in enumerate(ops):
+        if op.name == "ttg.local_alloc" and op.results and op.result_types:
+            vt = ctx.parse_type(op.result_types[0])
+            if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
+                name = op.results[0].split(":")[0]
+                align = attr_int(op.attrs, "alignment") or _alignment(vt)
+                buffers[name] = al.Buffer(name, value_bytes(vt), align, *al.live_interval(tree, i, uses.get(name, [])),
+                                          region=op.region, concurrent=ws_of.get(i, -1))
+                where[name] = i
+        f = findings.get(i)
+        size = f.scratch_bytes if f is not None else 0
+        if op.name == "ttg.warp_specialize":
+            size = _capture_bytes(ctx, op)
+        elif op.name == "ttng.tensormap_create":
+            size = 128                              # the TMA descriptor is built in shared memory
+        elif op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
+            size = _atomic_scratch(ctx, op, uses)
+        if size:
+            b = al.Buffer(f"scratch@{op.line}", size, 8 if op.name == "ttg.warp_specialize" else 128,
+                          ids[i], ids[i] + 1, region=op.region, concurrent=ws_of.get(i, -1))
+            scratch.append(b)
+            where[b.name] = i
+    for alias, r in root.items():                     # views and loop values keep their buffer live
+        if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
+            continue
+        at = defined_at.get(alias, defined_at.get(alias.split("#")[0]))
+        assert at is not None                       # the check above: alias or its root is in defined_at
+        start, end = al.live_interval(tree, at, uses.get(alias, []))
+        b = buffers[r]
+        b.start, b.end = min(b.start, start), max(b.end, end)
+    groups: dict[int, list] = {}
+    for b in list(buffers.values()) + scratch:
+        groups.setdefault(func_of[where[b.name]], []).append(b)
+    warps = partition_warps(ops)
+    total, bound = 0, False
+    for group in groups.values():
+        if warps:
+            group.append(al.Buffer("warp indices", warps, 4, 0, 1 << 62))
+        total = max(total, al.compute_offsets(group))
+        bound = bound or al.is_bound(group)
+    if not groups and warps:
+        total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
+    if placed is not None:                           # where each buffer and scratch landed (for Membar)
+        placed.update({"buffers": {n: (b.offset, b.size) for n, b in buffers.items()},
+                       "scratch": {where[b.name]: (b.offset, b.size) for b in scratch}})
+    listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
+                   for b in buffers.values())
+    return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+
+
+def _function_of(tree, ops) -> list[int]:
+    """For each op, the index of the function (`tt.func`) holding it (-1 outside any function)."""
+    out = [-1] * len(ops)
+    for i, op in enumerate(ops):
+        if op.name in FUNCTION_OPS:
+            out[i:tree.end[i] + 1] = [i] * (tree.end[i] + 1 - i)
+    return out
+
+
+def _atomic_scratch(ctx: Context, op, uses: dict) -> int:
+    """Triton's getRepShapeForAtomic: a used scalar result takes one element, a used tensor result whose layout
+    broadcasts (some thread bits hold copies) takes the whole tensor, to give every copy the same value."""
+    if not op.results or not uses.get(op.results[0].split(":")[0]) or not op.result_types:
+        return 0
+    vt = ctx.parse_type(op.result_types[0])
+    if vt.kind != "tensor":
+        return math.ceil(vt.element_bits / 8)
+    try:
+        broadcast = any(ctx.linear(vt).get_free_variable_masks().values())
+    except TTLayoutError:
+        return 0
+    return math.prod(vt.shape) * math.ceil(vt.element_bits / 8) if broadcast else 0
+
+
+def _warp_specialize_of(tree, ops) -> dict[int, int]:
+    """Pre-order index of each op inside a warp_specialize's regions -> that warp_specialize's index."""
+    out = {}
+    for i, op in enumerate(ops):
+        if op.name == "ttg.warp_specialize":
+            for k in range(i + 1, tree.end[i] + 1):
+                out[k] = i
+    return out
+
+
+def partition_warps(ops) -> int:
+    """The most partition warps of any warp_specialize (Triton keeps one byte per such warp for the function)."""
+    return max((sum(int(n) for n in re.findall(r"num_warps\((\d+)\)", op.text)) for op in ops
+                if op.name == "ttg.warp_specialize"), default=0)
+
+
+def _capture_bytes(ctx: Context, op) -> int:
+    """WarpSpecializeOp::getCaptureSizeAlign: the explicit captures packed like a struct (ints and floats by
+    their bytes, pointers and descriptors 8, a shared-memory descriptor 8 + 4 per dimension)."""
+    total = 0
+    for t in op.operand_types:
+        vt = ctx.parse_type(t)
+        if vt.kind == "memdesc":
+            total += 8 + 4 * len(vt.shape) if vt.memory in ("#smem", "") else 8
+        elif t.startswith(("!tt.ptr", "!tt.tensordesc")):
+            total += 8
+        else:
+            try:                                     # a scalar by its bytes; a type of unknown width 8
+                total += math.ceil(vt.element_bits / 8) if vt.kind == "other" else 8
+            except TTLayoutError:
+                total += 8
+    return total
+
+
+def _alias_loop(op, root: dict) -> None:
+    """`scf.for ... iter_args(%a = %buf)`: the loop's block argument and result stand for the same buffer."""
+    m = re.search(r"iter_args\((.*?)\)\s*->", op.text)
+    if not m:
+        return
+    for k, pair in enumerate(m.group(1).split(",")):
+        arg, _, init = pair.partition("=")
+        r = root.get(init.strip().split("#")[0])
+        if r is not None:
+            root[arg.strip()] = r
+            if op.results:
+                root[f"{op.results[0].split(':')[0]}#{k}"] = r
+
+
+def _alignment(vt) -> int:
+    from ..info import alignment_of
+    return alignment_of(vt.encoding) if vt.encoding is not None else 16
+
+
+# ----------------------------------------------------------------------------------------- modules

@@ -1,0 +1,15 @@
+"""The cost of a TMA copy: one bulk copy, no register layout."""
+from __future__ import annotations
+
+from .context import Context, finding, value_bytes
+from .findings import Finding
+
+
+def tma_op(ctx: Context, op) -> Finding:
+    mem = next((ctx.parse_type(t) for t in op.operand_types + op.result_types if t.startswith("!ttg.memdesc<")), None)
+    swizzle = ""
+    if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
+        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
+    verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
+    return finding(ctx, op, "tma", (mem,), mem, verdict, 1.0, 1.0,
+                    fields={"shared_bytes": value_bytes(mem) if mem else 0})
