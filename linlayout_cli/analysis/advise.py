@@ -42,12 +42,14 @@ MAX_SHARED_PAIRS = 2            # writer/reader pairs a shared alias's swizzle s
 class Weights:
     """What one unit of each count costs in the ranking (docs/advise_model.md gives the sources): a shared-memory
     wavefront (an instruction and each extra wavefront its bank conflicts add), a barrier, a shuffle, a global
-    memory instruction and each 32-byte sector a warp's global access touches."""
+    memory instruction, each 32-byte sector a warp's global store (or atomic, cp.async) writes through to L2, and
+    each 128-byte line a warp's global load touches in L1 (one L1 data-stage cycle, like a wavefront)."""
     wavefront: float = 1.0
     barrier: float = 8.0
     shuffle: float = 1.0
     global_instruction: float = 1.0
     sector: float = 2.0
+    load_line: float = 1.0
 
 
 WEIGHTS = Weights()
@@ -131,7 +133,8 @@ def totals(audit) -> dict:
 def op_cost(f, w: Weights = WEIGHTS) -> float:
     """One op's weighted cost per execution: wavefronts (shared instructions times one plus their conflicts),
     shuffles, barriers, and for global accesses (asynchronous copies included) instructions plus the sectors each
-    warp access touches. An op the model does not count costs what the audit's own `cost` column says."""
+    warp store touches (the 128-byte lines each warp load touches). An op the model does not count costs what the
+    audit's own `cost` column says."""
     fields = f.fields
     counts = f.counts
     if counts is None:
@@ -145,7 +148,10 @@ def op_cost(f, w: Weights = WEIGHTS) -> float:
             + w.shuffle * counts.get("shuffles", 0) + w.barrier * counts.get("barriers", 0))
     if f.op == "ttg.async_copy_global_to_local" or f.category == "global":
         n = fields.get("instructions_per_thread", 1)
-        cost += n * (w.global_instruction + w.sector * fields.get("sectors_per_warp_access", 1))
+        if "lines_per_warp_access" in fields and f.op in ("tt.load", "amdg.buffer_load"):
+            cost += n * (w.global_instruction + w.load_line * fields["lines_per_warp_access"])
+        else:
+            cost += n * (w.global_instruction + w.sector * fields.get("sectors_per_warp_access", 1))
         if f.op == "ttg.async_copy_global_to_local":
             cost += w.wavefront * n * (1 + (conflicts or 0))
     return cost
@@ -816,7 +822,8 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
     for combo in _pairs(module, use, singles):
         audit = pricer.price(combo)
         if audit is not None:
-            halves = min(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo)
+            # kept when the two together save more than the two apart (independent changes are listed each)
+            halves = sum(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo) - base_cost
             if kernel_cost(audit) < halves - 1e-9:
                 priced.append((combo, audit))
     best: dict[tuple[str, ...], tuple[float, int, tuple, object]] = {}
