@@ -60,6 +60,19 @@ else:
         return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
 
 
+def field_names(record) -> tuple[str, ...]:
+    """The fields of a `frozen` record, in declaration order (inherited ones first).
+
+    >>> @frozen
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> field_names(Point(1))
+    ('x', 'y')
+    """
+    return type(record)._fields
+
+
 def _record_init(self, *args, **kwargs):
     fields = type(self)._fields
     if len(args) > len(fields):

@@ -30,8 +30,10 @@ from ..errors import TTLayoutError
 from ..records import frozen
 from .kernel.audit import analyze_audit
 from .kernel.context import Memo
+from .kernel.facts import AsyncCopy, Convert, GlobalAccess, Reduction, SharedAccess
 from .kernel.findings import COUNT_CLASSES, LOOP_WEIGHT
 from .kernel.ops import DOT_OPS
+from .kinds import Category
 
 MAX_CANDIDATES = 10             # per alias
 MAX_PAIRS = 12                  # two-alias changes priced per module
@@ -135,25 +137,27 @@ def op_cost(f, w: Weights = WEIGHTS) -> float:
     shuffles, barriers, and for global accesses (asynchronous copies included) instructions plus the sectors each
     warp store touches (the 128-byte lines each warp load touches). An op the model does not count costs what the
     audit's own `cost` column says."""
-    fields = f.fields
+    facts = f.facts
     counts = f.counts
     if counts is None:
         return f.cost / (LOOP_WEIGHT if f.loops else 1)
-    conflicts = fields.get("bank_conflicts")
+    conflicts = facts.bank_conflicts if isinstance(facts, (Convert, SharedAccess, AsyncCopy)) else None
     if isinstance(conflicts, dict):
         store, load = conflicts.get("store") or 0, conflicts.get("load") or 0
     else:
         store = load = conflicts or 0
     cost = (w.wavefront * (counts.get("shared_stores", 0) * (1 + store) + counts.get("shared_loads", 0) * (1 + load))
             + w.shuffle * counts.get("shuffles", 0) + w.barrier * counts.get("barriers", 0))
-    if f.op == "ttg.async_copy_global_to_local" or f.category == "global":
-        n = fields.get("instructions_per_thread", 1)
-        if "lines_per_warp_access" in fields and f.op in ("tt.load", "amdg.buffer_load"):
-            cost += n * (w.global_instruction + w.load_line * fields["lines_per_warp_access"])
+    if isinstance(facts, (AsyncCopy, GlobalAccess)):
+        n = facts.instructions_per_thread
+        lines = facts.lines_per_warp_access if isinstance(facts, GlobalAccess) else None
+        if lines is not None and f.op in ("tt.load", "amdg.buffer_load"):
+            cost += n * (w.global_instruction + w.load_line * lines)
         else:
-            cost += n * (w.global_instruction + w.sector * fields.get("sectors_per_warp_access", 1))
-        if f.op == "ttg.async_copy_global_to_local":
-            cost += w.wavefront * n * (1 + (conflicts or 0))
+            sectors = facts.sectors_per_warp_access
+            cost += n * (w.global_instruction + w.sector * (sectors if sectors is not None else 1))
+        if isinstance(facts, AsyncCopy):
+            cost += w.wavefront * n * (1 + facts.bank_conflicts)
     return cost
 
 
@@ -167,24 +171,25 @@ def facts(f) -> dict:
     counts, bank conflicts, vector width, instructions and sectors per warp access (whichever the op has)."""
     if f.problem:
         return {"problem": f.problem}
-    fields = f.fields
+    facts = f.facts
     out: dict = {}
-    if f.category == "convert":
-        out["path"] = fields["path"]
-        out["scratch_bytes"] = fields["scratch_bytes"]
+    if isinstance(facts, Convert):
+        out["path"] = facts.path
+        out["scratch_bytes"] = facts.scratch_bytes
     for k, v in (f.counts or {}).items():
-        if v or f.category == "convert" and k in SHARED_CLASSES:
+        if v or isinstance(facts, Convert) and k in SHARED_CLASSES:
             out[k] = v
-    if "bank_conflicts" in fields:
-        out["bank_conflicts"] = fields["bank_conflicts"]
-    if f.category in ("global", "shared"):
-        for key in ("vector_bits", "instructions_per_thread", "sectors_per_warp_access"):
-            if key in fields:
-                out[key] = fields[key]
-    if f.category in ("reduce", "scan"):
-        out["scratch_bytes"] = fields.get("scratch_bytes", 0)
-    if f.category == "buffer":
-        out["bytes"] = fields["buffer"]["bytes"]
+    if isinstance(facts, (Convert, SharedAccess, AsyncCopy)):
+        out["bank_conflicts"] = facts.bank_conflicts
+    if isinstance(facts, (GlobalAccess, SharedAccess, AsyncCopy)):
+        out["vector_bits"] = facts.vector_bits
+        out["instructions_per_thread"] = facts.instructions_per_thread
+        if not isinstance(facts, SharedAccess) and facts.sectors_per_warp_access is not None:
+            out["sectors_per_warp_access"] = facts.sectors_per_warp_access
+    if isinstance(facts, Reduction):
+        out["scratch_bytes"] = facts.scratch_bytes
+    if f.category == Category.BUFFER and f.buffer is not None:
+        out["bytes"] = f.buffer.bytes
     return out
 
 
@@ -641,8 +646,8 @@ def refusal(audit, base_problems: set) -> str | None:
     for f in audit.findings:
         if f.problem and (f.line, f.op) not in base_problems:
             return f"line {f.line}: {f.op} would be {f.verdict}: {f.problem}"
-        if f.op == "ttg.async_copy_global_to_local" and not f.problem and audit.target.vendor == "nvidia":
-            bits = f.fields.get("vector_bits", 0)
+        if isinstance(f.facts, AsyncCopy) and audit.target.vendor == "nvidia":
+            bits = f.facts.vector_bits
             if bits not in (32, 64, 128):
                 return (f"line {f.line}: the cp.async would move {bits} bits per lane (Triton 3.9 lowers only 4, 8 "
                         f"or 16 bytes)")

@@ -32,6 +32,10 @@ from ..records import frozen
 from .access import Wavefronts, vectorisation, wavefront_split, wavefronts
 from .targets import READ, WRITE, Target, get_target
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: shared_access loads when the GPU's figures are asked for
+    from ..conversions.padded_shared import Padding
+
 # ----------------------------------------------------------------------------------------- inputs
 
 
@@ -136,7 +140,7 @@ class BankReport:
     segment_bits: int
     accesses: dict              # op (WRITE / READ) -> Access
     prep: Prepared
-    gpu: object = None          # shared_access.RoundTrip: what the compiled code does on the GPU (None: see gpu_note)
+    gpu: object = None          # shared_access.RoundTrip (bank sits below shared_access): what the compiled code does on the GPU (None: see gpu_note)
     gpu_note: str | None = None # why the GPU's figures are missing
 
     @property
@@ -347,6 +351,6 @@ class PaddedBankReport:
     shape: tuple[int, ...]
     lanes: int
     warps: int
-    padding: object             # conversions.padded_shared.Padding
-    gpu: object
+    padding: Padding
+    gpu: object                 # shared_access.RoundTrip (bank sits below shared_access)
 

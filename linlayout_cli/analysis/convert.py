@@ -30,6 +30,7 @@ from ..records import frozen, replace
 from . import convert_shuffle as shuf
 from . import convert_smem as smem_mod
 from .bank import check_bitwidth
+from .kinds import Path
 from .swizzle import shared_linear_text
 from .targets import TARGETS
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:      # annotations only: shared_access loads when a convert go
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 HW_DIMS = (REG, LANE, WARP, BLOCK)
-PATHS = ("noop", "registers", "warp_shuffle", "shared_memory", "cross_cta")
+PATHS = tuple(Path)                  # cheapest first
 
 
 @frozen
@@ -169,17 +170,17 @@ def _without_lanes(ll: LinearLayout, mask: int) -> LinearLayout:
     return LinearLayout(bases, ll.get_out_dims(), require_surjective=False)
 
 
-def path_of(conversion: LinearLayout, needs_shuffle) -> str:
+def path_of(conversion: LinearLayout, needs_shuffle) -> Path:
     dims = conversion.in_dims
     if BLOCK in dims:
-        return "cross_cta"
+        return Path.CROSS_CTA
     if WARP in dims:
-        return "shared_memory"
+        return Path.SHARED_MEMORY
     if LANE in dims:
-        return "warp_shuffle" if needs_shuffle() else "shared_memory"
+        return Path.WARP_SHUFFLE if needs_shuffle() else Path.SHARED_MEMORY
     if REG in dims:
-        return "registers"
-    return "noop"
+        return Path.REGISTERS
+    return Path.NOOP
 
 
 def needs_warp_shuffle(src: LinearLayout, dst: LinearLayout, comp: LinearLayout | None = None,
@@ -252,7 +253,7 @@ class ConvertReport:
     """The cost of one convert_layout, per thread, as Triton 3.9 emits it for ``target``."""
     target: str
     bitwidth: int
-    path: str                                   # one of PATHS
+    path: Path                                  # how the data moves
     scratch_bytes: int                          # Triton's shared-memory allocation for this op
     per_thread: dict                            # shuffles, shared_stores, shared_loads, barriers
     minimal_conversion: LinearLayout            # dst hardware -> src hardware, unchanged dims removed
@@ -334,18 +335,18 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
     comp = dst_ll.invert_and_compose(src_ll)        # once: every step below starts from it
     conversion = minimal_conversion(src_ll, dst_ll, comp)
     path = path_of(conversion, lambda: needs_warp_shuffle(src_ll, dst_ll, comp, conversion))
-    moves = explain_moves(comp if path != "noop" else conversion,
+    moves = explain_moves(comp if path != Path.NOOP else conversion,
                           src_ll.get_free_variable_masks())
     zero = {"shuffles": 0, "shared_stores": 0, "shared_loads": 0, "barriers": 0}
-    if path in ("noop", "registers"):
+    if path in (Path.NOOP, Path.REGISTERS):
         return ConvertReport(low.name, bitwidth, path, 0, zero, conversion, moves)
-    if path in ("warp_shuffle", "shared_memory") and any("no movement across lanes" in m for m in moves):
+    if path in (Path.WARP_SHUFFLE, Path.SHARED_MEMORY) and any("no movement across lanes" in m for m in moves):
         extra: tuple[str, ...] = (
             "the source already holds copies along lane bits the destination reads from registers; Triton "
             "3.9 moves the data anyway (it reuses copies held along warps only)",)
     else:
         extra = ()
-    if path == "warp_shuffle":
+    if path == Path.WARP_SHUFFLE:
         dec, method, shuffles = _shuffle_costs(src_ll, dst_ll, bitwidth, low)
         notes = (f"{len(dec.transpositions)} register-lane transposition(s), lane permutation "
                  f"{'identity' if dec.lane_perm_is_identity else list(dec.lane_perm)}, "

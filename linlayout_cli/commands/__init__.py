@@ -36,6 +36,7 @@ COMMANDS = {
     "advise": Command("advise", "The layout changes that make a TTGIR kernel cheaper, priced on the whole kernel."),
     "bank": Command("bank", "Shared-memory bank conflicts of a register layout and a shared layout."),
     "swizzle": Command("swizzle", "The shared layout to write one register layout with and read another."),
+    "lsp": Command("lsp", "Language Server: hover, diagnostics and quick fixes in the editor (the lsp extra)."),
     PRINT: Command("print", "Print a layout as triton-tensor-layout does (the default: no name needed)."),
 }
 SUBCOMMANDS = tuple(name for name in COMMANDS if name != PRINT)

@@ -87,6 +87,72 @@ class Op:
     def loc(self, value) -> None:
         self._loc, self._locations = value, None
 
+    # ------------------------------------------------------------------ parsed attributes (read when asked for)
+
+    def int_attr(self, key: str) -> int | None:
+        """The integer value of `key = N` in the op's attribute text (`axis`, `contiguity`, `alignment`), None if
+        absent (or absurdly long).
+
+        >>> parse_op('%1 = "tt.reduce"(%0) <{axis = 1 : i32}> : (tensor<4x4xf32>) -> tensor<4xf32>', 1, 0, 0).int_attr("axis")
+        1
+        """
+        return _attr_int(self.attrs, key)
+
+    def flag(self, key: str) -> bool:
+        """True where the attribute text sets `key = true` (a scan's `reverse`)."""
+        pattern = _FLAG_PATTERNS.get(key)
+        if pattern is None:
+            pattern = _FLAG_PATTERNS[key] = re.compile(rf"\b{re.escape(key)}\s*=\s*true")
+        return pattern.search(self.attrs) is not None
+
+    def iter_args(self) -> tuple[tuple[str, str], ...]:
+        """An `scf.for`'s loop-carried values as (block argument, initial value) pairs, in order.
+
+        >>> parse_op('%r:2 = scf.for %i = %a to %b step %c iter_args(%x = %p, %y = %q) -> (i32, i32) {', 1, 0, 0).iter_args()
+        (('%x', '%p'), ('%y', '%q'))
+        """
+        m = _ITER_ARGS.search(self.text)
+        if not m:
+            return ()
+        pairs = (pair.partition("=") for pair in m.group(1).split(","))
+        return tuple((arg.strip(), init.strip()) for arg, _, init in pairs)
+
+    def captures(self) -> tuple[str, ...]:
+        """A `ttg.warp_specialize`'s explicit captures (the values inside its parentheses)."""
+        m = _CAPTURES.search(self.text)
+        return tuple(c.strip() for c in m.group(1).split(",") if c.strip()) if m else ()
+
+    def partition_warps(self) -> tuple[int, ...]:
+        """A `ttg.warp_specialize`'s `num_warps(N)` of each partition, in order."""
+        return tuple(int(n) for n in _NUM_WARPS.findall(self.text))
+
+
+_ATTR_PATTERNS: dict[str, re.Pattern] = {}
+_FLAG_PATTERNS: dict[str, re.Pattern] = {}
+_ITER_ARGS = re.compile(r"iter_args\((.*?)\)\s*->")
+_CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
+_NUM_WARPS = re.compile(r"num_warps\((\d+)\)")
+_ALLOC_SHAPE = re.compile(r",\s*(\d+(?:x\d+)+)\s*>$")
+
+
+def _attr_int(attrs: str, key: str) -> int | None:
+    pattern = _ATTR_PATTERNS.get(key)
+    if pattern is None:
+        pattern = _ATTR_PATTERNS[key] = re.compile(rf"\b{re.escape(key)}\s*=\s*(-?\d{{1,18}})(?!\d)")
+    m = pattern.search(attrs)
+    return int(m.group(1)) if m else None
+
+
+def alloc_shape(memdesc: str) -> tuple[int, ...] | None:
+    """The allocation shape a memdesc type of a view ends with (`!ttg.memdesc<64x64xf16, #s, #smem, mutable,
+    2x64x64>` -> (2, 64, 64)), None where it names none.
+
+    >>> alloc_shape("!ttg.memdesc<64x64xf16, #s, #smem, mutable, 2x64x64>"), alloc_shape("!ttg.memdesc<4xf16, #s>")
+    ((2, 64, 64), None)
+    """
+    m = _ALLOC_SHAPE.search(memdesc)
+    return tuple(int(d) for d in m.group(1).split("x")) if m else None
+
 
 def _type_lists(types: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """An op's type text (what follows its ' : ') -> (operand types, result types), split at a depth-0 '->'.

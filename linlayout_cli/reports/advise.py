@@ -79,7 +79,7 @@ def _totals_rows(c: Change) -> tuple:
 
 def change_blocks(k: int, c: Change, cost: float) -> list:
     names = " and ".join(f"#{a.alias}" for a in c.aliases)
-    out = [line(f"change {k}: {names} (saves {c.saving:g} of {cost:g}, weighted: docs/advise_model.md)", "bold")]
+    out: list = [line(f"change {k}: {names} (saves {c.saving:g} of {cost:g}, weighted: docs/advise_model.md)", "bold")]
     for a in c.aliases:
         rows = [("before", f"#{a.alias} = {a.before}"), ("after", f"#{a.alias} = {a.after}")]
         g = gluon(a)
@@ -99,7 +99,7 @@ def change_blocks(k: int, c: Change, cost: float) -> list:
 
 def module_blocks(a: Advice, path: str, several: bool = False) -> list:
     where = path + (f", module {a.index + 1} (line {a.first_line})" if several else "")
-    out = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}", "bold")]
+    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}", "bold")]
     counts = ", ".join(f"{COUNT_WORDS.get(k, k)} {v}" for k, v in a.totals.items() if k != "shared_bytes")
     out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; weighted cost "
                                       f"{a.cost:g}"),

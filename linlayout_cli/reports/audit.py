@@ -9,9 +9,13 @@ its short form (`short_verdict`); `--wide` shows the long one, which `--json` an
 from __future__ import annotations
 
 import re
+from enum import Enum
 
+from ..analysis.kernel.facts import AsyncCopy, Dot, GlobalAccess, Reduction, SharedAccess
 from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
+from ..analysis.kinds import Category, Path
 from ..errors import abbreviate
+from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
 from .common import plural
 from .convert import verdict as convert_verdict
@@ -81,7 +85,13 @@ _LIMIT_WORDS = {"128-bit cap": "cap", "mask": "mask", "pointer divisibility": "d
 
 def _limit(f: Finding) -> str:
     """'mask', 'cap', or the first of several limits and how many more bind ('divisibility+2')."""
-    bound = [b for b in f.fields.get("bound_by") or [f.fields.get("limited_by")] if b]
+    d = f.facts
+    if isinstance(d, GlobalAccess):
+        bound = [b for b in d.bound_by or [d.limited_by] if b]
+    elif isinstance(d, (SharedAccess, AsyncCopy)):
+        bound = [d.limited_by] if d.limited_by else []
+    else:
+        bound = []
     if not bound:
         return "?"
     more = len(bound) - 1 if bound[0] != "128-bit cap" else 0
@@ -108,52 +118,52 @@ def short_verdict(f: Finding) -> str:
     """
     if f.problem:
         return verdict(f)
-    d = f.fields
-    if f.category == "convert":
+    d = f.facts
+    if f.category == Category.CONVERT:
         c = f.conversion
         if c is None:
             return f.verdict
-        if c.path == "noop":
+        if c.path == Path.NOOP:
             return "no-op"
-        if c.path == "registers":
+        if c.path == Path.REGISTERS:
             return "register permutation"
-        if c.path == "warp_shuffle":
+        if c.path == Path.WARP_SHUFFLE:
             return f"warp shuffle: {c.per_thread['shuffles']} per thread"
-        if c.path == "cross_cta":
+        if c.path == Path.CROSS_CTA:
             return "cross-CTA"
         k = c.bank_conflicts or {}
         return f"smem {c.scratch_bytes} B, conflicts {k.get('store') or 0}/{k.get('load') or 0}"
-    if f.category == "global":
-        if d.get("scalar"):
-            return f"scalar, {d['vector_bits']}b"
-        bits = d["vector_bits"] // d["vector_width"]
-        text = f"{d['vector_width']}x{bits}b x{d['instructions_per_thread']}, {_limit(f)}"
-        if "sectors_per_warp_access" in d:
-            text += f"; sectors {d['sectors_per_warp_access']}/{d['ideal_sectors']}"
+    if isinstance(d, GlobalAccess):
+        if d.scalar:
+            return f"scalar, {d.vector_bits}b"
+        bits = d.vector_bits // d.vector_width
+        text = f"{d.vector_width}x{bits}b x{d.instructions_per_thread}, {_limit(f)}"
+        if d.sectors_per_warp_access is not None:
+            text += f"; sectors {d.sectors_per_warp_access}/{d.ideal_sectors}"
         return text
-    if f.category == "shared":
-        ins = re.sub(r"\.sync\.aligned", "", d.get("instruction") or f.verdict.split(",")[0])
+    if isinstance(d, (SharedAccess, AsyncCopy)):
+        ins = re.sub(r"\.sync\.aligned", "", d.instruction or f.verdict.split(",")[0])
         if ins.startswith(("ldmatrix", "stmatrix")):        # ldmatrix.x4.trans.b16: the shape and space go
             ins = re.sub(r"\.m\d+n\d+|\.shared", "", ins)
         if ins.startswith(("cp.async", "buffer_load")):
-            ins = f"{ins.split(' ', 1)[0]} {d['vector_bits']}b"
-        conflicts = d.get("bank_conflicts")
+            ins = f"{ins.split(' ', 1)[0]} {d.vector_bits}b"
+        conflicts = d.bank_conflicts
         return f"{ins}, {_limit(f)}; " + (plural(conflicts, "conflict") if conflicts is not None else "no bank model")
-    if f.category in ("reduce", "scan"):
-        if d["warp_bits"]:
-            return f"{1 << d['warp_bits']} warps: {d['lane_bits']} shuffles + smem"
-        if d["lane_bits"]:
-            return f"in a warp: {d['lane_bits']} shuffles"
+    if isinstance(d, Reduction):
+        if d.warp_bits:
+            return f"{1 << d.warp_bits} warps: {d.lane_bits} shuffles + smem"
+        if d.lane_bits:
+            return f"in a warp: {d.lane_bits} shuffles"
         return "in registers"
-    if f.category == "tma":
+    if f.category == Category.TMA:
         return f.verdict.replace("TMA bulk copy (no register layout, no bank conflicts)", "TMA copy")
-    if f.category == "dot":
-        return "; ".join(_operand(n) for n in d.get("operands", ())) or f.verdict
-    if f.category == "buffer":
-        b = d["buffer"]
-        stages = f"{b['stages']} x " if b["stages"] > 1 else ""
-        shape = b["shape"][1:] if b["stages"] > 1 else b["shape"]
-        return f"buffer {stages}{'x'.join(map(str, shape))}x{b['element_type']}, {b['bytes']} B"
+    if isinstance(d, Dot):
+        return "; ".join(_operand(n) for n in d.operands) or f.verdict
+    if f.category == Category.BUFFER and f.buffer is not None:
+        b = f.buffer
+        stages = f"{b.stages} x " if b.stages > 1 else ""
+        shape = b.shape[1:] if b.stages > 1 else b.shape
+        return f"buffer {stages}{'x'.join(map(str, shape))}x{b.element_type}, {b.bytes} B"
     return f.verdict
 
 
@@ -170,8 +180,8 @@ def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
     rows = rank_by_waste(m.findings)
     if top is None or len(rows) <= top:
         return rows
-    must = [f for f in rows if f.category in ("convert", "shared")]
-    rest = [f for f in rows if f.category not in ("convert", "shared")]
+    must = [f for f in rows if f.category in (Category.CONVERT, Category.SHARED)]
+    rest = [f for f in rows if f.category not in (Category.CONVERT, Category.SHARED)]
     return rank_by_waste(must + rest[:max(0, top - len(must))])
 
 
@@ -236,7 +246,7 @@ class Legend:
 
 
 def _layouts(f: Finding, legend: Legend | None) -> str:
-    sep = " -> " if f.category == "convert" else ", "
+    sep = " -> " if f.category == Category.CONVERT else ", "
     if legend is None:
         return sep.join(f.layouts)
     return sep.join(legend.name(t, c) for t, c in zip(f.layouts, f.attrs))
@@ -265,7 +275,7 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     if asm is not None:
         extra_columns = tuple(extra_columns) + (("asm", lambda f: asm_cell(f, asm)),)
     main = main_file(m)
-    out = [line(_title(m, path, several), "bold")]
+    out: list = [line(_title(m, path, several), "bold")]
     out += [line(n, indent="  ") for n in notes]
     rows = ranked(m, top)
     legend = None if wide else Legend()
@@ -338,11 +348,37 @@ def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, wide: b
 def finding_json(f: Finding, asm=None) -> dict:
     """One row as the JSON report writes it; `asm`: the kernel's assembly column (the row's line's counts)."""
     row = asm.row(f) if asm is not None else None
-    return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category,
+    return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category.value,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
             "verdict": verdict(f) if not f.problem else f.verdict, "short": short_verdict(f), "cost": f.cost,
-            "ideal": f.ideal, "waste": f.waste, "scratch_bytes": f.scratch_bytes, **f.fields,
+            "ideal": f.ideal, "waste": f.waste, "scratch_bytes": f.scratch_bytes, **facts_json(f),
             **({"problem": f.problem} if f.problem else {}), **({"asm": row[1]} if row is not None else {})}
+
+
+def record_json(record) -> dict:
+    """A fact record as the JSON report writes it: its fields in declaration order (one in its class's `OPTIONAL`
+    is left out while None), enums as their words, records inside as objects."""
+    optional = type(record).OPTIONAL
+    return {name: _plain(value) for name in field_names(record)
+            if (value := getattr(record, name)) is not None or name not in optional}
+
+
+def _plain(value):
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if hasattr(type(value), "OPTIONAL"):
+        return record_json(value)
+    return value
+
+
+def facts_json(f: Finding) -> dict:
+    """What a row's model found (`Finding.facts`, then the buffer a local_alloc makes), as JSON fields."""
+    out = record_json(f.facts) if f.facts is not None else {}
+    if f.buffer is not None:
+        out["buffer"] = record_json(f.buffer)
+    return out
 
 
 def ops_json(m: ModuleAudit, asm=None) -> list[dict]:
@@ -398,18 +434,17 @@ def facts_blocks(f: Finding, title: str) -> list:
                                                 f"waste {_number(f.waste)})")]
     if f.loops:
         rows.append(("loops", f"inside {plural(f.loops, 'loop')}: cost and ideal x8"))
-    for key, value in f.fields.items():
-        if key not in ("operands", "buffer"):
+    for key, value in (record_json(f.facts) if f.facts is not None else {}).items():
+        if key != "operands":
             rows.append((key.replace("_", " "), _value(value)))
-    buf = f.fields.get("buffer")
-    if buf:
+    buf = f.buffer
+    if buf is not None:
         for key in ("shape", "stages", "layout", "bytes", "memory"):
-            rows.append((f"buffer {key}", _value(buf[key])))
-        for role in ("writes", "reads"):
-            uses = buf[role]
-            rows.append((f"buffer {role[:-1]}s", ", ".join(f"{u['op']} (line {u['line']}"
-                                                          + (f", {u['bank_conflicts']} conflicts" if 'bank_conflicts'
-                                                             in u else "") + ")" for u in uses) or "none"))
+            rows.append((f"buffer {key}", _value(getattr(buf, key))))
+        for role, uses in (("write", buf.writes), ("read", buf.reads)):
+            rows.append((f"buffer {role}s", ", ".join(f"{u.op} (line {u.line}"
+                                                      + (f", {u.bank_conflicts} conflicts" if u.bank_conflicts
+                                                         is not None else "") + ")" for u in uses) or "none"))
     return [line(title, "bold"), Fields(tuple(rows), label_width=max(len(label) for label, _ in rows) + 2)]
 
 

@@ -8,7 +8,8 @@ from .common import coord, lane_ranges, more_count, plural, shape_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..analysis.shared_access import Direction
+    from ..analysis.shared_access import Direction, RoundTrip
+    from ..conversions.padded_shared import Padding
 
 
 def vector_reason(report: BankReport) -> str:
@@ -104,6 +105,7 @@ def json_text(report: BankReport, reg_text: str, shared_text: str, element: str 
     import json
     p = _primary(report)
     t = report.target
+    gpu = _gpu(report.gpu)
     obj = {
         "conflicts": report.conflicts,
         "vector_width": report.vector_width,
@@ -125,8 +127,8 @@ def json_text(report: BankReport, reg_text: str, shared_text: str, element: str 
         "segment_bits": report.segment_bits,
         "register_layout": reg_text,
         "shared_layout": shared_text,
-        "write": _access_json(report.accesses[WRITE], report.gpu.write if report.gpu else None),
-        "read": _access_json(report.accesses[READ], report.gpu.read if report.gpu else None),
+        "write": _access_json(report.accesses[WRITE], gpu.write if gpu else None),
+        "read": _access_json(report.accesses[READ], gpu.read if gpu else None),
     }
     if report.gpu_note:
         obj["gpu_note"] = report.gpu_note
@@ -136,7 +138,8 @@ def json_text(report: BankReport, reg_text: str, shared_text: str, element: str 
 def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, element: str | None) -> str:
     """`bank --json` of a padded layout: the same keys; Triton's model's own (conflicts, phases, ...) are null."""
     import json
-    t, g = report.target, report.gpu
+    t, g, padding = report.target, _gpu(report.gpu), _padding(report.padding)
+    assert g is not None                             # a padded layout is priced on the GPU's model only
     worst = max((g.write, g.read), key=lambda d: (d.wavefronts_max or 0, d.op == READ))
 
     def side(d):
@@ -164,7 +167,7 @@ def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, 
         "segment_bits": None,
         "register_layout": reg_text,
         "shared_layout": shared_text,
-        "padding": [[i, p] for i, p in zip(report.padding.intervals, report.padding.paddings)],
+        "padding": [[i, p] for i, p in zip(padding.intervals, padding.paddings)],
         "write": side(g.write),
         "read": side(g.read),
     }
@@ -176,6 +179,8 @@ def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, 
 
 def worst_blocks(a: Access, indent: str) -> list:
     w = a.worst
+    if w is None:                                    # no wavefront to show (callers ask only when there is one)
+        return []
     if w.distinct_words <= 1:
         return [line("conflict-free: in every wavefront each bank serves at most one 32-bit word", indent=indent)]
     head = (f"worst wavefront: instruction {w.instruction}, lanes {lane_ranges(w.lanes)}: "
@@ -204,6 +209,7 @@ def _wavefront_text(d: Direction) -> str:
     """'2 wavefronts each, 32 per CTA (ideal 16)'; 'up to 32 wavefronts each (mean 4.5), ...' when they vary."""
     if d.wavefronts_total is None:
         return "wavefronts not modelled"
+    assert d.wavefronts_max is not None              # modelled together with wavefronts_total
     if d.wavefronts_mean == d.wavefronts_max:
         each = f"{plural(d.wavefronts_max, 'wavefront')} each"
     else:
@@ -239,21 +245,39 @@ def direction_rows(label: str, d: Direction, triton: bool = True) -> list[tuple[
     return rows
 
 
+def _gpu(gpu: object) -> RoundTrip | None:
+    """A report's GPU figures, typed (the bank model keeps them as `object`: analysis/bank.py cannot import
+    shared_access, which imports it)."""
+    if gpu is None:
+        return None
+    from ..analysis.shared_access import RoundTrip
+    assert isinstance(gpu, RoundTrip)
+    return gpu
+
+
+def _padding(padding: object) -> Padding:
+    from ..conversions.padded_shared import Padding
+    assert isinstance(padding, Padding)
+    return padding
+
+
 def _gpu_rows(report: BankReport) -> list[tuple[str, str]]:
-    if report.gpu is None:
+    gpu = _gpu(report.gpu)
+    if gpu is None:
         return [("on the GPU", f"not modelled: {report.gpu_note}")] if report.gpu_note else []
-    return direction_rows("write", report.gpu.write) + direction_rows("read", report.gpu.read)
+    return direction_rows("write", gpu.write) + direction_rows("read", gpu.read)
 
 
 def padded_blocks(report: PaddedBankReport, reg_text: str, shared_text: str, element: str | None) -> list:
     """The `bank` report of a padded layout: the GPU's figures only (Triton's model does not price padding)."""
     from ..analysis.shared_access import padding_text
-    t, g, bw = report.target, report.gpu, report.bitwidth
+    t, g, bw = report.target, _gpu(report.gpu), report.bitwidth
+    assert g is not None                             # a padded layout is priced on the GPU's model only
     total = sum(d.wavefronts_total or 0 for d in (g.write, g.read))
     ideal = sum(d.ideal_wavefronts_total or 0 for d in (g.write, g.read))
     color = "green" if total == ideal else "red"
     headline = Line((("shared-memory wavefronts: ", "bold"), (f"{total} per CTA, ideal {ideal}", f"bold {color}"),
-                     (f"  (write + read on the GPU; #ttg.padded_shared {padding_text(report.padding)}: Triton's "
+                     (f"  (write + read on the GPU; #ttg.padded_shared {padding_text(_padding(report.padding))}: Triton's "
                       "model has no count for padding)", "")))
     elem = f" ({element})" if element else ""
     rows = [("target", f"{t.name}: {t.arch}, {t.num_banks} banks x {t.bank_bytes} bytes, "
@@ -277,7 +301,7 @@ def _padded_vector_limit(d: Direction, report: PaddedBankReport) -> str:
     elems = d.vector_bits // report.bitwidth
     if d.vector_bits >= 128:
         return "the widest shared-memory access"
-    if elems == min(report.padding.intervals):
+    if elems == min(_padding(report.padding).intervals):
         return f"limited by the smallest padding interval ({elems} elements): Triton 3.9 never vectorises across one"
     return (f"limited by the registers: on a padded layout Triton 3.9 vectorises only over a thread's registers "
             f"holding offsets 1, 2, 4, ... in order, and offset {elems} is not in the thread's next register")

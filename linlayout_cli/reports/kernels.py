@@ -73,7 +73,7 @@ def blocks(results, where: str, top: int | None = None) -> list:
     kernels, failures = split(results)
     s = summary(results)
     failed = f" ({len(failures)} not audited)" if failures else ""
-    out = [line(f"ttlayout audit {where}: {plural(len(kernels), 'kernel')}{failed}, ranked by layout cost "
+    out: list = [line(f"ttlayout audit {where}: {plural(len(kernels), 'kernel')}{failed}, ranked by layout cost "
                 "(the sum of the cost of each kernel's ops)", "bold")]
     notes: list[tuple[str, str]] = []
     rows = []

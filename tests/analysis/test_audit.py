@@ -57,7 +57,7 @@ def test_global_vector_widths_are_the_compilers(name):
     for f in m.findings:
         if f.category == "global" and not f.op.startswith("tt.atomic"):      # the reference counts ld / st only
             kind = "load" if f.op.endswith("load") else "store"
-            predicted[f"{kind} {f.fields['vector_bits']}"] += f.fields["instructions_per_thread"]
+            predicted[f"{kind} {f.facts.vector_bits}"] += f.facts.instructions_per_thread
     truth = GLOBAL[name]
     if name in GLOBAL_COUNTS_DIFFER:
         assert set(predicted) == set(truth)
@@ -72,7 +72,7 @@ def test_softmax_reduction_crosses_warps():
     reduces = [f for f in m.findings if f.op == "tt.reduce"]
     assert len(reduces) == 2
     for f in reduces:
-        assert f.fields["lane_bits"] == 5 and f.fields["warp_bits"] == 2 and f.scratch_bytes == 64
+        assert f.facts.lane_bits == 5 and f.facts.warp_bits == 2 and f.scratch_bytes == 64
         assert f.verdict.startswith("across 4 warps")
         assert f.loc.startswith("tests/data/kernels/src/softmax.py:")
 

@@ -195,8 +195,8 @@ def test_the_limit_and_the_width_are_the_compilers(case):
     widths: dict[str, int] = {}
     for f in m.findings:
         if f.category == "global":
-            key = f"{'load' if f.op.endswith('load') else 'store'} {f.fields['vector_bits']}"
-            widths[key] = widths.get(key, 0) + f.fields["instructions_per_thread"]
+            key = f"{'load' if f.op.endswith('load') else 'store'} {f.facts.vector_bits}"
+            widths[key] = widths.get(key, 0) + f.facts.instructions_per_thread
     assert widths == case["ptx_global_access"]
 
 
@@ -207,11 +207,11 @@ def test_the_softmax_row_names_the_mask():
     16 sectors where 128 bytes fill 4."""
     (m,) = audit_file(DATA / "limits" / "softmax_f32_odd_cols.sm90.ttgir")
     load = next(f for f in m.findings if f.op == "tt.load")
-    assert load.fields["limited_by"] == "mask" and load.fields["bound_by"] == ["mask"]
-    assert load.fields["limits"] == {"128-bit cap": 4, "layout": 4, "pointer contiguity": 1024,
+    assert load.facts.limited_by == "mask" and load.facts.bound_by == ("mask",)
+    assert load.facts.limits == {"128-bit cap": 4, "layout": 4, "pointer contiguity": 1024,
                                      "pointer divisibility": 4, "mask": 1}
-    assert (load.fields["sectors_per_warp_access"], load.fields["ideal_sectors"]) == (16, 4)
-    assert load.fields["mask"] == "%mask_12"
+    assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 4)
+    assert load.facts.mask == "%mask_12"
     assert "limited by the mask" in load.verdict
     code, out, _ = run(["audit", str(DATA / "limits" / "softmax_f32_odd_cols.sm90.ttgir")])
     assert "1x32b x32, mask; sectors 16/4" in out
@@ -220,8 +220,8 @@ def test_the_softmax_row_names_the_mask():
 def test_pointer_divisibility_limits_only_the_unaligned_pointer():
     (m,) = audit_file(DATA / "limits" / "vector_add_odd_x.sm90.ttgir")
     loads = [f for f in m.findings if f.op == "tt.load"]
-    assert [f.fields["limited_by"] for f in loads] == ["pointer divisibility", "128-bit cap"]
-    assert [f.fields["vector_bits"] for f in loads] == [32, 128]
+    assert [f.facts.limited_by for f in loads] == ["pointer divisibility", "128-bit cap"]
+    assert [f.facts.vector_bits for f in loads] == [32, 128]
 
 
 def test_the_final_softmax_is_at_the_cap_and_coalesced():
@@ -229,15 +229,15 @@ def test_the_final_softmax_is_at_the_cap_and_coalesced():
     512 bytes = 16 sectors, the fewest possible: nothing wasted."""
     (m,) = audit_file(KERNELS / "softmax.sm90.ttgir")
     load = next(f for f in m.findings if f.op == "tt.load")
-    assert load.fields["limited_by"] == "128-bit cap" and load.fields["limits"]["mask"] == 16
-    assert (load.fields["sectors_per_warp_access"], load.fields["ideal_sectors"]) == (16, 16)
+    assert load.facts.limited_by == "128-bit cap" and load.facts.limits["mask"] == 16
+    assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 16)
     assert load.waste == 0 and load.ideal == load.cost == 4
 
 
 def test_shared_rows_name_their_limit():
     (m,) = audit_file(KERNELS / "matmul.sm90.ttgir")
     stores = [f for f in m.findings if f.category == "shared"]
-    assert stores and all(f.fields["limited_by"] == "128-bit cap" for f in stores)    # st.shared.v4.b32
+    assert stores and all(f.facts.limited_by == "128-bit cap" for f in stores)    # st.shared.v4.b32
 
 
 # ----------------------------------------------------------------------------------------- waste
@@ -248,7 +248,7 @@ def test_ideal_copies_waste_nothing_and_rank_last():
     all waste (its ideal is no conversion), so it ranks first, where the old 'costliest' put the copies."""
     (m,) = audit_file(KERNELS / "matmul_pipelined.sm90.ttgir")
     copies = [f for f in m.findings if f.op == "ttg.async_copy_global_to_local"]
-    assert copies and all(f.waste == 0 and f.fields["bank_conflicts"] == 0 for f in copies)
+    assert copies and all(f.waste == 0 and f.facts.bank_conflicts == 0 for f in copies)
     ranked = rank_by_waste(m.findings)
     assert ranked[0].op == "ttg.convert_layout" and ranked[0].waste == ranked[0].cost > 0
     first_zero = next(k for k, f in enumerate(ranked) if f.waste == 0)

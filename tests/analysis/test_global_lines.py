@@ -42,9 +42,10 @@ def model_lines(name: str, entry: dict) -> dict:
     (m,) = analyze_audit(read_modules((DATA / "kernels" / name).read_text()))
     out: dict = collections.defaultdict(collections.Counter)
     for f in m.findings:
-        if f.op in forms and "vector_bits" in f.fields:
+        bits = getattr(f.facts, "vector_bits", None)
+        if f.op in forms and bits is not None:
             line = python_line(f.frames, f.loc, entry["source"])
-            out[line][f"{forms[f.op]} {f.fields['vector_bits']}"] += f.fields["instructions_per_thread"]
+            out[line][f"{forms[f.op]} {bits}"] += f.facts.instructions_per_thread
     return {line: dict(c) for line, c in out.items()}
 
 

@@ -266,9 +266,9 @@ def test_padded_rows_are_priced_as_the_compiler_emits_them():
     ((w_instr, w_count),) = case["write_ops"].items()
     ((r_instr, r_count),) = case["read_ops"].items()
     # the compiled counts are static: per thread (one warp's program)
-    assert store.fields["instruction"] == w_instr and store.fields["instructions_per_thread"] == w_count
-    assert load.fields["instruction"] == r_instr and load.fields["instructions_per_thread"] == r_count
-    assert store.fields["instructions_per_cta"] == w_count * case["num_warps"]
+    assert store.facts.instruction == w_instr and store.facts.instructions_per_thread == w_count
+    assert load.facts.instruction == r_instr and load.facts.instructions_per_thread == r_count
+    assert store.facts.instructions_per_cta == w_count * case["num_warps"]
     assert store.counts["shared_stores"] == w_count and load.counts["shared_loads"] == r_count
     assert not store.problem and f"{w_count} x {w_instr} per thread" in store.verdict
 

@@ -22,13 +22,17 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...errors import TTLayoutError
+from ..kinds import Category
+from ..targets import Target
 from .context import Context, Memo, problem_row
 from .convert import convert_op
 from .dot import dot_op
 from .findings import Extra, Finding, ModuleAudit, SharedUse
 from .global_access import buffer_op, global_op
-from .memory import alloc_op, buffer_fields, buffer_roots, buffer_users, shared_use
+from .memory import alloc_op, buffer_info, buffer_roots, buffer_users, shared_use
 from .modules import check_threads, function_units, module_target
 from .ops import BUFFER_OPS, DOT_OPS, GLOBAL_OPS, SHARED_OPS, TMA_OPS
 from .reduce import reduce_op
@@ -36,10 +40,12 @@ from .shared import shared_op
 from .sync import synchronisation
 from .tma import tma_op
 
-ANALYSES = {"ttg.convert_layout": ("convert", convert_op), **{n: ("shared", shared_op) for n in SHARED_OPS},
-            **{n: ("tma", tma_op) for n in TMA_OPS}, **{n: ("global", global_op) for n in GLOBAL_OPS},
-            **{n: ("global", buffer_op) for n in BUFFER_OPS},
-            "tt.reduce": ("reduce", reduce_op), "tt.scan": ("scan", reduce_op), **{n: ("dot", dot_op) for n in DOT_OPS}}
+ANALYSES = {"ttg.convert_layout": (Category.CONVERT, convert_op),
+            **{n: (Category.SHARED, shared_op) for n in SHARED_OPS},
+            **{n: (Category.TMA, tma_op) for n in TMA_OPS}, **{n: (Category.GLOBAL, global_op) for n in GLOBAL_OPS},
+            **{n: (Category.GLOBAL, buffer_op) for n in BUFFER_OPS},
+            "tt.reduce": (Category.REDUCE, reduce_op), "tt.scan": (Category.SCAN, reduce_op),
+            **{n: (Category.DOT, dot_op) for n in DOT_OPS}}
 
 
 def _applies(op) -> bool:
@@ -50,7 +56,7 @@ def _applies(op) -> bool:
     return op.name in ANALYSES
 
 
-def _audit_module(module, index: int, target: str | None = None, memo: Memo | None = None,
+def _audit_module(module, index: int, target: Target | str | None = None, memo: Memo | None = None,
                   several: bool = False) -> ModuleAudit:
     tgt, given = module_target(module, target, several)
     check_threads(module, tgt, several)
@@ -85,9 +91,9 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
                 if i in allocs:
                     findings[i] = alloc_op(ctx, op, roots[0], users)
                 elif not findings[i].problem:
-                    findings[i].fields["buffer"] = buffer_fields(ctx, op, roots[0], users)
+                    findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
-                findings[i] = problem_row(op, "buffer", e)
+                findings[i] = problem_row(op, Category.BUFFER, e)
                 problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
@@ -100,11 +106,11 @@ def _audit_module(module, index: int, target: str | None = None, memo: Memo | No
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
 
 
-def analyze_audit(modules, target: str | None = None, several: bool = False,
+def analyze_audit(modules, target: Target | str | None = None, several: bool = False,
                   memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
-    each read when its turn comes), for `target` (default: each module's `ttg.target`), with one cache of
-    analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
+    each read when its turn comes), for `target` (a Target; a name is still accepted; default: each module's
+    `ttg.target`), with one cache of analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
     across its candidates); `several`: the file holds more than one module (errors then say which)."""
     memo = memo if memo is not None else Memo()
     return [_audit_module(m, i, target, memo, several) for i, m in enumerate(modules)]

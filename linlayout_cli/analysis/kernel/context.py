@@ -3,7 +3,6 @@ make an op's row "not modelled", "not analysed" or "error", and the helpers ever
 from __future__ import annotations
 
 import math
-import re
 
 from ...errors import TTLayoutError
 from ..targets import Target
@@ -154,15 +153,3 @@ def problem_row(op, category, error: TTLayoutError) -> Finding:
 
 def value_bytes(vt) -> int:
     return math.prod(vt.shape) * vt.element_bits // 8 if vt.shape else 0
-
-
-_ATTR_PATTERNS: dict[str, re.Pattern] = {}
-
-
-def attr_int(attrs: str, key: str) -> int | None:
-    """The integer value of `key = N` in an op's attribute text (None if absent or absurdly long)."""
-    pattern = _ATTR_PATTERNS.get(key)
-    if pattern is None:
-        pattern = _ATTR_PATTERNS[key] = re.compile(rf"\b{re.escape(key)}\s*=\s*(-?\d{{1,18}})(?!\d)")
-    m = pattern.search(attrs)
-    return int(m.group(1)) if m else None

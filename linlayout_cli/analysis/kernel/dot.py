@@ -1,7 +1,9 @@
 """A dot's row: where its operands come from (no cost of its own in the audit's unit)."""
 from __future__ import annotations
 
+from ..kinds import Category
 from .context import Context, Unreadable, finding
+from .facts import Dot
 from .findings import Finding
 
 
@@ -21,7 +23,7 @@ def dot_op(ctx: Context, op) -> Finding:
         else:
             notes.append(f"{label} in {where}")
     verdict = "; ".join(notes)
-    return finding(ctx, op, "dot", types[:2] + [acc], acc, verdict, 0.0, fields={"operands": notes},
+    return finding(ctx, op, Category.DOT, types[:2] + [acc], acc, verdict, 0.0, facts=Dot(tuple(notes)),
                     instructions=_dot_instructions(ctx, op))
 
 

@@ -2,15 +2,19 @@
 no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audit (`ModuleAudit`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from ..kinds import Category
 from ..targets import READ, Target
+from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: convert loads when a dump has a convert_layout
+    from ...parsing.sections import Section
     from ..convert import ConvertReport
 
 LOOP_WEIGHT = 8                  # an op inside a loop weighs this much (a dump does not tell the trip count)
+GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store")   # atomics are not counted
 
 
 @dataclass(frozen=True)
@@ -20,14 +24,14 @@ class Finding:
     line: int                        # line of the dump
     loc: str | None                  # Python file:line:col
     loops: int
-    category: str                    # convert, shared, tma, global, reduce, scan, dot
+    category: Category
     layouts: tuple[str, ...]         # as the dump names them (#blocked, #mma, or the attribute text)
     attrs: tuple[str, ...]           # the same layouts printed canonically
     shape: tuple[int, ...]
     element: str
     verdict: str                     # the answer in words; '' for a conversion (reports/convert words `conversion`)
     cost: float
-    fields: dict = field(default_factory=dict)
+    facts: Facts | None = None       # what the op's model found (None: not analysed)
     scratch_bytes: int = 0
     problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
     conversion: ConvertReport | None = None  # of a convert_layout
@@ -35,6 +39,7 @@ class Finding:
     frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
     membar: int = 0                  # barriers Triton's Membar pass puts at this op (analysis/membar.py)
     ideal: float = 0.0               # the op's cost at its best (`ideal_cost`), in the same unit, loops weighed
+    buffer: BufferInfo | None = None  # of a local_alloc: the buffer it makes
 
     @property
     def waste(self) -> float:
@@ -64,20 +69,21 @@ class Finding:
         zero = dict.fromkeys(COUNT_CLASSES, 0)
         if self.instructions is not None:
             return zero | self.instructions
-        if self.category == "convert":
+        facts = self.facts
+        if isinstance(facts, Convert):
             from ..convert import assembly_counts
-            p = assembly_counts(self.conversion) if self.conversion is not None else self.fields["per_thread"]
+            p = assembly_counts(self.conversion) if self.conversion is not None else facts.per_thread
             return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
                            "shuffles": p["shuffles"], "barriers": p["barriers"]}
-        if self.category == "shared":
-            if self.op == "ttg.async_copy_global_to_local":
-                return zero
-            key = "shared_loads" if self.fields["access"] == READ else "shared_stores"
-            return zero | {key: self.fields.get("issued", self.fields["instructions_per_thread"])}
-        if self.category == "global" and self.op in ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"):
+        if isinstance(facts, AsyncCopy):
+            return zero
+        if isinstance(facts, SharedAccess):
+            key = "shared_loads" if facts.access == READ else "shared_stores"
+            return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
+        if isinstance(facts, GlobalAccess) and self.op in GLOBAL_COUNTED:
             key = "global_loads" if self.op.endswith("load") else "global_stores"
-            return zero | {key: self.fields["instructions_per_thread"]}
-        if self.category in ("tma", "dot", "buffer"):
+            return zero | {key: facts.instructions_per_thread}
+        if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero
         return None
 
@@ -121,7 +127,7 @@ class ModuleAudit:
     shared: SharedUse
     problems: tuple[str, ...]
     target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
-    section: object = None           # the file's `parsing.sections.Section` the module is (None: read on its own)
+    section: Section | None = None   # the file's `parsing.sections.Section` the module is (None: read on its own)
     extras: tuple = ()               # Extra: instructions at ops that are no row (Membar's barriers, waits)
 
     @property
@@ -138,8 +144,8 @@ class ModuleAudit:
     def paths(self) -> dict:
         out: dict[str, int] = {}
         for f in self.findings:
-            if f.category == "convert":
-                key = f.fields.get("path", "unknown")
+            if f.category == Category.CONVERT:
+                key = f.facts.path.value if isinstance(f.facts, Convert) else "unknown"
                 out[key] = out.get(key, 0) + 1
         return out
 

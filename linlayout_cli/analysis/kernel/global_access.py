@@ -4,7 +4,9 @@ address pattern (analysis/global_sectors.py: 32-byte sectors on NVIDIA, 128-byte
 from __future__ import annotations
 
 from ..global_sectors import AMD_LINE_BYTES, unit_bytes, warp_access
-from .context import Context, Unreadable, attr_int, finding, ideal_instructions, op_type
+from ..kinds import Category
+from .context import Context, Unreadable, finding, ideal_instructions, op_type
+from .facts import GlobalAccess
 from .findings import Finding
 
 
@@ -13,9 +15,8 @@ def _scalar_global(ctx: Context, op) -> Finding:
     ptr = ctx.parse_type(op_type(op, "operand", 0))
     bits = ptr.pointee_bits
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
-    fields = {"vector_width": 1, "vector_bits": bits, "instructions_per_thread": 1, "scalar": True,
-              "limited_by": "scalar pointer"}
-    return finding(ctx, op, "global", (), None, f"scalar {verb} of {bits} bits", 1.0, 1.0, fields=fields)
+    facts = GlobalAccess(1, bits, 1, scalar=True, limited_by="scalar pointer")
+    return finding(ctx, op, Category.GLOBAL, (), None, f"scalar {verb} of {bits} bits", 1.0, 1.0, facts=facts)
 
 
 def buffer_op(ctx: Context, op) -> Finding:
@@ -25,17 +26,17 @@ def buffer_op(ctx: Context, op) -> Finding:
     ll = ctx.linear(vt)
     bits = vt.element_bits
     dim, layout_contig, regs = layout_facts(ctx, vt, ll)
-    contig = attr_int(op.attrs, "contiguity") or 1
+    contig = op.int_attr("contiguity") or 1
     limits = {"128-bit cap": max(1, 128 // bits), "layout": layout_contig, "pointer contiguity": contig}
     vec = max(1, min(limits.values()))
     instructions = max(1, regs // vec)
     verb = "load" if op.name.endswith("load") else "store"
     bound = binding_limits(limits, vec)
     verdict = f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}"
-    fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
-              "contiguity": contig, "limited_by": bound[0], "bound_by": bound, "limits": limits}
-    return finding(ctx, op, "global", (vt,), vt, verdict, float(instructions), ideal_instructions(regs, bits),
-                    fields=fields)
+    facts = GlobalAccess(vec, vec * bits, instructions, contiguity=contig, limited_by=bound[0], bound_by=tuple(bound),
+                         limits=limits)
+    return finding(ctx, op, Category.GLOBAL, (vt,), vt, verdict, float(instructions), ideal_instructions(regs, bits),
+                   facts=facts)
 
 
 def layout_facts(ctx: Context, vt, ll) -> tuple[int, int, int]:
@@ -83,14 +84,12 @@ def global_op(ctx: Context, op) -> Finding:
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
                f"{sectors} sector(s) of {unit} bytes per warp access (ideal {ideal})")
-    fields = {"vector_width": vec, "vector_bits": vec * bits, "instructions_per_thread": instructions,
-              "sectors_per_warp_access": sectors, "ideal_sectors": ideal, "sector_bytes": unit,
-              "lines_per_warp_access": lines, "address_assumptions": list(access.reasons),
-              "contiguity": axes.contiguity[dim],
-              "divisibility": axes.divisibility[dim], "limited_by": bound[0], "bound_by": bound, "limits": limits,
-              "pointers": op.operands[0], **({"mask": mask} if mask is not None else {})}
-    return finding(ctx, op, "global", (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
-                    ideal_instructions(regs, bits), fields=fields)
+    facts = GlobalAccess(vec, vec * bits, instructions, sectors_per_warp_access=sectors, ideal_sectors=ideal,
+                         contiguity=axes.contiguity[dim], divisibility=axes.divisibility[dim], limited_by=bound[0],
+                         bound_by=tuple(bound), limits=limits, pointers=op.operands[0], mask=mask,
+                         sector_bytes=unit, lines_per_warp_access=lines, address_assumptions=access.reasons)
+    return finding(ctx, op, Category.GLOBAL, (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
+                   ideal_instructions(regs, bits), facts=facts)
 
 
 # What may limit a global vector, in the order a tie is named: the hardware's cap first (nothing to gain), then the

@@ -3,10 +3,11 @@ lifetimes, each op's scratch, and the peak as Triton's allocator lays it out (an
 from __future__ import annotations
 
 import math
-import re
 
 from ...errors import TTLayoutError
-from .context import Context, attr_int, finding, op_type, value_bytes
+from ..kinds import Category
+from .context import Context, finding, op_type, value_bytes
+from .facts import AsyncCopy, BufferInfo, BufferUse, SharedAccess
 from .findings import Buffer, Finding, SharedUse
 from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
 
@@ -56,46 +57,45 @@ def buffer_users(ctx: Context, root: dict, findings: dict) -> dict[str, dict]:
             if role is None:
                 continue
             f = findings.get(i)
-            use = {"op": op.name, "line": op.line}
-            if f is not None and f.fields.get("bank_conflicts") is not None and f.category == "shared":
-                use["bank_conflicts"] = f.fields["bank_conflicts"]
+            conflicts = f.facts.bank_conflicts if f is not None and isinstance(f.facts, (SharedAccess, AsyncCopy)) \
+                else None
+            use = BufferUse(op.name, op.line, conflicts)
             assert name is not None                 # touched.discard(None) above
             out.setdefault(name, {"writes": [], "reads": []})[role].append(use)
     return out
 
 
-def _uses_text(uses: list[dict]) -> str:
+def _uses_text(uses: tuple[BufferUse, ...]) -> str:
     parts = []
     for u in uses[:4]:
-        conflicts = f", {u['bank_conflicts']} conflict(s)" if "bank_conflicts" in u else ""
-        parts.append(f"{u['op']} (line {u['line']}{conflicts})")
+        conflicts = f", {u.bank_conflicts} conflict(s)" if u.bank_conflicts is not None else ""
+        parts.append(f"{u.op} (line {u.line}{conflicts})")
     if len(uses) > 4:
         parts.append(f"{len(uses) - 4} more")
     return ", ".join(parts) if parts else "none"
 
 
-def buffer_fields(ctx: Context, op, root: dict, users: dict) -> dict:
+def buffer_info(ctx: Context, op, root: dict, users: dict) -> BufferInfo:
     """What an allocation holds: shape, stages, layout, bytes, and its readers and writers."""
     mem = ctx.parse_type(op_type(op, "result", 0))
     name = op.results[0].split(":")[0] if op.results else ""
     used = users.get(name, {"writes": [], "reads": []})
-    return {"shape": list(mem.shape), "stages": _stages(ctx.module.ops, root, name, mem), "layout": mem.encoding_text,
-            "bytes": value_bytes(mem), "element_type": mem.element, "memory": mem.memory,
-            "writes": used["writes"], "reads": used["reads"]}
+    return BufferInfo(tuple(mem.shape), _stages(ctx.module.ops, root, name, mem), mem.encoding_text, value_bytes(mem),
+                      mem.element, mem.memory, tuple(used["writes"]), tuple(used["reads"]))
 
 
 def alloc_op(ctx: Context, op, root: dict, users: dict) -> Finding:
     """A local_alloc without a value: the buffer as a layout decision (its layout, stages and bytes, who uses it)."""
     mem = ctx.parse_type(op_type(op, "result", 0))
-    info = buffer_fields(ctx, op, root, users)
+    info = buffer_info(ctx, op, root, users)
     swizzle = ""
     if mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
         swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
-    stages = f"{info['stages']} x " if info["stages"] > 1 else ""
-    shape = mem.shape[1:] if info["stages"] > 1 else mem.shape
-    verdict = (f"buffer {stages}{'x'.join(map(str, shape))}x{mem.element}, {info['bytes']} bytes{swizzle}; "
-               f"written by {_uses_text(info['writes'])}; read by {_uses_text(info['reads'])}")
-    return finding(ctx, op, "buffer", (mem,), mem, verdict, 0.0, fields={"buffer": info})
+    stages = f"{info.stages} x " if info.stages > 1 else ""
+    shape = mem.shape[1:] if info.stages > 1 else mem.shape
+    verdict = (f"buffer {stages}{'x'.join(map(str, shape))}x{mem.element}, {info.bytes} bytes{swizzle}; "
+               f"written by {_uses_text(info.writes)}; read by {_uses_text(info.reads)}")
+    return finding(ctx, op, Category.BUFFER, (mem,), mem, verdict, 0.0, buffer=info)
 
 
 # ----------------------------------------------------------------------------------------- shared memory
@@ -125,7 +125,7 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
             vt = ctx.parse_type(op.result_types[0])
             if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
                 name = op.results[0].split(":")[0]
-                align = attr_int(op.attrs, "alignment") or _alignment(vt)
+                align = op.int_attr("alignment") or _alignment(vt)
                 buffers[name] = al.Buffer(name, value_bytes(vt), align, *al.live_interval(tree, i, uses.get(name, [])),
                                           region=op.region, concurrent=ws_of.get(i, -1))
                 where[name] = i
@@ -206,7 +206,7 @@ def _warp_specialize_of(tree, ops) -> dict[int, int]:
 
 def partition_warps(ops) -> int:
     """The most partition warps of any warp_specialize (Triton keeps one byte per such warp for the function)."""
-    return max((sum(int(n) for n in re.findall(r"num_warps\((\d+)\)", op.text)) for op in ops
+    return max((sum(op.partition_warps()) for op in ops
                 if op.name == "ttg.warp_specialize"), default=0)
 
 
@@ -230,14 +230,10 @@ def _capture_bytes(ctx: Context, op) -> int:
 
 def _alias_loop(op, root: dict) -> None:
     """`scf.for ... iter_args(%a = %buf)`: the loop's block argument and result stand for the same buffer."""
-    m = re.search(r"iter_args\((.*?)\)\s*->", op.text)
-    if not m:
-        return
-    for k, pair in enumerate(m.group(1).split(",")):
-        arg, _, init = pair.partition("=")
-        r = root.get(init.strip().split("#")[0])
+    for k, (arg, init) in enumerate(op.iter_args()):
+        r = root.get(init.split("#")[0])
         if r is not None:
-            root[arg.strip()] = r
+            root[arg] = r
             if op.results:
                 root[f"{op.results[0].split(':')[0]}#{k}"] = r
 

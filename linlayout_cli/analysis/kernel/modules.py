@@ -38,12 +38,13 @@ def _where(module, several: bool) -> str:
     return f"the module at line {module.first_line}" if several else "the module"
 
 
-def module_target(module, option: str | None, several: bool = False) -> tuple[Target, str]:
-    """The target to audit a module for, and where it came from: `--target` (already checked by the command),
-    the module's `ttg.target`, or the default when the module names none. A `ttg.target` that is empty or
-    unknown is an error naming it: the audit would otherwise model the wrong hardware."""
+def module_target(module, option: Target | str | None, several: bool = False) -> tuple[Target, str]:
+    """The target to audit a module for, and where it came from: `--target` (already resolved by the command; a
+    name is still taken while commands pass one), the module's `ttg.target`, or the default when the module names
+    none. A `ttg.target` that is empty or unknown is an error naming it: the audit would otherwise model the wrong
+    hardware."""
     if option is not None:
-        return get_target(option), "option"
+        return (option if isinstance(option, Target) else get_target(option)), "option"
     name = module.target
     if name is None:
         return get_target(None), "default"

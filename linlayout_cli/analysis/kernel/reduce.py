@@ -3,16 +3,17 @@ their instructions)."""
 from __future__ import annotations
 
 import math
-import re
 
 from ...errors import TTLayoutError
-from .context import Context, Unreadable, attr_int, finding, op_type
+from ..kinds import Category
+from .context import Context, Unreadable, finding, op_type
+from .facts import Reduction
 from .findings import Finding
 
 
 def reduce_op(ctx: Context, op) -> Finding:
     src = ctx.parse_type(op_type(op, "operand", 0))
-    axis = attr_int(op.attrs, "axis") or 0
+    axis = op.int_attr("axis") or 0
     if not 0 <= axis < len(src.shape):
         raise Unreadable(f"axis {axis} of a rank-{len(src.shape)} tensor")
     ll = ctx.linear(src)
@@ -40,14 +41,14 @@ def reduce_op(ctx: Context, op) -> Finding:
     else:
         verdict = "within each thread (registers only)"
         cost = 0
-    fields = {"axis": axis, "register_bits": along["register"], "lane_bits": along["lane"],
-              "warp_bits": along["warp"], "scratch_bytes": scratch}
+    facts = Reduction(axis, along["register"], along["lane"], along["warp"], scratch)
     try:
         counts = _reduce_instructions(ctx, op, ll, axis, widths)
     except TTLayoutError:                            # the counts are not modelled; the row's verdict stands
         counts = None
-    return finding(ctx, op, "reduce" if op.name == "tt.reduce" else "scan", (src,), src, verdict, cost, rounds,
-                    fields=fields, scratch_bytes=scratch, instructions=counts)
+    category = Category.REDUCE if op.name == "tt.reduce" else Category.SCAN
+    return finding(ctx, op, category, (src,), src, verdict, cost, rounds, facts=facts, scratch_bytes=scratch,
+                   instructions=counts)
 
 
 def _combiner(ctx: Context, op) -> str | None:
@@ -72,7 +73,7 @@ def _reduce_instructions(ctx: Context, op, ll, axis: int, widths) -> dict | None
     from ..reduction import reduce_counts, scan_counts
     target = ctx.target.name
     if op.name == "tt.scan":
-        if re.search(r"\breverse\s*=\s*true", op.attrs):
+        if op.flag("reverse"):
             return None
         return ctx.memo.get(("scan-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3]
                             + (axis, widths, target), lambda: scan_counts(ll, axis, widths, target))

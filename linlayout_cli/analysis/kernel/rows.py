@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import TTLayoutError
+from ..kinds import Category
 from ..targets import Target
 from .context import Context, op_type
 from .findings import Finding, ModuleAudit
@@ -59,14 +60,14 @@ class OpLayouts:
 def op_layouts(module, f: Finding, target: Target) -> OpLayouts | None:
     """The layouts of a convert or shared-memory row, read again from its op in the dump (a view is placed in its
     buffer, as the row priced it); None for every other row, and for a row that was not analysed."""
-    if f.problem or f.category not in ("convert", "shared"):
+    if f.problem or f.category not in (Category.CONVERT, Category.SHARED):
         return None
     for unit in function_units(module):
         op = next((o for o in unit.ops if o.line == f.line and o.name == f.op), None)
         if op is None:
             continue
         ctx = Context(unit, target)
-        if f.category == "convert":
+        if f.category == Category.CONVERT:
             src, dst = ctx.parse_type(op_type(op, "operand", 0)), ctx.parse_type(op_type(op, "result", 0))
             return OpLayouts("convert", (ctx.linear(src), ctx.linear(dst)), (ctx.key(src)[1], ctx.key(dst)[1]),
                              tuple(src.shape), src.element, src.element_bits, target)

@@ -2,22 +2,22 @@
 shared-access model; `async_copy_global_to_local`: the `bank` model)."""
 from __future__ import annotations
 
-import re
-
 from ...errors import TTLayoutError
+from ...parsing.module import alloc_shape
 from ..global_sectors import unit_bytes, warp_access
+from ..kinds import Category
 from ..targets import READ, WRITE
 from .context import (
     Context,
     Misaligned,
     NotModelled,
     Unreadable,
-    attr_int,
     finding,
     ideal_instructions,
     op_type,
     value_bytes,
 )
+from .facts import AsyncCopy, SharedAccess
 from .findings import Finding
 from .global_access import layout_facts
 
@@ -72,7 +72,7 @@ def shared_op(ctx: Context, op) -> Finding:
     vec = report.vector_width
     instruction = access.instruction
     if op.name == "ttg.async_copy_global_to_local":
-        contig = attr_int(op.attrs, "contiguity") or 1
+        contig = op.int_attr("contiguity") or 1
         vec = max(1, min(vec, contig))
         instruction = f"cp.async ({vec * report.bitwidth} bits per lane)" if ctx.target.vendor == "nvidia" else \
             f"buffer_load ... lds ({vec * report.bitwidth} bits per lane)"
@@ -81,13 +81,10 @@ def shared_op(ctx: Context, op) -> Finding:
     verdict = f"{instruction}, {access.conflicts} bank conflict(s)"
     from ..bank import vector_limit
     limit = vector_limit(report) if vec == report.vector_width else "pointer contiguity"
-    fields = {"bank_conflicts": access.conflicts, "vector_width": vec, "vector_bits": vec * report.bitwidth,
-              "instructions_per_thread": per_thread, "wavefronts": access.wavefronts, "access": kind,
-              "shared_bytes": value_bytes(mem), "instruction": instruction, "limited_by": limit}
-    if op.name == "ttg.async_copy_global_to_local":
-        fields["sectors_per_warp_access"] = _copy_sectors(ctx, reg, vec, report.bitwidth)
-    return finding(ctx, op, "shared", (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
-                    ideal_instructions(elements, report.bitwidth), fields=fields)
+    facts = AsyncCopy(access.conflicts, vec, vec * report.bitwidth, per_thread, access.wavefronts, kind,
+                      value_bytes(mem), instruction, limit, _copy_sectors(ctx, reg, vec, report.bitwidth))
+    return finding(ctx, op, Category.SHARED, (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
+                   ideal_instructions(elements, report.bitwidth), facts=facts)
 
 
 def _direction(ctx: Context, reg_vt, mem_vt, kind: str):
@@ -150,20 +147,13 @@ def _local_access(ctx: Context, op, reg, mem, kind: str) -> Finding:
     cost = float(per_thread)                         # instructions x (wavefronts / the ideal), like a convert's
     if d.wavefronts_total and d.ideal_wavefronts_total:
         cost = per_thread * d.wavefronts_total / d.ideal_wavefronts_total
-    fields = {"bank_conflicts": d.conflicts, "instruction": d.instruction,
-              "vector_width": d.vector_bits // memory_bits(reg), "vector_bits": d.vector_bits,
-              "instructions_per_thread": per_thread, "instructions_per_cta": d.instructions_per_cta,
-              "wavefronts": d.wavefronts_max, "wavefronts_mean": d.wavefronts_mean,
-              "wavefronts_total": d.wavefronts_total, "ideal_wavefronts_total": d.ideal_wavefronts_total,
-              "access": kind, "shared_bytes": value_bytes(mem)}
-    fields["limited_by"] = _shared_limit(ctx, d, reg, mem, kind)
-    if d.why:
-        fields["why"] = d.why
-    if d.issued is not None and d.issued != per_thread:
-        fields["issued"] = d.issued
+    facts = SharedAccess(d.conflicts, d.instruction, d.vector_bits // memory_bits(reg), d.vector_bits, per_thread,
+                         d.instructions_per_cta, d.wavefronts_max, d.wavefronts_mean, d.wavefronts_total,
+                         d.ideal_wavefronts_total, kind, value_bytes(mem), _shared_limit(ctx, d, reg, mem, kind),
+                         why=d.why or None, issued=d.issued if d.issued is not None and d.issued != per_thread else None)
     elements = per_thread * d.vector_bits // memory_bits(reg)
-    return finding(ctx, op, "shared", (reg, mem), reg, verdict, cost,
-                    ideal_instructions(elements, memory_bits(reg)), fields=fields)
+    return finding(ctx, op, Category.SHARED, (reg, mem), reg, verdict, cost,
+                   ideal_instructions(elements, memory_bits(reg)), facts=facts)
 
 
 def _shared_limit(ctx: Context, d, reg, mem, kind: str) -> str:
@@ -206,10 +196,9 @@ def _view_of(ctx: Context, op, mem):
     """A memdesc with an allocation shape (`..., mutable, 128x64`) is a view: analyse it in the full buffer."""
     if mem.kind == "memdesc":
         text = next((t for t in op.operand_types + op.result_types if t.startswith(("!ttg.memdesc<", "<"))), "")
-        m = re.search(r",\s*(\d+(?:x\d+)+)\s*>$", text)
-        if m:
+        alloc = alloc_shape(text)
+        if alloc is not None:
             from dataclasses import replace
-            alloc = tuple(int(d) for d in m.group(1).split("x"))
             if len(alloc) == len(mem.shape):
                 return replace(mem, shape=alloc)
     return mem

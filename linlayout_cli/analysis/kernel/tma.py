@@ -1,7 +1,9 @@
 """The cost of a TMA copy: one bulk copy, no register layout."""
 from __future__ import annotations
 
+from ..kinds import Category
 from .context import Context, finding, value_bytes
+from .facts import Tma
 from .findings import Finding
 
 
@@ -11,5 +13,5 @@ def tma_op(ctx: Context, op) -> Finding:
     if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
         swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
     verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
-    return finding(ctx, op, "tma", (mem,), mem, verdict, 1.0, 1.0,
-                    fields={"shared_bytes": value_bytes(mem) if mem else 0})
+    return finding(ctx, op, Category.TMA, (mem,), mem, verdict, 1.0, 1.0,
+                   facts=Tma(value_bytes(mem) if mem else 0))
