@@ -117,6 +117,78 @@ def gcn_class(mnemonic: str, operands: str):
     return None
 
 
+# ----------------------------------------------------------------------------- global memory instructions
+
+PTX_SIZE_OPERAND = re.compile(r"\]\s*,\s*(0x[0-9a-fA-F]+|\d+)")
+
+
+def ptx_global(mnemonic: str, operands: str):
+    """The global-memory form of one PTX instruction as 'KIND BITS' (BITS = vector lanes x element bits, or the
+    bytes x 8 a cp.async copies), or None.
+
+    >>> ptx_global("ld.global.v4.b32", "{%r1, %r2, %r3, %r4}, [%rd1]"), ptx_global("st.global.b16", "[%rd2], {%rs1}")
+    ('ld.global 128', 'st.global 16')
+    >>> ptx_global("cp.async.cg.shared.global", "[ %r1 + 0 ], [ %rd1 + 0 ], 0x10, %r2"), ptx_global("atom.global.gpu.acq_rel.add.f32", "%f1, [%rd1], %f2")
+    ('cp.async 128', 'atom.global 32')
+    """
+    for prefix, kind in (("ld.global", "ld.global"), ("st.global", "st.global"), ("atom.global", "atom.global"),
+                         ("red.global", "red.global")):
+        if mnemonic.startswith(prefix):
+            lanes = re.search(r"\.v(\d+)(\.|$)", mnemonic)
+            width = re.search(r"\.[bfsu](\d+)(x\d+)?$", mnemonic)
+            bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else 0
+            return f"{kind} {bits or '?'}"
+    if mnemonic.startswith("cp.async.") and ".shared.global" in mnemonic and ".bulk" not in mnemonic:
+        size = PTX_SIZE_OPERAND.search(operands)
+        return f"cp.async {int(size.group(1), 0) * 8}" if size else "cp.async ?"
+    return None
+
+
+def gcn_global(mnemonic: str, operands: str):
+    """The global-memory form of one AMDGCN instruction as 'KIND BITS', or None.
+
+    >>> gcn_global("global_load_dwordx4", "v[0:3], v[4:5], off"), gcn_global("buffer_store_short", "v1, v2, s[0:3], 0 offen")
+    ('global_load 128', 'buffer_store 16')
+    >>> gcn_global("global_atomic_add_f32", "v0, v1, s[0:1]"), gcn_global("buffer_load_dword", "v1, s[0:3], 0 offen lds")
+    ('global_atomic 32', 'buffer_load_lds 32')
+    """
+    m = re.match(r"(global|buffer)_(load|store|atomic)_(?:lds_)?([a-z0-9_]+)", mnemonic)
+    if m is None:
+        return None
+    unit, kind, size = m.groups()
+    if kind == "atomic":
+        width = re.search(r"(?:_[a-z]*?)(\d+)(?:_|$)", size)
+        bits = {"x2": 64}.get(size[-2:], int(width.group(1)) if width else 32)
+        return f"{unit}_atomic {bits}"
+    lds = "_lds" if "lds_" in mnemonic or re.search(r"(^|\s)lds(\s|$)", operands) else ""
+    return f"{unit}_{kind}{lds} {GCN_WIDTHS.get(size.split('_d16')[0], '?')}"
+
+
+def global_line_counts(text: str, kind: str) -> dict:
+    """{'lines': {'file:line': {'ld.global 128': n, ...}}, 'unattributed': {...}, 'total': {...}}: every global
+    load, store, atomic and asynchronous copy of the text, by form and width, per Python line of the kernel's file
+    (attributed as `count_text` attributes, inline assembly at the location in force where its block begins)."""
+    files = file_table(text)
+    own = kernel_file(text, kind)
+    lines: dict = {}
+    unattributed: dict = {}
+    total: dict = {}
+    for mnemonic, operands, chain in located_instructions(text, kind):
+        form = ptx_global(mnemonic, operands) if kind == "ptx" else gcn_global(mnemonic, operands)
+        if form is None:
+            continue
+        total[form] = total.get(form, 0) + 1
+        in_own = [c for c in chain if c[0] == own and c[1] > 0]
+        if in_own:
+            key = f"{files.get(own, own)}:{in_own[-1][1]}"
+            target = lines.setdefault(key, {})
+        else:
+            target = unattributed
+        target[form] = target.get(form, 0) + 1
+    ordered = dict(sorted(lines.items(), key=lambda kv: int(kv[0].rsplit(":", 1)[1])))
+    return {"source": files.get(own), "lines": ordered, "unattributed": unattributed, "total": total}
+
+
 # ----------------------------------------------------------------------------- reading the text
 
 LOC = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")

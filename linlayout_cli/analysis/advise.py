@@ -46,12 +46,14 @@ MAX_SHARED_PAIRS = 2            # writer/reader pairs a shared alias's swizzle s
 class Weights:
     """What one unit of each count costs in the ranking (docs/advise_model.md gives the sources): a shared-memory
     wavefront (an instruction and each extra wavefront its bank conflicts add), a barrier, a shuffle, a global
-    memory instruction and each 32-byte sector a warp's global access touches."""
+    memory instruction, each 32-byte sector a warp's global store (or atomic, cp.async) writes through to L2, and
+    each 128-byte line a warp's global load touches in L1 (one L1 data-stage cycle, like a wavefront)."""
     wavefront: float = 1.0
     barrier: float = 8.0
     shuffle: float = 1.0
     global_instruction: float = 1.0
     sector: float = 2.0
+    load_line: float = 1.0
 
 
 WEIGHTS = Weights()
@@ -134,7 +136,8 @@ def totals(audit) -> dict:
 def op_cost(f, w: Weights = WEIGHTS) -> float:
     """One op's weighted cost per execution: wavefronts (shared instructions times one plus their conflicts),
     shuffles, barriers, and for global accesses (asynchronous copies included) instructions plus the sectors each
-    warp access touches. An op the model does not count costs what the audit's own `cost` column says."""
+    warp store touches (the 128-byte lines each warp load touches). An op the model does not count costs what the
+    audit's own `cost` column says."""
     facts = f.facts
     counts = f.counts
     if counts is None:
@@ -148,8 +151,12 @@ def op_cost(f, w: Weights = WEIGHTS) -> float:
             + w.shuffle * counts.get("shuffles", 0) + w.barrier * counts.get("barriers", 0))
     if isinstance(facts, (AsyncCopy, GlobalAccess)):
         n = facts.instructions_per_thread
-        sectors = facts.sectors_per_warp_access
-        cost += n * (w.global_instruction + w.sector * (sectors if sectors is not None else 1))
+        lines = facts.lines_per_warp_access if isinstance(facts, GlobalAccess) else None
+        if lines is not None and f.op in ("tt.load", "amdg.buffer_load"):
+            cost += n * (w.global_instruction + w.load_line * lines)
+        else:
+            sectors = facts.sectors_per_warp_access
+            cost += n * (w.global_instruction + w.sector * (sectors if sectors is not None else 1))
         if isinstance(facts, AsyncCopy):
             cost += w.wavefront * n * (1 + facts.bank_conflicts)
     return cost
@@ -764,7 +771,8 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
             continue
         audit = pricer.price(combo)
         if audit is not None:
-            halves = min(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo)
+            # kept when the two together save more than the two apart (independent changes are listed each)
+            halves = sum(single_cost.get((c.alias, str(c.attr)), base_cost) for c in combo) - base_cost
             cost = kernel_cost(audit)
             if cost < halves - 1e-9:
                 keep(combo, audit, cost)

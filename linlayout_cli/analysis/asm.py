@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from ..records import frozen
 
-ASM_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers")
-SHORT = {"shared_loads": "ld", "shared_stores": "st", "shuffles": "shfl", "barriers": "bar"}
+ASM_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers", "global_loads", "global_stores")
+SHORT = {"shared_loads": "ld", "shared_stores": "st", "shuffles": "shfl", "barriers": "bar", "global_loads": "gld",
+         "global_stores": "gst"}
 
 
 @frozen

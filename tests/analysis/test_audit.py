@@ -21,8 +21,9 @@ DUMPS = [d["file"] for d in NUMBERS]
 # Triton's allocator is reproduced (analysis/allocation.py); these two differ slightly (docs/audit_model.md)
 SHARED_DIFFERENCES = {"matmul_tma.sm90.ttgir": 128, "matmul_tma.sm100.ttgir": 1}
 # static global instruction counts LLVM changes on gfx942 by peeling pipelined loops (docs/audit_model.md)
+# (and on sm100 for matmul_kloop: `%.peel.next` in the PTX; tests/analysis/test_global_lines.py has them line by line)
 GLOBAL_COUNTS_DIFFER = {"fp8_matmul.gfx942.ttgir", "matmul_epilogue_transpose.gfx942.ttgir",
-                        "matmul_pipelined.gfx942.ttgir", "matmul_tma.gfx942.ttgir"}
+                        "matmul_pipelined.gfx942.ttgir", "matmul_tma.gfx942.ttgir", "matmul_kloop.sm100.ttgir"}
 
 
 def audit(name: str):
@@ -54,12 +55,12 @@ def test_global_vector_widths_are_the_compilers(name):
     (m,) = audit(name)
     predicted = collections.Counter()
     for f in m.findings:
-        if f.category == "global":
+        if f.category == "global" and not f.op.startswith("tt.atomic"):      # the reference counts ld / st only
             kind = "load" if f.op.endswith("load") else "store"
             predicted[f"{kind} {f.facts.vector_bits}"] += f.facts.instructions_per_thread
     truth = GLOBAL[name]
     if name in GLOBAL_COUNTS_DIFFER:
-        assert set(predicted) - set(truth) <= ({"load 16"} if name == "matmul_tma.gfx942.ttgir" else set())
+        assert set(predicted) == set(truth)
     else:
         assert dict(predicted) == truth
 

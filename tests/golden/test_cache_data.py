@@ -57,7 +57,10 @@ def test_cache_entry_has_the_files_triton_writes(directory):
 
 
 def test_every_kernel_and_target_is_cached_and_one_kernel_has_two_versions():
-    sources = sorted(p.stem for p in (DATA / "kernels/src").glob("*.py"))
+    # issue 30's global-access kernels are not cached (scripts/make_kernel_dumps.py NOT_CACHED)
+    not_cached = {"buffer_copy", "gather_rows", "layer_norm_loop", "load_3d", "matmul_kloop", "online_softmax",
+                  "store_transposed"}
+    sources = sorted(p.stem for p in (DATA / "kernels/src").glob("*.py") if p.stem not in not_cached)
     seen = collections.Counter((metadata(d)["name"], target_of(metadata(d))) for d in CACHE_DIRS)
     assert {k for k, _ in seen} == set(sources)
     assert all(seen[(k, t)] >= 1 for k in sources for t in TARGETS)

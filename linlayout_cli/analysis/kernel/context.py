@@ -61,7 +61,9 @@ class Context:
             for r in op.results:
                 self.defined[r.split(":")[0]] = i
         from ..axis import Axes
-        self.axes = Axes(module, self.parse_type)
+        # the values' AxisInfo depends on the ops, not on the layouts: one analysis for every advise candidate
+        ops, axes = self.memo.get(("axes", id(module.ops)), lambda: (module.ops, Axes(module, self.parse_type)))
+        self.axes = axes if ops is module.ops else Axes(module, self.parse_type)
         self._tree = None
 
     @property

@@ -28,8 +28,8 @@ class GlobalAccess:
     vector_width: int
     vector_bits: int
     instructions_per_thread: int
-    sectors_per_warp_access: int | None = None   # a tensor of pointers: 32-byte sectors of warp 0's first access
-    ideal_sectors: int | None = None
+    sectors_per_warp_access: int | None = None   # a tensor of pointers: sectors (32 bytes; AMD: 128-byte lines)
+    ideal_sectors: int | None = None             # one warp access touches (analysis/global_sectors.py)
     scalar: bool | None = None               # True: one scalar
     contiguity: int | None = None            # the pointers' (or the buffer op's recorded) contiguity
     divisibility: int | None = None
@@ -38,8 +38,11 @@ class GlobalAccess:
     limits: dict | None = None               # limit -> elements it allows
     pointers: str | None = None              # the SSA name of the pointer operand
     mask: str | None = None                  # ... and of the mask
+    sector_bytes: int | None = None          # the unit of `sectors_per_warp_access`: 32 (NVIDIA) or 128 (AMD)
+    lines_per_warp_access: int | None = None  # 128-byte lines a warp access touches (L1's unit; advise prices loads)
+    address_assumptions: tuple[str, ...] | None = None   # global_sectors' reason codes for the address model
     OPTIONAL = ("sectors_per_warp_access", "ideal_sectors", "scalar", "contiguity", "divisibility", "bound_by",
-                "limits", "pointers", "mask")
+                "limits", "pointers", "mask", "sector_bytes", "lines_per_warp_access", "address_assumptions")
 
 
 @frozen

@@ -1,9 +1,9 @@
 """The cost of global loads, stores and atomics on tensors of pointers, and of AMD buffer loads and stores: the
-vector width from the layout and the pointers' AxisInfo, 32-byte sectors per warp access."""
+vector width from the layout and the pointers' AxisInfo (analysis/axis.py), sectors per warp access from the
+address pattern (analysis/global_sectors.py: 32-byte sectors on NVIDIA, 128-byte lines on AMD)."""
 from __future__ import annotations
 
-import math
-
+from ..global_sectors import AMD_LINE_BYTES, unit_bytes, warp_access
 from ..kinds import Category
 from .context import Context, Unreadable, finding, ideal_instructions, op_type
 from .facts import GlobalAccess
@@ -61,25 +61,33 @@ def global_op(ctx: Context, op) -> Finding:
     bits = ptr.pointee_bits
     dim, contig, regs = layout_facts(ctx, ptr, ll)
     rank = len(ptr.shape)
-    axes = ctx.axes.get(op.operands[0], rank)
+    axes = ctx.axes.operand(op, 0, rank)
     limits = {"128-bit cap": max(1, 128 // bits), "layout": contig, "pointer contiguity": axes.contiguity[dim],
               "pointer divisibility": max(1, axes.divisibility[dim] // max(1, bits // 8))}
     k = 2 if op.name == "tt.store" else 1
     mask = op.operands[k] if len(op.operands) > k and op.name in ("tt.load", "tt.store") else None
     if mask is not None:
-        limits["mask"] = ctx.axes.get(mask, rank).constancy[dim]      # runs of equal mask bits along `dim`
+        limits["mask"] = ctx.axes.operand(op, k, rank).constancy[dim]      # runs of equal mask bits along `dim`
     vec = max(1, min(limits.values()))
     bound = binding_limits(limits, vec)
     instructions = max(1, regs // vec)
-    contiguous = axes.contiguity[dim] > 1
-    sectors, ideal = ctx.memo.get(("sectors",) + ctx.key(ptr)[1:3] + (vec, bits, contiguous, dim),
-                                  lambda: warp_sectors(ll, vec, bits, contiguous, dim))
+    unit = unit_bytes(ctx.target.vendor)
+    access = ctx.memo.get(("sectors",) + ctx.key(ptr)[1:3] + (vec, bits, axes.contiguity, axes.constancy,
+                                                              min(axes.divisibility[dim], unit), unit),
+                          lambda: warp_access(ll, bits, vec, axes.contiguity, axes.constancy,
+                                              axes.divisibility[dim], unit))
+    sectors, ideal = access.sectors, access.ideal
+    # 128-byte lines a load touches (what L1 serves per cycle; advise prices loads by them)
+    lines = access.sectors if unit == AMD_LINE_BYTES else ctx.memo.get(
+        ("lines",) + ctx.key(ptr)[1:3] + (vec, bits, axes.contiguity, axes.constancy),
+        lambda: warp_access(ll, bits, vec, axes.contiguity, axes.constancy, AMD_LINE_BYTES, AMD_LINE_BYTES)).sectors
     verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
-               f"{sectors} sector(s) of 32 bytes per warp access (ideal {ideal})")
+               f"{sectors} sector(s) of {unit} bytes per warp access (ideal {ideal})")
     facts = GlobalAccess(vec, vec * bits, instructions, sectors_per_warp_access=sectors, ideal_sectors=ideal,
                          contiguity=axes.contiguity[dim], divisibility=axes.divisibility[dim], limited_by=bound[0],
-                         bound_by=tuple(bound), limits=limits, pointers=op.operands[0], mask=mask)
+                         bound_by=tuple(bound), limits=limits, pointers=op.operands[0], mask=mask,
+                         sector_bytes=unit, lines_per_warp_access=lines, address_assumptions=access.reasons)
     return finding(ctx, op, Category.GLOBAL, (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
                    ideal_instructions(regs, bits), facts=facts)
 
@@ -106,23 +114,3 @@ def limit_words(bound: list[str]) -> str:
     if bound[0] == "128-bit cap":
         return "at the 128-bit cap"
     return "limited by " + " and ".join(f"the {b}" for b in bound)
-
-
-def warp_sectors(ll, vec: int, bits: int, contiguous: bool, dim: int) -> tuple[int, int]:
-    """32-byte sectors warp 0's first access touches, and the fewest its bytes could fill. Elements are taken as
-    consecutive in memory along `dim` when the pointers are contiguous there, and far apart otherwise."""
-    from ...engine import gf2, unflatten
-    sizes = [s for _, s in ll.get_out_dims()]
-    lanes = gf2.span(ll.flat_in_dim("lane"))        # the element of every lane, in lane order (not the bases alone)
-    seen = set()
-    for x in lanes:
-        coords = unflatten(x, sizes)
-        if contiguous:
-            key = tuple(c for k, c in enumerate(coords) if k != dim) + (coords[dim] * bits // 8 // 32,)
-            last = tuple(c for k, c in enumerate(coords) if k != dim) + (((coords[dim] + vec) * bits // 8 - 1) // 32,)
-            seen.update({key, last})
-        else:
-            seen.add(tuple(coords))
-    distinct_lanes = len({tuple(unflatten(x, sizes)) for x in lanes})
-    ideal = max(1, math.ceil(distinct_lanes * vec * bits / 8 / 32))
-    return len(seen), ideal

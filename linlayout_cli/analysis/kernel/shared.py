@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import TTLayoutError
 from ...parsing.module import alloc_shape
+from ..global_sectors import unit_bytes, warp_access
 from ..kinds import Category
 from ..targets import READ, WRITE
 from .context import (
@@ -18,7 +19,7 @@ from .context import (
 )
 from .facts import AsyncCopy, SharedAccess
 from .findings import Finding
-from .global_access import layout_facts, warp_sectors
+from .global_access import layout_facts
 
 
 def placed_layouts(ctx: Context, reg_vt, mem_vt):
@@ -179,12 +180,16 @@ def _shared_limit(ctx: Context, d, reg, mem, kind: str) -> str:
 
 
 def _copy_sectors(ctx: Context, reg, vec: int, bits: int) -> int:
-    """32-byte sectors of global memory warp 0's first asynchronous copy reads (the copy's pointers run along the
-    layout's fastest dim, as the recorded `contiguity` says), as `_global` counts a load's."""
+    """Sectors of global memory one warp-level asynchronous copy reads (analysis/global_sectors.py), its pointers
+    taken as contiguous along the layout's fastest dim (the recorded `contiguity` says so) and a row stride apart
+    along the others, as a load's are counted."""
     ll = ctx.linear(reg)
     dim = layout_facts(ctx, reg, ll)[0]
-    return ctx.memo.get(("sectors",) + ctx.key(reg)[1:3] + (vec, bits, True, dim),
-                        lambda: warp_sectors(ll, vec, bits, True, dim))[0]
+    sizes = [s for _, s in ll.get_out_dims()]
+    contiguity = tuple(s if d == dim else 1 for d, s in enumerate(sizes))
+    unit = unit_bytes(ctx.target.vendor)
+    return ctx.memo.get(("copy sectors",) + ctx.key(reg)[1:3] + (vec, bits, dim, unit),
+                        lambda: warp_access(ll, bits, vec, contiguity, (1,) * len(sizes), unit, unit)).sectors
 
 
 def _view_of(ctx: Context, op, mem):
