@@ -283,8 +283,14 @@ def test_line_header_names_the_pass():
 def test_the_quick_marker_is_registered_and_names_real_files():
     """`python -m pytest -m quick` (README): the marker is declared in pyproject (no unknown-marker warning) and
     every file of conftest's QUICK list exists, so the subset never silently shrinks to nothing."""
-    import conftest
+    import importlib.util
+
     from golden_cases import ROOT
+    # loaded by path: `import conftest` may give tests/lsp/conftest.py in a worker that collected that folder first
+    spec = importlib.util.spec_from_file_location("tests_conftest", ROOT / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
     assert '\nmarkers = ["quick: ' in (ROOT / "pyproject.toml").read_text()
     assert conftest.QUICK and all((ROOT / "tests" / name).is_file() for name in conftest.QUICK)
     assert not any(name.startswith(("golden/", "fuzz/", "browser/")) for name in conftest.QUICK)

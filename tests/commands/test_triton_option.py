@@ -31,7 +31,7 @@ def test_default_is_39_and_older_releases_list_every_register():
     assert body(run(["--triton", "3.9", "-l", BLOCKED, "-t", "tensor<2xf16>"])[1]) == NEW
     for release in ("3.2", "3.5", "3.8"):
         code, out, err = run(["--triton", release, "-l", BLOCKED, "-t", "tensor<2xf16>"])
-        assert (code, err) == (0, "")
+        assert code == 0 and all(line.startswith("ttlayout: note: ") for line in err.splitlines())   # the lanes note
         assert body(out) == OLD
 
 
@@ -67,11 +67,11 @@ def test_auto_reads_package_metadata(monkeypatch):
     monkeypatch.setattr(triton, "_installed", lambda: "3.4.0")
     code, out, err = run(["--triton", "auto", "-l", BLOCKED, "-t", "tensor<2xf16>"])
     assert code == 0 and body(out) == OLD
-    assert err == "ttlayout: note: --triton auto: Triton 3.4.0 is installed; printing as Triton 3.4\n"
+    assert err.splitlines()[0] == "ttlayout: note: --triton auto: Triton 3.4.0 is installed; printing as Triton 3.4"
     monkeypatch.setattr(triton, "_installed", lambda: None)
     code, out, err = run(["--triton", "auto", "-l", BLOCKED, "-t", "tensor<2xf16>"])
     assert code == 0 and body(out) == NEW
-    assert err == "ttlayout: note: --triton auto: no Triton installed; printing as Triton 3.9\n"
+    assert err.splitlines()[0] == "ttlayout: note: --triton auto: no Triton installed; printing as Triton 3.9"
     monkeypatch.setattr(triton, "_installed", lambda: "3.1.0")
     code, out, err = run(["--triton", "auto", "-l", BLOCKED, "-t", "tensor<2xf16>"])
     assert code == 1 and "the installed Triton is 3.1.0" in err
