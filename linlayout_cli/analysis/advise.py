@@ -24,9 +24,8 @@ that Triton 3.9 would reject (a `cp.async` narrower than 4 bytes) is refused, an
 """
 from __future__ import annotations
 
-import re
-
 from ..errors import TTLayoutError
+from ..parsing.module import alias_references, slice_parent, type_shape
 from ..records import frozen
 from .kernel.audit import analyze_audit
 from .kernel.context import Memo
@@ -196,8 +195,6 @@ def facts(f) -> dict:
 
 # ----------------------------------------------------------------------------------------- which aliases may change
 
-_REF = re.compile(r"#([A-Za-z_][\w$]*)")
-_PARENT = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
 # ops that accept any layout, or relate layouts only through the same alias name (an elementwise op's operands
 # and result, a reduction's slice of its operand's layout, expand_dims' slice and parent)
 FREE_OPS = ("tt.splat", "tt.addptr", "tt.make_range", "tt.load", "tt.store", "tt.atomic_rmw",
@@ -226,12 +223,7 @@ class Usage:
 
 
 def _names(texts) -> set:
-    return {m.group(1) for t in texts for m in _REF.finditer(t)}
-
-
-def _type_shape(text: str):
-    m = re.match(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)", text.strip())
-    return tuple(int(d) for d in m.group(1).rstrip("x").split("x")) if m else None
+    return {name for t in texts for name in alias_references(t)}
 
 
 def _encoding_text(text: str) -> str | None:
@@ -274,8 +266,8 @@ def _constraint(op, name: str, attr) -> str | None:
             return "nvmma"
         return f"it is an operand or the accumulator layout of {where}"
     if op.name == "tt.expand_dims" and op.operand_types and op.result_types:
-        m = _PARENT.match(_encoding_text(op.operand_types[0]) or "")
-        if not m or m.group(2) != _encoding_text(op.result_types[0]):
+        sliced = slice_parent(_encoding_text(op.operand_types[0]) or "")
+        if not sliced or sliced[1] != _encoding_text(op.result_types[0]):
             return f"{where} relates it to another layout"
         return None
     if op.name == "tt.broadcast" and op.operand_types and op.result_types:
@@ -286,13 +278,13 @@ def _constraint(op, name: str, attr) -> str | None:
         src = _encoding_text(op.operand_types[0])
         for t in op.result_types:
             enc = _encoding_text(t)
-            parent = _PARENT.match(enc) if enc is not None else None
-            if enc is not None and (parent is None or parent.group(2) != src):
+            parent = slice_parent(enc) if enc is not None else None
+            if enc is not None and (parent is None or parent[1] != src):
                 return f"{where} relates it to another layout"
         return None
     if op.name == "tt.elementwise_inline_asm":
-        m = re.search(r"packed_element\s*=\s*(\d+)", op.attrs)
-        return f"{where} packs elements" if m and int(m.group(1)) > 1 else None
+        packed = op.int_attr("packed_element")
+        return f"{where} packs elements" if packed is not None and packed > 1 else None
     if op.name in FREE_OPS or op.name.startswith(FREE_PREFIXES):
         return None
     return f"{where} fixes its layout (advise changes only layouts every op using them accepts)"
@@ -325,7 +317,7 @@ def usages(module) -> dict[str, Usage]:
             ops[name].append(i)
             for t in types:
                 if _encoding_text(t) == f"#{name}":
-                    shape = _type_shape(t)
+                    shape = type_shape(t)
                     if shape is not None and shape not in shapes[name]:
                         shapes[name].append(shape)
             why = _constraint(op, name, layouts[name])
@@ -679,9 +671,9 @@ def _kernel_name(module) -> str:
     names = []
     for op in module.ops:
         if op.name in ("tt.func", "func.func"):
-            m = re.search(r"@([\w$.\-]+)", op.text)
-            if m:
-                names.append(m.group(1))
+            symbol = op.symbol()
+            if symbol:
+                names.append(symbol)
     return ", ".join(names) or "?"
 
 
