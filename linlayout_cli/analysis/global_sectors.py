@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import math
 
-from ..engine import unflatten
 from ..records import frozen
 
 NVIDIA_SECTOR_BYTES = 32
@@ -104,34 +103,38 @@ def warp_access(ll, element_bits: int, vec: int, contiguity: tuple, constancy: t
     regs = _span(ll.remove_zero_bases_along_dim("register").flat_in_dim("register"))
     lanes = _span(ll.flat_in_dim("lane"))
     vec = max(1, vec)
+    unit_of = _unit_key(sizes, fast, contiguity, constancy, bytes_, unit)
     per_instruction = []
     distinct_bytes = 0
     for start in range(0, len(regs), vec):
-        units, elements = set(), set()
-        for r in regs[start:start + vec]:
-            for lane in lanes:
-                coords = unflatten(r ^ lane, sizes)
-                elements.add(tuple(coords))
-                units.add(_unit(coords, fast, contiguity, constancy, bytes_, unit))
-        per_instruction.append(len(units))
-        distinct_bytes = max(distinct_bytes, len(elements) * bytes_)
+        cells = {r ^ lane for r in regs[start:start + vec] for lane in lanes}
+        per_instruction.append(len({unit_of(x) for x in cells}))
+        distinct_bytes = max(distinct_bytes, len(cells) * bytes_)
     ideal = max(1, math.ceil(distinct_bytes / unit))
     return WarpAccess(tuple(per_instruction), ideal, unit, distinct_bytes, tuple(sorted(reasons)))
 
 
-def _unit(coords, fast: int, contiguity: tuple, constancy: tuple, bytes_: int, unit: int) -> tuple:
-    """The memory unit holding the element at `coords`: (the far components of its address, its unit index
-    within its contiguous run)."""
-    key = []
-    offset = 0
-    for d, x in enumerate(coords):
-        if d == fast:
-            key.append(x // contiguity[d])
-            offset = (x % contiguity[d]) * bytes_
-        else:
-            key.append(x // constancy[d])
-    key.append(offset // unit)
-    return tuple(key)
+def _unit_key(sizes: list, fast: int, contiguity: tuple, constancy: tuple, bytes_: int, unit: int):
+    """The function from a flat tensor index (dim 0 in the lowest bits) to the memory unit holding that element,
+    as one int: the far components of its address (per dim, its run along `fast`, its constant block along the
+    others) and its unit index within its contiguous run, in mixed radix."""
+    dims = []
+    shift, radix = 0, 1
+    for d, size in enumerate(sizes):
+        dims.append((shift, size - 1, contiguity[d] if d == fast else constancy[d], radix, d == fast))
+        shift += size.bit_length() - 1
+        radix *= size
+    top = radix
+
+    def unit_of(x: int) -> int:
+        key = offset = 0
+        for at, mask, block, weight, is_fast in dims:
+            c = (x >> at) & mask
+            key += (c // block) * weight
+            if is_fast:
+                offset = (c % block) * bytes_
+        return key + (offset // unit) * top
+    return unit_of
 
 
 def _span(vectors) -> list[int]:

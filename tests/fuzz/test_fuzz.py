@@ -411,7 +411,8 @@ def assert_clean_audit(argv, code, out, err):
     """`assert_clean` for audit: a report (or JSON) on exit 0; and nothing a terminal would act on."""
     assert "Traceback" not in err and "internal error" not in err, f"bug for {repr(argv)[:200]}: {err[-2000:]}"
     if code == 0:
-        assert not err and (out.startswith("ttlayout audit") or out.startswith("{")), out[:300]
+        assert all(line.startswith("ttlayout: note: ") for line in err.splitlines()), err[-2000:]  # --target's
+        assert out.startswith("ttlayout audit") or out.startswith("{"), out[:300]
         assert all(ch.isprintable() or ch == "\n" for ch in out), f"unprintable in the report: {out[:2000]!r}"
         if out.startswith("{"):
             json.loads(out)
