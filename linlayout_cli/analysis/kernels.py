@@ -9,6 +9,7 @@ docs/audit_model.md, "Shared memory").
 from __future__ import annotations
 
 from ..errors import TTLayoutError
+from ..parsing.module import leading_int
 from ..records import frozen
 from .kernel.findings import ModuleAudit, module_cost
 from .kernel.memory import partition_warps
@@ -165,9 +166,7 @@ class KernelFailure:
 
 def module_int(module, key: str) -> int | None:
     """An integer module attribute ('ttg.num-ctas' = '1 : i32' -> 1), None where absent."""
-    import re
-    m = re.match(r"\s*(\d{1,9})\b", module.attributes.get(key) or "")
-    return int(m.group(1)) if m else None
+    return leading_int(module.attributes.get(key))
 
 
 def metadata_notes(module, compiled: Compiled, source: str = "metadata") -> tuple[str, ...]:

@@ -31,8 +31,8 @@ async wait). Checked against the TTGIR Triton's own passes write for the 73 kern
 """
 from __future__ import annotations
 
-import re
-
+from ..parsing.module import captures, iter_args, leading_memdesc_dim
+from ..parsing.ssa import plain_constant, rename_values
 from .kernel.ops import (
     BARRIERS,
     FUNCTION_OPS,
@@ -50,8 +50,6 @@ READ, WRITE = "r", "w"
 THREAD, LEADER, THREAD0, MMA, ASYNC, COPY = "thread", "leader", "thread0", "mma", "async", "copy"
 MAX_PASSES = 16                  # walks of a loop body before its head state is taken as stable
 VISITS_PER_OP = 64               # op visits a function may take in all (nested loops multiply the walks)
-_CONSTANT = re.compile(r"arith\.constant\s+(-?\d+)\s*:")
-_LEADING = re.compile(r"memdesc<(\d+)x")
 
 
 def _accesses(op) -> list[tuple[str, str, str]]:
@@ -230,10 +228,9 @@ def _span(ops, defined: dict, root: dict, buffers: dict, name: str, slots: bool,
     op = ops[view] if view is not None else None
     if op is not None and op.name == "ttg.memdesc_index" and len(op.operands) > 1 and r == root.get(op.operands[0]):
         index = defined.get(op.operands[1])
-        m = _CONSTANT.search(ops[index].text) if index is not None else None
-        n = _LEADING.search(op.text)
-        if m and n and int(n.group(1)) > 0:
-            count, k = int(n.group(1)), int(m.group(1))
+        k = plain_constant(ops[index].text) if index is not None else None
+        count = op.leading_memdesc_dim()
+        if k is not None and count is not None and count > 0:
             if 0 <= k < count and size % count == 0:
                 return offset + k * size // count, offset + (k + 1) * size // count, r, ("slot", k)
         if slots:
@@ -249,9 +246,6 @@ def _span(ops, defined: dict, root: dict, buffers: dict, name: str, slots: bool,
     return offset, offset + size, r, None
 
 
-_ITER_ARGS = re.compile(r"iter_args\((.*?)\)\s*->")
-_CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
-_NAME = re.compile(r"%[\w$.-]+")
 
 
 class _Scoped:
@@ -265,7 +259,16 @@ class _Scoped:
         self.name, self.depth, self.region, self.line = op.name, op.depth, op.region, op.line
         self.operands = tuple(scoped(o) for o in (op.operands if operands is None else operands))
         self.results = tuple(scoped(r) for r in op.results)
-        self.text = _NAME.sub(lambda m: scoped(m.group(0)), op.text) if scope else op.text
+        self.text = rename_values(op.text, scoped) if scope else op.text
+
+    def iter_args(self) -> tuple[tuple[str, str], ...]:
+        return iter_args(self.text)
+
+    def captures(self) -> tuple[str, ...]:
+        return captures(self.text)
+
+    def leading_memdesc_dim(self) -> int | None:
+        return leading_memdesc_dim(self.text)
 
 
 def partition_scopes(ops, tree) -> list[str]:
@@ -292,8 +295,7 @@ def _partitions(ops, tree) -> tuple[list[str], dict[int, list]]:
         for k in range(w + 1, tree.end[w] + 1):
             if ops[k].depth == op.depth + 1:
                 regions.setdefault(ops[k].region, []).append(k)
-        m = _CAPTURES.search(op.text)
-        n = len([c for c in m.group(1).split(",") if c.strip()]) if m else 0
+        n = len(op.captures())
         names = list(op.operands[:n])
         for p, (region, tops) in enumerate(list(regions.items())[1:]):
             tag = f"@{w}.{region}"
@@ -320,18 +322,15 @@ def _names(ops, given: dict) -> tuple[dict, dict]:
             if source:
                 root[op.results[0].split(":")[0]] = source
         elif op.name == "scf.for":
-            m = _ITER_ARGS.search(op.text)
             result = op.results[0].split(":")[0] if op.results else None
-            for k, pair in enumerate(m.group(1).split(",") if m else ()):
-                arg, _, init = pair.partition("=")
-                r = root.get(init.strip().split("#")[0])
+            for k, (arg, init) in enumerate(op.iter_args()):
+                r = root.get(init.split("#")[0])
                 if r is not None:
-                    root[arg.strip()] = r
+                    root[arg] = r
                     if result:
                         root[f"{result}#{k}"] = r
         elif op.name == "ttg.warp_specialize":
-            m = _CAPTURES.search(op.text)
-            n = len([c for c in m.group(1).split(",") if c.strip()]) if m else 0
+            n = len(op.captures())
             captures = op.operands[:n]
             rest = op.operands[n:]
             for k in range(0, len(rest) - n + 1, max(1, n)):
@@ -347,14 +346,12 @@ def _loop_arguments(ops) -> dict[str, str]:
     out = {}
     for op in ops:
         if op.name == "scf.for":
-            m = _ITER_ARGS.search(op.text)
             result = op.results[0].split(":")[0] if op.results else None
-            for k, pair in enumerate(m.group(1).split(",") if m else ()):
-                arg, _, init = pair.partition("=")
+            for k, (arg, init) in enumerate(op.iter_args()):
                 if init:
-                    out[arg.strip()] = init.strip().split("#")[0]
+                    out[arg] = init.split("#")[0]
                     if result:
-                        out[f"{result}#{k}"] = out[arg.strip()]
+                        out[f"{result}#{k}"] = out[arg]
     return out
 
 

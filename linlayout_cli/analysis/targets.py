@@ -38,10 +38,10 @@ size and the bank count).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from ..errors import TTLayoutError, UnsupportedError, abbreviate
+from ..parsing.module import cuda_capability
 from ..records import frozen
 
 READ = "read"
@@ -164,9 +164,8 @@ def get_target(name: str | None) -> Target:
     key = (name if name is not None else DEFAULT_TARGET).strip().lower()
     key = key[len("hip:"):] if key.startswith("hip:") else key
     key = ALIASES.get(key, key)
-    m = re.fullmatch(r"cuda:(\d+)", key)
-    if m:
-        cc = int(m.group(1))
+    cc = cuda_capability(key)
+    if cc is not None:
         key = "sm80" if cc < 90 else "sm90" if cc < 100 else "sm100"
     if key not in KNOWN:
         raise TTLayoutError(f"unknown target '{abbreviate(name or '', 40)}'; known targets: {', '.join(KNOWN)}")

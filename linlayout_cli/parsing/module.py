@@ -116,16 +116,21 @@ class Op:
         >>> parse_op('%r:2 = scf.for %i = %a to %b step %c iter_args(%x = %p, %y = %q) -> (i32, i32) {', 1, 0, 0).iter_args()
         (('%x', '%p'), ('%y', '%q'))
         """
-        m = _ITER_ARGS.search(self.text)
-        if not m:
-            return ()
-        pairs = (pair.partition("=") for pair in m.group(1).split(","))
-        return tuple((arg.strip(), init.strip()) for arg, _, init in pairs)
+        return iter_args(self.text)
 
     def captures(self) -> tuple[str, ...]:
         """A `ttg.warp_specialize`'s explicit captures (the values inside its parentheses)."""
-        m = _CAPTURES.search(self.text)
-        return tuple(c.strip() for c in m.group(1).split(",") if c.strip()) if m else ()
+        return captures(self.text)
+
+    def leading_memdesc_dim(self) -> int | None:
+        """The first dimension of the first memdesc type the op's text names (a `ttg.memdesc_index`'s source:
+        its slot count), None where there is none."""
+        return leading_memdesc_dim(self.text)
+
+    def symbol(self) -> str | None:
+        """The first `@name` the op's text names (a `tt.func`'s own name), None where there is none."""
+        m = _SYMBOL.search(self.text)
+        return m.group(1) if m else None
 
     def partition_warps(self) -> tuple[int, ...]:
         """A `ttg.warp_specialize`'s `num_warps(N)` of each partition, in order."""
@@ -138,6 +143,71 @@ _ITER_ARGS = re.compile(r"iter_args\((.*?)\)\s*->")
 _CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
 _NUM_WARPS = re.compile(r"num_warps\((\d+)\)")
 _ALLOC_SHAPE = re.compile(r",\s*(\d+(?:x\d+)+)\s*>$")
+_LEADING_MEMDESC = re.compile(r"memdesc<(\d+)x")
+_SYMBOL = re.compile(r"@([\w$.\-]+)")
+_ALIAS_REF = re.compile(r"#([A-Za-z_][\w$]*)")
+_SLICE = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
+_TYPE_SHAPE = re.compile(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
+_LEADING_INT = re.compile(r"\s*(\d{1,9})\b")
+_CUDA = re.compile(r"cuda:(\d+)")
+
+
+def iter_args(text: str) -> tuple[tuple[str, str], ...]:
+    """An `scf.for` op text's loop-carried values as (block argument, initial value) pairs (`Op.iter_args`)."""
+    m = _ITER_ARGS.search(text)
+    if not m:
+        return ()
+    pairs = (pair.partition("=") for pair in m.group(1).split(","))
+    return tuple((arg.strip(), init.strip()) for arg, _, init in pairs)
+
+
+def captures(text: str) -> tuple[str, ...]:
+    """A `ttg.warp_specialize` op text's explicit captures (`Op.captures`)."""
+    m = _CAPTURES.search(text)
+    return tuple(c.strip() for c in m.group(1).split(",") if c.strip()) if m else ()
+
+
+def leading_memdesc_dim(text: str) -> int | None:
+    """The first dimension of the first memdesc type in an op's text (`Op.leading_memdesc_dim`)."""
+    m = _LEADING_MEMDESC.search(text)
+    return int(m.group(1)) if m else None
+
+
+def alias_references(text: str) -> list[str]:
+    """The attribute alias names a text refers to ('tensor<4xf32, #blocked1>' -> ['blocked1']), in order."""
+    return [m.group(1) for m in _ALIAS_REF.finditer(text)]
+
+
+def slice_parent(encoding: str) -> tuple[int, str] | None:
+    """A `#ttg.slice<{dim = D, parent = P}>` encoding's (D, P text), None for any other encoding text.
+
+    >>> slice_parent("#ttg.slice<{dim = 1, parent = #blocked}>"), slice_parent("#blocked")
+    ((1, '#blocked'), None)
+    """
+    m = _SLICE.match(encoding)
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+def type_shape(text: str) -> tuple[int, ...] | None:
+    """The shape a tensor or memdesc type's text starts with ('tensor<128x64xf16, #a>' -> (128, 64)), else None.
+
+    >>> type_shape("tensor<128x64xf16, #a>"), type_shape("i32")
+    ((128, 64), None)
+    """
+    m = _TYPE_SHAPE.match(text.strip())
+    return tuple(int(d) for d in m.group(1).rstrip("x").split("x")) if m else None
+
+
+def leading_int(value: str | None) -> int | None:
+    """The non-negative integer (up to 9 digits) a module attribute's value starts with ('1 : i32' -> 1)."""
+    m = _LEADING_INT.match(value or "")
+    return int(m.group(1)) if m else None
+
+
+def cuda_capability(key: str) -> int | None:
+    """The compute capability of a `ttg.target` written 'cuda:NN' (lower case): 'cuda:90' -> 90, else None."""
+    m = _CUDA.fullmatch(key)
+    return int(m.group(1)) if m else None
 
 
 def _attr_int(attrs: str, key: str) -> int | None:

@@ -273,6 +273,24 @@ def integer_attribute(attrs: str, key: str) -> int | None:
     return values[0] if values and len(values) == 1 else None
 
 
+_VALUE_NAME = re.compile(r"%[\w$.-]+")
+
+
+def rename_values(text: str, rename) -> str:
+    """`text` with every SSA value name (`%x`) replaced by `rename(name)` (a warp_specialize partition's names
+    made unique per partition)."""
+    return _VALUE_NAME.sub(lambda m: rename(m.group(0)), text)
+
+
+_PLAIN_CONSTANT = re.compile(r"arith\.constant\s+(-?\d+)\s*:")
+
+
+def plain_constant(text: str) -> int | None:
+    """The integer a scalar `arith.constant N : type` defines (a memdesc_index's constant slot), else None."""
+    m = _PLAIN_CONSTANT.search(text)
+    return int(m.group(1)) if m else None
+
+
 _CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?\s*(-?\d{1,30}|true|false)\s*>?\s*:\s*(\S+)")
 
 

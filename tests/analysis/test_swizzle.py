@@ -17,7 +17,7 @@ from helpers import random_blocked
 from linlayout_cli.analysis import swizzle as sw
 from linlayout_cli.analysis.access import Threads
 from linlayout_cli.analysis.bank import analyze_bank, conflicts_of_layouts
-from linlayout_cli.analysis.subspaces import complement_basis, intersection_basis, nullspace_basis
+from linlayout_cli.analysis.subspaces import complement_basis, compute_segment, intersection_basis, nullspace_basis
 from linlayout_cli.analysis.swizzle import (
     analyze_swizzle,
     optimal_swizzle,
@@ -91,9 +91,9 @@ def _span(vs):
 def test_compute_segment_pairs_write_and_read_lanes():
     # dim 4; write lanes {1, 2}, read lanes {4, 8}: no free unit vector left, so the segment pairs them
     # (1 ^ 4, 2 ^ 8) - conflict-free for both sides; a 3-long segment must accept one conflict per side.
-    assert sw.compute_segment([1, 2], [4, 8], 4, 2) == [1 ^ 4, 2 ^ 8]
-    assert sw.compute_segment([1, 2], [4, 8], 4, 3) == [2 ^ 8, 1, 4]
-    assert sw.compute_segment([1], [1], 3, 2) == [2, 4]                   # free directions first
+    assert compute_segment([1, 2], [4, 8], 4, 2) == [1 ^ 4, 2 ^ 8]
+    assert compute_segment([1, 2], [4, 8], 4, 3) == [2 ^ 8, 1, 4]
+    assert compute_segment([1], [1], 3, 2) == [2, 4]                   # free directions first
 
 
 # ----------------------------------------------------------------------------------------- building blocks
