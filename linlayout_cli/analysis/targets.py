@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import TTLayoutError, UnsupportedError, abbreviate
-from ..parsing.module import cuda_capability
+from ..parsing.target_names import cuda_capability
 from ..records import frozen
 
 READ = "read"

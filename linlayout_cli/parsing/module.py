@@ -149,7 +149,6 @@ _ALIAS_REF = re.compile(r"#([A-Za-z_][\w$]*)")
 _SLICE = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
 _TYPE_SHAPE = re.compile(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
 _LEADING_INT = re.compile(r"\s*(\d{1,9})\b")
-_CUDA = re.compile(r"cuda:(\d+)")
 
 
 def iter_args(text: str) -> tuple[tuple[str, str], ...]:
@@ -201,12 +200,6 @@ def type_shape(text: str) -> tuple[int, ...] | None:
 def leading_int(value: str | None) -> int | None:
     """The non-negative integer (up to 9 digits) a module attribute's value starts with ('1 : i32' -> 1)."""
     m = _LEADING_INT.match(value or "")
-    return int(m.group(1)) if m else None
-
-
-def cuda_capability(key: str) -> int | None:
-    """The compute capability of a `ttg.target` written 'cuda:NN' (lower case): 'cuda:90' -> 90, else None."""
-    m = _CUDA.fullmatch(key)
     return int(m.group(1)) if m else None
 
 
