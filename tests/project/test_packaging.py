@@ -16,10 +16,23 @@ EXPECTED = (f"Print layout attribute: {BLOCKED}\n"
             "[T0:0|T4:0, T0:1|T4:1, T1:0|T5:0, T1:1|T5:1, T2:0|T6:0, T2:1|T6:1, T3:0|T7:0, T3:1|T7:1]\n")
 
 
+# what the sdist is built from (MANIFEST.in and pyproject's packages); everything else stays behind
+SOURCES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "grammar", "docs", "linlayout_cli")
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+    """The sdist and wheel, built from a copy of the sources: a build writes `ttlayout.egg-info` and a
+    `ttlayout-0.1.0` staging folder into the tree it builds, and two test workers building the checkout itself at
+    once removed each other's staging files."""
+    import shutil
+    out, src = tmp_path_factory.mktemp("dist"), tmp_path_factory.mktemp("src")
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    proc = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(src)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return out
