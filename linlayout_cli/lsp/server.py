@@ -459,30 +459,34 @@ def _location(doc: Document, span) -> t.Location:
                                                  end=t.Position(line=ln, character=b)))
 
 
-@server.feature(t.TEXT_DOCUMENT_DEFINITION)
-def on_definition(ls: TTLayoutServer, params: t.DefinitionParams):
-    st = ls.state(params.text_document.uri)
+def _alias_under_cursor(ls: TTLayoutServer, uri: str, position: t.Position):
+    """(the document, the alias name, its section index) at the cursor, or None where no alias is there."""
+    st = ls.state(uri)
     if st is None:
         return None
     doc = st.doc
-    alias = doc.alias_at(params.position.line, doc.column(params.position.line, params.position.character))
+    alias = doc.alias_at(position.line, doc.column(position.line, position.character))
     if alias is None:
         return None
     name, _, section = alias
-    return [_location(doc, doc.index(section).definitions[name])]
+    return doc, name, doc.index(section)
+
+
+@server.feature(t.TEXT_DOCUMENT_DEFINITION)
+def on_definition(ls: TTLayoutServer, params: t.DefinitionParams):
+    found = _alias_under_cursor(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    doc, name, idx = found
+    return [_location(doc, idx.definitions[name])]
 
 
 @server.feature(t.TEXT_DOCUMENT_REFERENCES)
 def on_references(ls: TTLayoutServer, params: t.ReferenceParams):
-    st = ls.state(params.text_document.uri)
-    if st is None:
+    found = _alias_under_cursor(ls, params.text_document.uri, params.position)
+    if found is None:
         return None
-    doc = st.doc
-    alias = doc.alias_at(params.position.line, doc.column(params.position.line, params.position.character))
-    if alias is None:
-        return None
-    name, _, section = alias
-    idx = doc.index(section)
+    doc, name, idx = found
     spans = ([idx.definitions[name]] if params.context.include_declaration else []) + idx.uses.get(name, [])
     return [_location(doc, s) for s in spans]
 
