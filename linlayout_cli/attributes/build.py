@@ -493,7 +493,8 @@ def _build_amd_mfma(items, ctx: Ctx):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
     _verify(ctx, V.verify_amd_mfma, version, instr, ebw)
     if f["isTransposed"] is None and release is not None and release.mfma_unset_transposed:
-        from .releases import MfmaUnsetTransposed   # --triton 3.5 reads the omitted flag from uninitialized memory
+        # --triton 3.5 reads the omitted flag from uninitialized memory
+        from .releases import MfmaUnsetTransposed
         return MfmaUnsetTransposed(version, wpc, instr, False, cga, tpw, ebw)
     return AMDMfmaEncoding(version, wpc, instr, bool(f["isTransposed"]), cga, tpw, ebw)
 
