@@ -12,9 +12,8 @@ Ground truth: ``golden/releases/`` (each release's own tool, ``scripts/golden/re
 from __future__ import annotations
 
 from ..records import frozen, replace
+from . import TRITON as DEFAULT
 from . import encodings as enc
-
-DEFAULT = "3.9"
 
 
 @frozen
