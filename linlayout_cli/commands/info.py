@@ -36,5 +36,8 @@ def run(ctx: Context, given: Request) -> None:
     p = layouts.pick(ctx, "info", ROLES, given)
     t = p.tensor
     result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits)
+    if p.headers:                                   # --triton X.Y: the attribute as that release writes it
+        from ..records import replace
+        result = replace(result, attr=p.header(0))
     write_report(ctx, given.output, lambda: report.blocks(result), lambda: report.json_text(result),
                  as_json=given.as_json)
