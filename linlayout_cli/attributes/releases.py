@@ -25,6 +25,7 @@ class Release:
     mfma_version_pair: bool = False            # amd_mfma: versionMajor / versionMinor instead of version
     mfma_instr_two: bool = False               # amd_mfma: a two-entry instrShape [M, N]
     wmma_warps: bool = False                   # amd_wmma: warpsPerCTA instead of ctaLayout, no instrShape
+    wmma_dot_parent_cga: bool = False          # an amd_wmma dot operand keeps its parent's CTAs along K
     wmma_instr: bool = False                   # ... but with instrShape (printed where not [16, 16, 16])
     wmma_transpose: bool = True                # amd_wmma has isTranspose (not in 3.2)
     old_shared: bool = False                   # swizzled_shared spelled #triton_gpu.shared<{..., hasLeadingOffset}>
@@ -61,9 +62,9 @@ RELEASES = {r.name: r for r in (
             wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD, shrink="largest"),
     Release("3.5", kinds=_KINDS["3.5"], cta_fields=True, mfma_instr_two=True, wmma_warps=True,
             nvmma_plain_layout=True, mfma_unset_transposed=True, mfma_dot_no_tiles=True, keeps_broadcast_registers=_OLD, shrink="largest_sized"),
-    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, wmma_instr=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
+    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, wmma_instr=True, wmma_dot_parent_cga=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
             shrink="largest_sized"),
-    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
+    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, wmma_dot_parent_cga=True, keeps_broadcast_registers=_OLD,
             shrink="largest_sized"),
     Release("3.8", kinds=_KINDS["3.8"], keeps_broadcast_registers=_OLD),
     Release("3.9", kinds=_KINDS["3.9"]),
@@ -78,6 +79,8 @@ _WORDS = (
     ("mfma_instr_two", lambda r: r.mfma_instr_two, "amd_mfma's instrShape has two entries [M, N]"),
     ("wmma_warps", lambda r: r.wmma_warps and not r.wmma_instr, "amd_wmma has warpsPerCTA instead of ctaLayout, "
      "and no instrShape (a 16x16x16 instruction)"),
+    ("wmma_dot_parent_cga", lambda r: r.wmma_dot_parent_cga, "an amd_wmma dot operand keeps its parent's CTAs "
+     "along K (3.9 replicates them)"),
     ("wmma_instr", lambda r: r.wmma_instr, "amd_wmma has warpsPerCTA instead of ctaLayout (instrShape printed only "
      "where it is not [16, 16, 16])"),
     ("wmma_transpose", lambda r: not r.wmma_transpose, "amd_wmma has no isTranspose"),

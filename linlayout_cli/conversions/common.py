@@ -28,6 +28,13 @@ def swizzles_whole_tensor() -> bool:
     return release is not None and release.swizzle_whole_tensor
 
 
+def wmma_dot_keeps_k_ctas() -> bool:
+    """Whether the release modelled (--triton) gives an amd_wmma dot operand its parent's CGA unchanged, CTAs along K
+    included (3.6, 3.7), rather than replicating the CTAs along K."""
+    release = attributes.active_release
+    return release is not None and release.wmma_dot_parent_cga
+
+
 def standard_out_dims(rank: int) -> list[str]:
     return [f"dim{i}" for i in range(rank)]
 
