@@ -43,7 +43,7 @@ def swizzled_to_ll(attr: SwizzledSharedEncoding, shape):
     # The AMD rotating layout swizzles over the whole tensor, not one CTA's slice (as every layout did in 3.2, 3.3).
     sizes = shape if isinstance(attr, AMDRotatingSharedEncoding) or swizzles_whole_tensor() else spc
     if rank == 1:
-        cta = LinearLayout.identity1D(sizes[0], "offset", "dim0")
+        cta = LinearLayout.identity1D(shape[0] if swizzles_whole_tensor() else spc[0], "offset", "dim0")
     else:
         col, row = attr.order[0], attr.order[1]
         num_cols, num_rows = sizes[col], sizes[row]
