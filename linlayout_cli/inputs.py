@@ -771,6 +771,15 @@ def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
         raise too_many(e) from None
 
 
+def tmem_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
+    """A tensor memory layout's (row, col, block -> tensor) linear layout, Triton's `toLinearLayout(shape, attr)`,
+    its index space within the size limit: for the commands that take tensor memory (info, lookup, diff)."""
+    from .conversions import to_linear_layout
+    layout = to_linear_layout(attr, list(shape))
+    check_size(layout.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+    return layout
+
+
 # ----------------------------------------------------------------------------------------- what print shows
 
 

@@ -13,7 +13,7 @@ from ..engine import LinearLayout, unflatten
 from ..engine.gf2 import apply, rank
 from ..errors import TTLayoutError
 from ..records import frozen
-from .info import HARDWARE, Spread, spread
+from .info import HARDWARE, TMEM_DIMS, Spread, spread
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is never imported at run time
@@ -45,7 +45,7 @@ class OffsetMoves:
 
 @frozen
 class LayoutDiff:
-    category_a: str                                 # distributed or shared
+    category_a: str                                 # distributed, shared or tensor memory
     category_b: str
     shape: tuple[int, ...]
     equal: bool                                     # the same linear layout at this shape
@@ -65,12 +65,14 @@ class LayoutDiff:
 
 
 def category(ll: LinearLayout) -> str:
-    return "shared" if ll.has_in_dim("offset") else "distributed"
+    """'distributed', 'shared' or 'tensor memory', by the layout's input dims."""
+    return "tensor memory" if ll.has_in_dim("row") else "shared" if ll.has_in_dim("offset") else "distributed"
 
 
 def input_dims(ll: LinearLayout) -> tuple[str, ...]:
-    """The input dims info's notation names, in order: register, lane, warp, block (shared: offset, block)."""
-    return SHARED_DIMS if category(ll) == "shared" else HARDWARE
+    """The input dims info's notation names, in order: register, lane, warp, block (shared: offset, block;
+    tensor memory: row, col, block)."""
+    return {"shared": SHARED_DIMS, "tensor memory": TMEM_DIMS}.get(category(ll), HARDWARE)
 
 
 def bit_changes(a: LinearLayout, b: LinearLayout) -> tuple[tuple[BitChange, ...], int]:

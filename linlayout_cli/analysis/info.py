@@ -229,13 +229,75 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
                   ll.is_injective(), ll.is_surjective())
 
 
+# ----------------------------------------------------------------------------------------- tensor memory
+
+TMEM_DIMS = ("row", "col", "block")
+TMEM_COPY_ROW_BITS = (5, 6)     # a zero basis at row 32 or 64 is a copy for another warp of the warpgroup
+
+
+@frozen
+class TensorMemory:
+    """A Blackwell tensor memory layout (row, col, block -> tensor). `rows` x `columns`: what Triton 3.9 allocates
+    per CTA (`getTmemAllocSizes`: 32-bit columns); `col` counts element slots, `per_column` of them per 32-bit
+    column; zero row bases at rows 32 and 64 are copies for another warp (`warp_copies` rows each), any other zero
+    basis (`unused`: how many slots it leaves empty) an unused slot."""
+    rows: int
+    columns: int
+    row_span: int                   # the layout's rows (its `row` input size)
+    slots: int                      # its element slots along a row (its `col` input size)
+    blocks: int
+    per_column: int
+    warp_copies: int
+    unused: int
+    spread: tuple[Spread, ...]
+    injective: bool
+    surjective: bool
+
+
+def tmem_alloc(ll: LinearLayout, element_bits: int) -> tuple[int, int]:
+    """Triton's `getTmemAllocSizes` (rows, 32-bit columns) per CTA: the layout's rows, halved when the row-16
+    basis is zero (one 16-row block per warp: 64 rows are enough), and its element slots / (32 / bits).
+
+    >>> tmem_alloc(LinearLayout({"row": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]],
+    ...                          "col": [[0, 1], [0, 2]]}, ["dim0", "dim1"]), 16)
+    (128, 2)
+    """
+    rows = ll.get_in_dim_size("row")
+    row_bases = ll.get_in_dim_bases("row")
+    if len(row_bases) > 4 and not any(row_bases[4]):
+        rows //= 2
+    return rows, ll.get_in_dim_size("col") // max(1, 32 // element_bits)
+
+
+def tmem_unused(ll: LinearLayout) -> tuple[int, int]:
+    """(row mask, col mask): the input bits of a tensor memory layout whose zero basis is an unused slot (the
+    zero row bases at rows 32 and 64 are copies for other warps, not unused)."""
+    def mask(dim, keep=()):
+        return sum(1 << k for k, v in enumerate(ll.get_in_dim_bases(dim)) if not any(v) and k not in keep)
+    return mask("row", TMEM_COPY_ROW_BITS), mask("col")
+
+
+def describe_tmem(ll: LinearLayout, element_bits: int) -> TensorMemory:
+    rows, columns = tmem_alloc(ll, element_bits)
+    row_bases = ll.get_in_dim_bases("row")
+    copy_bits = [k for k in TMEM_COPY_ROW_BITS if k < len(row_bases) and not any(row_bases[k])]
+    row_unused, col_unused = tmem_unused(ll)
+    zero_row, zero_col = bin(row_unused).count("1"), bin(col_unused).count("1")
+    used = (ll.get_in_dim_size("row") >> zero_row) * (ll.get_in_dim_size("col") >> zero_col)
+    total = ll.get_in_dim_size("row") * ll.get_in_dim_size("col")
+    return TensorMemory(rows, columns, ll.get_in_dim_size("row"), ll.get_in_dim_size("col"),
+                        ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1, max(1, 32 // element_bits),
+                        (1 << len(copy_bits)) - 1, total - used, spread(ll, TMEM_DIMS), ll.is_injective(),
+                        ll.is_surjective())
+
+
 # ----------------------------------------------------------------------------------------- the whole summary
 
 
 @frozen
 class LayoutInfo:
-    kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, ...
-    category: str                   # distributed or shared
+    kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, tensor_memory_encoding, ...
+    category: str                   # distributed, shared or tensor memory
     attr: str                       # canonical attribute text
     encoding: object                # the attribute itself
     shape: tuple[int, ...]
@@ -245,6 +307,7 @@ class LayoutInfo:
     distributed: Distributed | None
     shared: Shared | None
     cute: CuteForm                  # the layout in CuTe notation, or why it has none
+    tensor_memory: TensorMemory | None = None
 
     @property
     def bases(self) -> dict:
@@ -257,6 +320,9 @@ class LayoutInfo:
 
 def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
     """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
+    if ll.has_in_dim("row"):
+        return LayoutInfo(mnemonic(attr), "tensor memory", str(attr), attr, tuple(shape), element, element_bits, ll,
+                          None, None, tmem_cute(ll), describe_tmem(ll, element_bits))
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
@@ -265,4 +331,13 @@ def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int)
                       cute_form(ll, mnemonic(attr)))
 
 
-__all__ = ["LayoutInfo", "analyze_info", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]
+def tmem_cute(ll: LinearLayout) -> CuteForm:
+    """Tensor memory has no CuTe text ttlayout writes: its (row, column) inputs are neither a thread-value layout
+    nor shared-memory offsets, the two forms a CuTe reader gives back (CUTLASS addresses TMEM through its own
+    tmem_ptr, outside the layout algebra)."""
+    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
+    return CuteForm("tensor memory", None, "tensor memory rows and columns are neither CuTe threads and values nor "
+                    "shared-memory offsets", 0, blocks)
+
+
+__all__ = ["LayoutInfo", "TensorMemory", "analyze_info", "tmem_alloc", "tmem_unused", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 # the two layouts are positional (A B, as diff takes two files) and `pick` resolves them; the register layout that
 # prices two shared ones is optional, so the command resolves it itself (-r, else the -i file's only distributed one)
-PAIR = (Role("A", None, ("A",), "a", "a", "The first layout."),
-        Role("B", None, ("B",), "b", "b", "The second layout."))
+PAIR = (Role("A", None, ("A",), "a", "a", "The first layout.", tmem=True),
+        Role("B", None, ("B",), "b", "b", "The second layout.", tmem=True))
 ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg", "Register (distributed) layout that "
               "stores to and loads from two shared layouts, to compare their bank conflicts, or #alias of -i "
               "(default: the -i file's only distributed layout)."), *PAIR)

@@ -50,7 +50,7 @@ class Role:
     accepted but not shown; `param`: its parameter of `run`; `word`: its word in `--alias-names reg,shared` and in
     'missing -r REG_ATTR'; `default`: the `param` of the role it falls back to; `wrong_kind`: what to say when it
     is given a layout of the other kind; `padded`: it takes `#ttg.padded_shared` too (its linear component, with
-    the padding in `Picked.paddings`)."""
+    the padding in `Picked.paddings`); `tmem`: it takes tensor memory layouts too (row, col, block inputs)."""
     name: str
     kind: str | None
     decls: tuple
@@ -61,6 +61,7 @@ class Role:
     default: str | None = None
     wrong_kind: str = ""
     padded: bool = False
+    tmem: bool = False
 
     @property
     def flag(self) -> str:
@@ -165,9 +166,9 @@ def _as_release_builds(attrs, shape) -> list:
 
 
 def _linear(attr, role: Role, shape, max_elements: int):
-    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding;
-    every other layout its linear layout and None."""
-    from ..attributes.encodings import PaddedSharedEncoding
+    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding,
+    one that takes tensor memory its (row, col, block) layout; every other layout its linear layout and None."""
+    from ..attributes.encodings import PaddedSharedEncoding, TensorMemoryEncoding, TensorMemoryScalesEncoding
     if role.padded and isinstance(attr, PaddedSharedEncoding):
         from ..analysis.shared_access import shared_layout_of
         from ..errors import TooManyElements
@@ -175,6 +176,8 @@ def _linear(attr, role: Role, shape, max_elements: int):
             return shared_layout_of(attr, shape, max_elements)
         except TooManyElements as e:
             raise inputs.too_many(e) from None
+    if role.tmem and isinstance(attr, (TensorMemoryEncoding, TensorMemoryScalesEncoding)):
+        return inputs.tmem_layout(attr, shape, max_elements), None
     return inputs.linear_layout(attr, shape, max_elements), None
 
 

@@ -25,7 +25,7 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
     return values
 
 
-ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
+ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor).", tmem=True),)
 OPTIONS = (
     *layouts.options(ROLES, "tensor<128x256xf16>"),
     Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
@@ -78,6 +78,9 @@ def _element(ll, index, t):
     """(blocks, JSON) of who holds one element (shared layouts: its offsets and banks)."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        places = lookup.tmem_places(ll, index, t.element_bits)
+        return lambda: report.tmem_places_blocks(index, places), lambda: report.tmem_places_json(index, places)
     if ll.has_in_dim("offset"):
         found = lookup.shared_offsets(ll, index)
         return (lambda: report.offsets_blocks(index, found, t.element_bits),
@@ -91,6 +94,9 @@ def _thread(ll, thread: int, block):
     """(blocks, JSON) of every element one thread holds."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        raise TTLayoutError("--thread needs a distributed layout; a tensor memory layout has rows and columns (use "
+                            "--element I,J; print it with --tmem-warps N for the registers tmem_load gives)")
     if ll.has_in_dim("offset"):
         raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
     held = lookup.thread_elements(ll, thread, block)
@@ -102,6 +108,9 @@ def _offset(ll, offset: int, block: int, t):
     """(blocks, JSON) of the element stored at one shared offset."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        raise TTLayoutError("--offset needs a shared layout; a tensor memory layout has rows and columns (use "
+                            "--element I,J)")
     if not ll.has_in_dim("offset"):
         raise TTLayoutError("--offset needs a shared layout; for a distributed layout use --thread T")
     found = lookup.element_at(ll, offset, block)

@@ -174,18 +174,13 @@ def _fast_shared_cells(layout, sizes, padding, pad: str, offsets: int, blocks: i
 # ----------------------------------------------------------------------------------------- tensor memory
 
 TMEM_INS = ("row", "col", "block")
-COPY_ROW_BITS = (5, 6)       # a zero basis there is a copy for another warp; any other zero basis an unused slot
-
-
-def _unused_mask(layout, dim: str, keep=()) -> int:
-    return sum(1 << k for k, v in enumerate(layout.get_in_dim_bases(dim)) if not any(v) and k not in keep)
 
 
 def _tmem(layout, bits: int):
+    from ..analysis.info import tmem_unused
     layout = layout.transpose_ins(list(TMEM_INS))
     rows, cols, blocks = _sizes(layout, TMEM_INS)
-    row_unused = _unused_mask(layout, "row", COPY_ROW_BITS)
-    col_unused = _unused_mask(layout, "col")
+    row_unused, col_unused = tmem_unused(layout)
     slots = max(1, 32 // bits)
     show_slot = slots > 1 and any(c % slots for c in range(cols) if not c & col_unused)
     return layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot

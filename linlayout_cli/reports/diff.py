@@ -13,7 +13,7 @@ MAX_LISTED = 8                  # bits and offsets listed in text; JSON has them
 
 
 def _what_bits(d: LayoutDiff) -> str:
-    return "offset bits" if d.category_a == d.category_b == "shared" else "hardware bits"
+    return {"shared": "offset bits", "tensor memory": "row and column bits"}.get(d.category_a, "hardware bits")
 
 
 def headline(d: LayoutDiff) -> str:
@@ -21,8 +21,10 @@ def headline(d: LayoutDiff) -> str:
     if d.equal:
         return f"equal: the same linear layout at {shape_text(d.shape)} (every input bit maps to the same element)"
     if not d.same_category:
-        return (f"different: A is a {d.category_a} layout, B a {d.category_b} one (what storing one into the other "
-                "costs: ttlayout bank)")
+        how = ("tmem_load and tmem_store move data between them: print the tensor memory layout with --tmem-warps N "
+               "for their register layout" if "tensor memory" in (d.category_a, d.category_b)
+               else "what storing one into the other costs: ttlayout bank")
+        return f"different: A is a {d.category_a} layout, B a {d.category_b} one ({how})"
     return f"different: {len(d.changes)} of {plural(d.bits, _what_bits(d)[:-1])} map to other elements"
 
 

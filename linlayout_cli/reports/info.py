@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..analysis.cute import cute_input, reads_back_as_shared
 from ..analysis.info import HARDWARE, LayoutInfo, Spread, alignment_of, bases_of
-from ..analysis.lookup import Held, Holder, bank_of
+from ..analysis.lookup import Held, Holder, TmemPlace, bank_of
 from ..attributes import encodings as enc
 from ..records import frozen
 from . import gluon
@@ -48,6 +48,8 @@ class Paste:
 
 
 def paste(info: LayoutInfo) -> Paste:
+    if info.tensor_memory is not None:
+        return Paste(None, gluon.class_text(info.encoding), None)
     text = linear_attr(info)
     shared = info.category == "shared"
     lin_gluon = (gluon.linear_text(bases_of(info.linear), info.shape, alignment_of(info.encoding) if shared else None)
@@ -143,15 +145,37 @@ def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     return rows
 
 
+def _tmem_rows(info: LayoutInfo) -> list[tuple[str, str]]:
+    m = info.tensor_memory
+    assert m is not None                       # a tensor memory layout's
+    rows = [("tensor memory", f"{m.rows} rows x {plural(m.columns, '32-bit column')} allocated"
+                              + (" per CTA, " + plural(m.blocks, "CTA") if m.blocks > 1 else "")
+                              + " (Triton's getTmemAllocSizes)"),
+            ("columns", f"{m.slots} element slots per row, {m.per_column} x {info.element_bits} bits per 32-bit "
+                        "column" + (f"; {m.unused} of {m.row_span * m.slots} (row, slot) places unused"
+                                    if m.unused else ""))]
+    if m.warp_copies:
+        rows.append(("copies", f"rows 32 and up repeat rows 0..31 for the other warps ({m.warp_copies} "
+                               f"cop{'y' if m.warp_copies == 1 else 'ies'})"))
+    for sp in m.spread:
+        rows.append((spread_label(sp), spread_text(sp)))
+    rows.append(("mapping", ("injective" if m.injective else "not injective (copies or unused slots)") + ", "
+                 + ("surjective" if m.surjective else "not surjective")))
+    return rows
+
+
 def blocks(info: LayoutInfo) -> list:
     ll = info.linear
     head = [line(info.attr, "bold"),
             line(f"{info.kind} ({info.category}) at tensor<{'x'.join(map(str, info.shape))}x{info.element}>")]
-    rows = _distributed_rows(info) if info.distributed else _shared_rows(info)
+    rows = (_distributed_rows(info) if info.distributed else _shared_rows(info) if info.shared
+            else _tmem_rows(info))
     basis_rows = [("bases" if i == 0 else "", f"{d} = {_bases_text(ll.get_in_dim_bases(d))}")
                   for i, d in enumerate(ll.in_dims)]
     p = paste(info)
-    tail = [("paste", p.linear_attr or "none: Triton accepts no linear attribute with these bases"),
+    tail = [("paste", p.linear_attr or ("none: Triton 3.9 has no linear attribute for tensor memory"
+                                         if info.tensor_memory else
+                                         "none: Triton accepts no linear attribute with these bases")),
             ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
     if p.gluon_linear is not None and p.gluon != p.gluon_linear:
         tail.append(("", p.gluon_linear))
@@ -204,8 +228,15 @@ def json_text(info: LayoutInfo) -> str:
                    replication={"copies": d.slots // d.distinct if d.distinct else 0, "distinct_elements": d.distinct,
                                 "slots": d.slots, "free_masks": {hw: d.free[hw] for hw in HARDWARE}},
                    distributed=_distributed_json(info))
-    else:
+    elif info.shared:
         obj.update(elements_per_thread=None, vector_width=None, replication=None, shared=_shared_json(info))
+    else:
+        m = info.tensor_memory
+        assert m is not None                       # the third category
+        obj.update(elements_per_thread=None, vector_width=None, replication=None, tensor_memory={
+            "alloc": [m.rows, m.columns], "rows": m.row_span, "slots": m.slots, "blocks": m.blocks,
+            "per_column": m.per_column, "warp_copies": m.warp_copies, "unused": m.unused,
+            "spread": [spread_json(sp) for sp in m.spread], "injective": m.injective, "surjective": m.surjective})
     return json.dumps(obj, indent=2) + "\n"
 
 
@@ -266,3 +297,16 @@ def at_offset_json(offset: int, block: int, element, element_bits: int) -> str:
     return json.dumps({"offset": offset, "block": block, "element": list(element),
                        "bank": bank_of(offset, element_bits), "bank64": bank_of(offset, element_bits, 64)},
                       indent=2) + "\n"
+
+
+def tmem_places_blocks(element, found: list[TmemPlace]) -> list:
+    head = f"element {coord(element)}: " + (plural(len(found), "tensor memory place") if found else "stored nowhere")
+    rows = tuple((p.name, str(p.block), str(p.row), str(p.column), str(p.slot)) for p in found)
+    return [line(head, "bold")] + ([Table(("place", "block", "row", "column", "slot"), rows, "  ")] if rows else [])
+
+
+def tmem_places_json(element, found: list[TmemPlace]) -> str:
+    import json
+    return json.dumps({"element": list(element),
+                       "places": [{"block": p.block, "row": p.row, "column": p.column, "slot": p.slot,
+                                   "name": p.name} for p in found]}, indent=2) + "\n"
