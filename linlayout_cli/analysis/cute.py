@@ -230,9 +230,21 @@ def _shared(ll: LinearLayout, kind_name: str) -> CuteForm:
 # ----------------------------------------------------------------------------------------- public
 
 
-def cute_form(ll: LinearLayout, kind_name: str | None = None) -> CuteForm:
+TMEM_REASON = "tensor memory rows and columns are neither CuTe threads and values nor shared-memory offsets"
+PADDED_REASON = "ttlayout writes no CuTe text for padded shared memory (its padding is not modelled in CuTe notation)"
+PARTITIONS_REASON = "the partitions of a partitioned_shared layout are separate buffers, not one CuTe offset space"
+
+
+def cute_form(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> CuteForm:
     """The CuTe form of a layout (distributed: in dims register/lane/warp/block; shared: offset/block), or why
-    there is none. `kind_name` (the attribute's mnemonic, e.g. 'nvmma_shared') only words the reason."""
+    there is none (tensor memory: row/col/block; `padded` shared memory; partitions). `kind_name` (the attribute's
+    mnemonic, e.g. 'nvmma_shared') only words the reason."""
+    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
+    for why, reason, kind in ((ll.has_in_dim("row"), TMEM_REASON, "tensor memory"),
+                              (padded, PADDED_REASON, "shared"),
+                              (ll.has_in_dim("partition"), PARTITIONS_REASON, "shared")):
+        if why:
+            return CuteForm(kind, None, reason, 0, blocks)
     if ll.has_in_dim("offset"):
         return _shared(ll, kind_name or "")
     return _distributed(ll)
@@ -257,9 +269,9 @@ def cute_input(form: CuteForm, shape) -> str | None:
     return f"cute-tv: {form.text}" if reads_back_as_shared(form, shape) else form.text
 
 
-def cute_text(ll: LinearLayout, kind_name: str | None = None) -> str:
+def cute_text(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> str:
     """The CuTe text of a layout; UnsupportedError('no CuTe form: <reason>') where there is none."""
-    form = cute_form(ll, kind_name)
+    form = cute_form(ll, kind_name, padded)
     if form.layout is None:
         raise UnsupportedError(f"no CuTe form: {form.reason}")
     return str(form.layout)

@@ -322,22 +322,13 @@ def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int)
     """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
     if ll.has_in_dim("row"):
         return LayoutInfo(mnemonic(attr), "tensor memory", str(attr), attr, tuple(shape), element, element_bits, ll,
-                          None, None, tmem_cute(ll), describe_tmem(ll, element_bits))
+                          None, None, cute_form(ll), describe_tmem(ll, element_bits))
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
                       describe_shared(attr, ll, element_bits) if shared else None,
                       cute_form(ll, mnemonic(attr)))
-
-
-def tmem_cute(ll: LinearLayout) -> CuteForm:
-    """Tensor memory has no CuTe text ttlayout writes: its (row, column) inputs are neither a thread-value layout
-    nor shared-memory offsets, the two forms a CuTe reader gives back (CUTLASS addresses TMEM through its own
-    tmem_ptr, outside the layout algebra)."""
-    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
-    return CuteForm("tensor memory", None, "tensor memory rows and columns are neither CuTe threads and values nor "
-                    "shared-memory offsets", 0, blocks)
 
 
 __all__ = ["LayoutInfo", "TensorMemory", "analyze_info", "tmem_alloc", "tmem_unused", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

@@ -162,7 +162,7 @@ def _cute_lines(converted, failures: list) -> list[str]:
     lines = []
     for job, shown in converted:
         try:
-            text = cute_text(shown.linear, mnemonic(job.attr))
+            text = cute_text(shown.linear, mnemonic(job.attr), shown.padding is not None)
         except TTLayoutError as e:
             if not job.per_shape:
                 raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None
@@ -310,7 +310,7 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
     if tmem_warps is not None and not any(p.tmem_load for p in shown):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
-    if (as_json or fmt in ("svg", "html", "cute")) and any(p.view != "triton" for p in shown):
+    if (as_json or fmt in ("svg", "html")) and any(p.view != "triton" for p in shown):
         raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 

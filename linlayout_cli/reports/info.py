@@ -155,8 +155,8 @@ def _tmem_rows(info: LayoutInfo) -> list[tuple[str, str]]:
                         "column" + (f"; {m.unused} of {m.row_span * m.slots} (row, slot) places unused"
                                     if m.unused else ""))]
     if m.warp_copies:
-        rows.append(("copies", f"rows 32 and up repeat rows 0..31 for the other warps ({m.warp_copies} "
-                               f"cop{'y' if m.warp_copies == 1 else 'ies'})"))
+        rows.append(("copies", f"each element is also held {'once' if m.warp_copies == 1 else f'{m.warp_copies} times'}"
+                               " more, rows 32 or 64 apart, for the other warps of the warpgroup"))
     for sp in m.spread:
         rows.append((spread_label(sp), spread_text(sp)))
     rows.append(("mapping", ("injective" if m.injective else "not injective (copies or unused slots)") + ", "
