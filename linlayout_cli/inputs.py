@@ -771,13 +771,18 @@ def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
         raise too_many(e) from None
 
 
-def tmem_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
-    """A tensor memory layout's (row, col, block -> tensor) linear layout, Triton's `toLinearLayout(shape, attr)`,
-    its index space within the size limit: for the commands that take tensor memory (info, lookup, diff)."""
+def memory_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
+    """(linear layout, padding or None) of a layout only the print command used to take: tensor memory (row, col,
+    block inputs), padded shared memory (its linear component and padding) and partitioned shared memory (offset,
+    block, partition inputs; the inner layout's padding), Triton's `toLinearLayout(shape, attr)`, its index space
+    within the size limit: for the commands that answer for one layout (info, lookup, diff)."""
+    from .attributes import encodings as enc
     from .conversions import to_linear_layout
+    from .conversions.padded_shared import padding_of
     layout = to_linear_layout(attr, list(shape))
     check_size(layout.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
-    return layout
+    inner = attr.partition_layout if isinstance(attr, enc.PartitionedSharedEncoding) else attr
+    return layout, padding_of(inner) if isinstance(inner, enc.PaddedSharedEncoding) else None
 
 
 # ----------------------------------------------------------------------------------------- what print shows

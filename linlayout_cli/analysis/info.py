@@ -147,9 +147,12 @@ class Shared:
     mixed: tuple[int, ...]          # offset bits whose basis moves more than one tensor bit
     row_dim: int | None             # the dim whose index is the "row" (second fastest), None for rank 1
     row_banks: dict                 # number of banks -> bank of each row's first element
-    alignment: int
+    alignment: int | None           # None: padded / partitioned (ttlayout does not model their alignment)
     injective: bool
     surjective: bool
+    partitions: int = 1             # partitioned_shared: separate buffers, each `offsets` x `blocks`
+    padding: tuple[tuple[int, int], ...] = ()   # padded: (interval, padding) pairs
+    padded_size: int | None = None  # padded: memory positions one buffer of `offsets` takes (no trailing padding)
 
 
 def alignment_of(attr) -> int:
@@ -198,8 +201,10 @@ def _row_dim(offset_bases) -> int | None:
     return dims[1] if len(dims) > 1 else None
 
 
-def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: int) -> tuple[int, ...]:
-    """Bank of the first element of each row (offset x element bits / 32 bits, modulo the banks)."""
+def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: int,
+              padding=None) -> tuple[int, ...]:
+    """Bank of the first element of each row (memory position x element bits / 32 bits, modulo the banks; the
+    position is the offset plus the padding before it, `conversions.padded_shared.Padding`)."""
     if row_dim is None:
         return ()
     offsets = ll.flat_in_dim("offset")
@@ -211,11 +216,12 @@ def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: i
     out = []
     for r in range(rows):
         residue, offset = basis.reduce(r << shift)
-        out.append(-1 if residue else (offset * element_bits // 32) % banks)
+        position = padding.padded_offset(offset) if padding is not None else offset
+        out.append(-1 if residue else (position * element_bits // 32) % banks)
     return tuple(out)
 
 
-def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
+def describe_shared(attr, ll: LinearLayout, element_bits: int, padding=None) -> Shared:
     offsets = ll.get_in_dim_size("offset")
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
     bases = tuple(tuple(b) for b in ll.get_in_dim_bases("offset"))
@@ -225,8 +231,12 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
     row_dim = _row_dim(bases)
     vec, per_phase, max_phase = params or (None, None, None)
     return Shared(offsets, blocks, swizzle_words(attr, params, mixed), vec, per_phase, max_phase, bases, mixed,
-                  row_dim, {n: row_banks(ll, row_dim, element_bits, n) for n in (32, 64)}, alignment_of(attr),
-                  ll.is_injective(), ll.is_surjective())
+                  row_dim, {n: row_banks(ll, row_dim, element_bits, n, padding) for n in (32, 64)},
+                  None if padding is not None or ll.has_in_dim("partition") else alignment_of(attr),
+                  ll.is_injective(), ll.is_surjective(),
+                  ll.get_in_dim_size("partition") if ll.has_in_dim("partition") else 1,
+                  tuple(zip(padding.intervals, padding.paddings)) if padding is not None else (),
+                  padding.padded_size(offsets) if padding is not None else None)
 
 
 # ----------------------------------------------------------------------------------------- tensor memory
@@ -318,8 +328,9 @@ class LayoutInfo:
         return dict(self.linear.get_out_dims())
 
 
-def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
-    """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
+def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int, padding=None) -> LayoutInfo:
+    """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted; a padded
+    layout's linear component with its `padding`)."""
     if ll.has_in_dim("row"):
         return LayoutInfo(mnemonic(attr), "tensor memory", str(attr), attr, tuple(shape), element, element_bits, ll,
                           None, None, cute_form(ll), describe_tmem(ll, element_bits))
@@ -327,8 +338,8 @@ def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int)
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
-                      describe_shared(attr, ll, element_bits) if shared else None,
-                      cute_form(ll, mnemonic(attr)))
+                      describe_shared(attr, ll, element_bits, padding) if shared else None,
+                      cute_form(ll, mnemonic(attr), padding is not None))
 
 
 __all__ = ["LayoutInfo", "TensorMemory", "analyze_info", "tmem_alloc", "tmem_unused", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

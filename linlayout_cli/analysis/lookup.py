@@ -174,9 +174,61 @@ def tmem_places(ll: LinearLayout, element, element_bits: int) -> list[TmemPlace]
     return sorted(out, key=lambda p: (p.block, p.row, p.col))
 
 
+@frozen
+class MemoryPlace:
+    """Where a padded or partitioned shared layout stores an element: block, partition (its buffer), linear
+    offset, and memory `position` (the offset plus the padding before it, what the hardware view prints)."""
+    block: int
+    partition: int
+    offset: int
+    position: int
+
+
+def _position(padding, offset: int) -> int:
+    return padding.padded_offset(offset) if padding is not None else offset
+
+
+def memory_places(ll: LinearLayout, element, padding=None) -> list[MemoryPlace]:
+    """Every place of a padded (`padding`) or partitioned shared layout holding `element`, by block, partition,
+    offset."""
+    dims = ("offset", "block", "partition")
+    sizes = _sizes(ll, dims)
+    found = [_split(x, sizes) for x in _coset(ll, dims, element)]
+    return sorted((MemoryPlace(h["block"], h["partition"], h["offset"], _position(padding, h["offset"]))
+                   for h in found), key=lambda p: (p.block, p.partition, p.offset))
+
+
+def elements_at_position(ll: LinearLayout, position: int, block: int = 0, padding=None):
+    """(linear offset or None where `position` is padding, [(partition, element)]) of memory position `position`
+    in `block` of a padded or partitioned shared layout: one element per partition (each its own buffer).
+
+    With [4:+4] (4 elements, then 4 unused): position 9 is offset 5; position 5 is padding."""
+    sizes = _sizes(ll, ("offset", "block", "partition"))
+    last = _position(padding, sizes["offset"] - 1)
+    if not 0 <= position <= last:
+        raise TTLayoutError(f"--offset {position} is out of range: valid 0..{last} (memory positions"
+                            + (", padding included)" if padding is not None else ")"))
+    if not 0 <= block < sizes["block"]:
+        raise TTLayoutError(f"--block {block} is out of range: valid 0..{sizes['block'] - 1}")
+    lo, hi = 0, sizes["offset"] - 1              # the positions grow with the offset: find the one at `position`
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _position(padding, mid) < position:
+            lo = mid + 1
+        else:
+            hi = mid
+    if _position(padding, lo) != position:
+        return None, []
+    out = []
+    for part in range(sizes["partition"]):
+        ins = [(d, v) for d, v in (("offset", lo), ("block", block), ("partition", part)) if ll.has_in_dim(d)]
+        out.append((part, tuple(v for _, v in ll.apply(ins))))
+    return lo, out
+
+
 def bank_of(offset: int, element_bits: int, banks: int = 32) -> int:
     """The 4-byte bank an element's first byte lives in, counting offsets in elements from a bank-0 start."""
     return (offset * element_bits // 32) % banks
 
 
-__all__ = ["Holder", "Held", "TmemPlace", "tmem_places", "holders", "thread_elements", "shared_offsets", "element_at", "bank_of", "copies"]
+__all__ = ["Holder", "Held", "TmemPlace", "tmem_places", "MemoryPlace", "memory_places", "elements_at_position", "holders", "thread_elements", "shared_offsets", "element_at", "bank_of", "copies"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..analysis.cute import cute_input, reads_back_as_shared
 from ..analysis.info import HARDWARE, LayoutInfo, Spread, alignment_of, bases_of
-from ..analysis.lookup import Held, Holder, TmemPlace, bank_of
+from ..analysis.lookup import Held, Holder, MemoryPlace, TmemPlace, bank_of
 from ..attributes import encodings as enc
 from ..records import frozen
 from . import gluon
@@ -48,7 +48,7 @@ class Paste:
 
 
 def paste(info: LayoutInfo) -> Paste:
-    if info.tensor_memory is not None:
+    if info.tensor_memory is not None or (info.shared and (info.shared.padding or info.shared.partitions > 1)):
         return Paste(None, gluon.class_text(info.encoding), None)
     text = linear_attr(info)
     shared = info.category == "shared"
@@ -130,8 +130,15 @@ def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     s = info.shared
     assert s is not None                       # a shared layout's
     rows = [("memory", f"{s.offsets} offsets x {info.element_bits} bits = {s.offsets * info.element_bits // 8} bytes"
-                       + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "") + f"; alignment {s.alignment} bytes"),
-            ("swizzle", s.swizzle)]
+                       + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "")
+                       + (f" per partition, {s.partitions} partitions (separate buffers)" if s.partitions > 1 else "")
+                       + (f"; alignment {s.alignment} bytes" if s.alignment is not None else ""))]
+    if s.padding:
+        size = s.padded_size or 0
+        rows.append(("padding", ", ".join(f"{i}:+{q}" for i, q in s.padding) + f" (after every interval offsets, "
+                                f"that many unused): {size} positions = {size * info.element_bits // 8} bytes"
+                                + (" per buffer" if s.blocks > 1 or s.partitions > 1 else "")))
+    rows.append(("swizzle", s.swizzle))
     if s.mixed:
         rows.append(("mixed bits", ", ".join(f"offset {1 << i} -> {coord(s.offset_bases[i])}" for i in s.mixed[:8])
                      + more_count(len(s.mixed), 8, ", ... and {} more")))
@@ -175,6 +182,8 @@ def blocks(info: LayoutInfo) -> list:
     p = paste(info)
     tail = [("paste", p.linear_attr or ("none: Triton 3.9 has no linear attribute for tensor memory"
                                          if info.tensor_memory else
+                                         "none: a #ttg.shared_linear holds no padding or partitions"
+                                         if info.shared and (info.shared.padding or info.shared.partitions > 1) else
                                          "none: Triton accepts no linear attribute with these bases")),
             ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
     if p.gluon_linear is not None and p.gluon != p.gluon_linear:
@@ -206,7 +215,8 @@ def _shared_json(info: LayoutInfo) -> dict:
         "offsets": s.offsets, "blocks": s.blocks, "alignment": s.alignment, "swizzle": s.swizzle,
         "vec": s.vec, "per_phase": s.per_phase, "max_phase": s.max_phase, "mixed_offset_bits": list(s.mixed),
         "row_dim": s.row_dim, "row_banks": {str(n): list(v) for n, v in s.row_banks.items()},
-        "injective": s.injective, "surjective": s.surjective,
+        "injective": s.injective, "surjective": s.surjective, "partitions": s.partitions,
+        "padding": [list(x) for x in s.padding], "padded_size": s.padded_size,
     }
 
 
@@ -310,3 +320,41 @@ def tmem_places_json(element, found: list[TmemPlace]) -> str:
     return json.dumps({"element": list(element),
                        "places": [{"block": p.block, "row": p.row, "column": p.column, "slot": p.slot,
                                    "name": p.name} for p in found]}, indent=2) + "\n"
+
+
+def memory_places_blocks(element, found: list[MemoryPlace], partitions: int, element_bits: int) -> list:
+    """A padded or partitioned shared layout's places of one element: the memory position (offset plus padding)
+    is the one the hardware view prints and the one banks are counted on."""
+    head = f"element {coord(element)}: " + (plural(len(found), "place") if found else "stored nowhere")
+    names = ("block",) + (("partition",) if partitions > 1 else ()) + ("offset", "position", "bank/32", "bank/64")
+    rows = tuple((str(p.block),) + ((str(p.partition),) if partitions > 1 else ())
+                 + (str(p.offset), str(p.position), str(bank_of(p.position, element_bits)),
+                    str(bank_of(p.position, element_bits, 64))) for p in found)
+    return [line(head, "bold")] + ([Table(names, rows, "  ")] if rows else [])
+
+
+def memory_places_json(element, found: list[MemoryPlace], element_bits: int) -> str:
+    import json
+    return json.dumps({"element": list(element),
+                       "places": [{"block": p.block, "partition": p.partition, "offset": p.offset,
+                                   "position": p.position, "bank": bank_of(p.position, element_bits),
+                                   "bank64": bank_of(p.position, element_bits, 64)} for p in found]},
+                      indent=2) + "\n"
+
+
+def at_position_blocks(position: int, block: int, offset, found, element_bits: int) -> list:
+    where = f"{position} (block {block})"
+    if offset is None:
+        return [Fields((("offset", where), ("element", "none: padding")))]
+    rows = [("offset", where + (f", linear offset {offset}" if offset != position else ""))]
+    rows += [("element" if len(found) == 1 else f"partition {part}", coord(e)) for part, e in found]
+    rows.append(("bank", f"{bank_of(position, element_bits)} of 32, {bank_of(position, element_bits, 64)} of 64"))
+    return [Fields(tuple(rows))]
+
+
+def at_position_json(position: int, block: int, offset, found, element_bits: int) -> str:
+    import json
+    return json.dumps({"offset": position, "block": block, "linear_offset": offset, "padding": offset is None,
+                       "elements": [{"partition": part, "element": list(e)} for part, e in found],
+                       "bank": bank_of(position, element_bits), "bank64": bank_of(position, element_bits, 64)},
+                      indent=2) + "\n"
