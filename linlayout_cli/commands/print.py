@@ -280,7 +280,15 @@ def _json(converted, use_hw_view: bool, write) -> None:
             header["line"] = job.line
         if shown.tmem_load:
             header["tmem_load"] = shown.tmem_load
-        render_json(shown.linear, use_hw_view, header, write)
+        if shown.view == "tensor_memory":
+            from ..render.memory_json import tensor_memory_json
+            tensor_memory_json(shown.linear, shown.element_bits, use_hw_view, dict(header, kind="tensor_memory"),
+                               write)
+        elif shown.view == "shared_memory":
+            from ..render.memory_json import shared_memory_json
+            shared_memory_json(shown.linear, shown.padding, use_hw_view, header, write)
+        else:
+            render_json(shown.linear, use_hw_view, header, write)
     if listed:
         write(b"]}\n")
 
@@ -310,8 +318,8 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
     if tmem_warps is not None and not any(p.tmem_load for p in shown):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
-    if (as_json or fmt in ("svg", "html")) and any(p.view != "triton" for p in shown):
-        raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
+    if fmt in ("svg", "html") and not as_json and any(p.view != "triton" for p in shown):
+        raise TTLayoutError(f"--format {fmt} covers Triton's own views only, not the padded, "
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 
