@@ -22,7 +22,7 @@ an XOR in a distributed layout: register bit 0 -> (1, 1) and lane bit 0 -> (0, 1
 from __future__ import annotations
 
 from ..attributes.cute import CuteLayout, Swizzle
-from ..conversions.cute import cute_kind, element_bit_name, row_major_index, row_major_shifts
+from ..conversions.cute import cute_kind, element_bit_name, row_major_index, row_major_shifts, two_readings
 from ..engine import LinearLayout, gf2
 from ..engine.bits import log2, popcount
 from ..errors import UnsupportedError
@@ -262,11 +262,21 @@ def reads_back_as_shared(form: CuteForm, shape) -> bool:
 
 
 def cute_input(form: CuteForm, shape) -> str | None:
-    """The text ttlayout reads back as this layout (an option, `layout()`): the CuTe text, prefixed `cute-tv:` where
-    it would otherwise read as a shared layout; None where there is no CuTe form."""
+    """The text ttlayout writes and reads back as this very layout: the CuTe text, its prefix saying what the
+    text alone cannot: `cute-tv:` / `cute-shared:` where it could be read both ways (`two_readings`), and
+    `[ctas=N]` where the layout spans N > 1 CTAs (blocks: the outermost threads, or the top offsets); None where
+    there is no CuTe form.
+
+    >>> tv = LinearLayout({"register": [[0, 1]], "lane": [[1, 0]], "warp": [], "block": [[2, 0]]}, ["dim0", "dim1"])
+    >>> cute_input(cute_form(tv), [4, 2])
+    'cute-tv[ctas=2]: ((_2,_2),_2):((_2,_4),_1)'
+    """
     if form.layout is None:
         return None
-    return f"cute-tv: {form.text}" if reads_back_as_shared(form, shape) else form.text
+    word = "tv" if form.kind == "distributed" else "shared"
+    if form.blocks > 1:
+        return f"cute-{word}[ctas={form.blocks}]: {form.text}"
+    return f"cute-{word}: {form.text}" if two_readings(form.layout, shape) else form.text
 
 
 def cute_text(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> str:

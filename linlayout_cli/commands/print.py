@@ -157,12 +157,14 @@ def _cute_lines(converted, failures: list) -> list[str]:
     """--format cute: each layout's CuTe text on one line (an alias's prefixed `#name = `, with where the file
     uses it as in the text view's header), computed before anything is written: a layout without a CuTe form is
     the error line saying why (for -i without -t: reported in `failures`, the others still print)."""
-    from ..analysis.cute import cute_text
+    from ..analysis.cute import cute_input, cute_text
     from ..analysis.info import mnemonic
     lines = []
     for job, shown in converted:
         try:
             text = cute_text(shown.linear, mnemonic(job.attr), shown.padding is not None)
+            from ..analysis.cute import cute_form
+            text = cute_input(cute_form(shown.linear, mnemonic(job.attr)), job.shape) or text
         except TTLayoutError as e:
             if not job.per_shape:
                 raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None

@@ -34,7 +34,7 @@ MAX_CUTE_DIGITS = 20            # larger numbers are far beyond any layout (2^64
 
 _INT = re.compile(r"_?-?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_0-9]+|\S")
-_PREFIX = re.compile(r"\s*cute(?:-(tv|shared))?\s*:")
+_PREFIX = re.compile(r"\s*cute(?:-(tv|shared))?(?:\s*\[\s*ctas\s*=\s*([0-9]{1,6})\s*\])?\s*:")
 READINGS = {"tv": "distributed", "shared": "shared"}      # the prefix's word -> the kind of layout it reads as
 _SWIZZLE = re.compile(r"Swizzle\b|Sw(?=\s*<)")
 
@@ -53,7 +53,8 @@ def is_cute_text(text: str) -> bool:
 
 
 def has_cute_prefix(text: str) -> bool:
-    """Whether the text says it is CuTe (`cute:`, `cute-tv:`, `cute-shared:`), rather than only looking like it."""
+    """Whether the text says it is CuTe (`cute:`, `cute-tv:`, `cute-shared:`, with `[ctas=N]`), rather than only
+    looking like it."""
     return isinstance(text, str) and _PREFIX.match(text) is not None
 
 
@@ -66,6 +67,17 @@ def cute_reading(text: str) -> str | None:
     """
     m = _PREFIX.match(text) if isinstance(text, str) else None
     return READINGS[m.group(1)] if m and m.group(1) else None
+
+
+def cute_ctas(text: str) -> int:
+    """The CTAs (blocks) CuTe text's prefix names, `cute-tv[ctas=2]:` / `cute-shared[ctas=2]:`; 1 without one.
+    The thread mode's outermost threads (a shared layout's top offsets) are then the blocks.
+
+    >>> cute_ctas("cute-tv[ctas=2]: ((_32,_4,_2),_4):((_4,_128,_512),_1)"), cute_ctas("(_32,_32):(_32,_1)")
+    (2, 1)
+    """
+    m = _PREFIX.match(text) if isinstance(text, str) else None
+    return int(m.group(2)) if m and m.group(2) else 1
 
 
 class _Reader:
@@ -223,4 +235,4 @@ def parse_cute(text: str) -> CuteLayout:
     return CuteLayout(shape, stride, swizzle)
 
 
-__all__ = ["parse_cute", "is_cute_text", "has_cute_prefix", "cute_reading", "MAX_CUTE_DIGITS"]
+__all__ = ["parse_cute", "is_cute_text", "has_cute_prefix", "cute_reading", "cute_ctas", "MAX_CUTE_DIGITS"]

@@ -3,7 +3,7 @@
 JSON."""
 from __future__ import annotations
 
-from ..analysis.cute import cute_input, reads_back_as_shared
+from ..analysis.cute import cute_input
 from ..analysis.info import HARDWARE, LayoutInfo, Spread, alignment_of, bases_of
 from ..analysis.lookup import Held, Holder, MemoryPlace, TmemPlace, bank_of
 from ..attributes import encodings as enc
@@ -58,9 +58,10 @@ def paste(info: LayoutInfo) -> Paste:
 
 
 def cute_line(info: LayoutInfo) -> str:
-    """The layout in CuTe notation, or `none: <why>` (one line)."""
+    """The layout in CuTe notation as it reads back (`cute_input`: prefixed where the text alone could be read
+    another way or spans several CTAs), or `none: <why>` (one line)."""
     form = info.cute
-    return str(form.text) if form.layout is not None else f"none: {form.reason}"
+    return str(cute_input(form, info.shape)) if form.layout is not None else f"none: {form.reason}"
 
 
 def _mask_bits(mask: int) -> list[int]:
@@ -189,9 +190,6 @@ def blocks(info: LayoutInfo) -> list:
     if p.gluon_linear is not None and p.gluon != p.gluon_linear:
         tail.append(("", p.gluon_linear))
     tail.append(("cute", cute_line(info)))
-    if reads_back_as_shared(info.cute, info.shape):
-        tail.append(("", "(its two modes are also this tensor's dims: give it back as 'cute-tv: ...', or it reads "
-                         "as a shared layout)"))
     return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,
                    line("linear layout (Triton's LinearLayout::toString):", "bold")] + \
         [line(text) for text in str(ll).strip("\n").split("\n")]
