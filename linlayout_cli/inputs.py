@@ -671,7 +671,7 @@ def cute_attribute(text: str, shape, kind: str | None = None, lanes: int = DEFAU
     ('distributed', 'shared') or the text's prefix (`cute-tv:`, `cute-shared:`) says, else as it reads. Text without
     a prefix that CuTe's reader rejects but the attribute parser takes (`-l '1 : i32'`) is that attribute, as before
     CuTe was read."""
-    from .parsing.cute import cute_ctas, cute_reading, has_cute_prefix, parse_cute
+    from .parsing.cute import cute_params, cute_reading, has_cute_prefix, parse_cute
     try:
         layout = parse_cute(text)
     except ParseError as e:
@@ -691,7 +691,11 @@ def cute_attribute(text: str, shape, kind: str | None = None, lanes: int = DEFAU
     shape = list(shape() if callable(shape) else shape)
     from .conversions.cute import cute_to_attribute, two_readings
     where = f"CuTe text in {flag} at tensor<{'x'.join(map(str, shape))}>"
-    blocks = cute_ctas(text)
+    try:
+        params = cute_params(text)
+    except ParseError as e:
+        raise located(e, text, flag) from None
+    blocks, lanes = params.get("ctas", 1), params.get("lanes", lanes)
     try:
         if kind is None and named is None and two_readings(layout, shape):
             readings = []

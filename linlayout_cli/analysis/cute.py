@@ -22,7 +22,14 @@ an XOR in a distributed layout: register bit 0 -> (1, 1) and lane bit 0 -> (0, 1
 from __future__ import annotations
 
 from ..attributes.cute import CuteLayout, Swizzle
-from ..conversions.cute import cute_kind, element_bit_name, row_major_index, row_major_shifts, two_readings
+from ..conversions.cute import (
+    DEFAULT_LANES,
+    cute_kind,
+    element_bit_name,
+    row_major_index,
+    row_major_shifts,
+    two_readings,
+)
 from ..engine import LinearLayout, gf2
 from ..engine.bits import log2, popcount
 from ..errors import UnsupportedError
@@ -274,9 +281,19 @@ def cute_input(form: CuteForm, shape) -> str | None:
     if form.layout is None:
         return None
     word = "tv" if form.kind == "distributed" else "shared"
-    if form.blocks > 1:
-        return f"cute-{word}[ctas={form.blocks}]: {form.text}"
+    params = [f"ctas={form.blocks}"] if form.blocks > 1 else []
+    if form.kind == "distributed":
+        threads = _thread_count(form.layout) // form.blocks
+        if form.lanes != min(DEFAULT_LANES, threads):   # what a reader takes without being told
+            params.append(f"lanes={form.lanes}")
+    if params:
+        return f"cute-{word}[{', '.join(params)}]: {form.text}"
     return f"cute-{word}: {form.text}" if two_readings(form.layout, shape) else form.text
+
+
+def _thread_count(layout: CuteLayout) -> int:
+    from ..attributes.cute import top_modes, tuple_size
+    return tuple_size(top_modes(layout.shape)[0])
 
 
 def cute_text(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> str:

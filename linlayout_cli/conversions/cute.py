@@ -126,6 +126,9 @@ def _dims_match(layout: CuteLayout, shape) -> bool:
     return len(modes) == len(shape) and all(tuple_size(m) == s for m, s in zip(modes, shape))
 
 
+DEFAULT_LANES = 32          # lanes per warp a thread mode splits into when nothing says otherwise
+
+
 def two_readings(layout: CuteLayout, shape) -> bool:
     """Whether CuTe text reads both ways at `shape`: no swizzle, and two top-level modes that have the sizes of a
     2-D tensor's dims (a shared layout's one mode per dim, or a thread-value layout's (thread, value))."""
