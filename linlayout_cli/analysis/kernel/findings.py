@@ -14,7 +14,8 @@ if TYPE_CHECKING:      # annotations only: convert loads when a dump has a conve
     from ..convert import ConvertReport
 
 LOOP_WEIGHT = 8                  # an op inside a loop weighs this much (a dump does not tell the trip count)
-GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store")   # atomics are not counted
+GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store",
+                  "amdg.buffer_load_to_local")   # atomics are not counted
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class Finding:
             key = "shared_loads" if facts.access == READ else "shared_stores"
             return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
         if isinstance(facts, GlobalAccess) and self.op in GLOBAL_COUNTED:
-            key = "global_loads" if self.op.endswith("load") else "global_stores"
+            key = "global_stores" if self.op.endswith("store") else "global_loads"
             return zero | {key: facts.instructions_per_thread}
         if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero
