@@ -17,8 +17,9 @@ import collections
 import json
 
 import pytest
-from golden_cases import DATA
+from golden_cases import DATA, ROOT
 
+from linlayout_cli import advise
 from linlayout_cli.analysis.asm import _same_file, python_line
 from linlayout_cli.analysis.audit import analyze_audit
 from linlayout_cli.parsing.module import read_modules
@@ -139,6 +140,38 @@ def test_amd_buffer_ops_get_lines_from_their_offsets():
     (m,) = analyze_audit(read_modules((DATA / "kernels" / "buffer_copy.gfx942.ttgir").read_text()))
     assert {(f.op, f.facts.lines_per_warp_access, f.facts.ideal_sectors) for f in m.findings
             if f.op.startswith("amdg.")} == {("amdg.buffer_load", 8, 8), ("amdg.buffer_store", 8, 8)}
+
+
+ADVISED = [json.loads(line) for line in (ROOT / "golden" / "advise" / "cases.jsonl").read_text().splitlines()]
+ADVISED = [c for c in ADVISED if c["change"]]
+
+
+def global_widths(text: str) -> tuple[dict, dict]:
+    """The model's global loads and stores of a whole kernel as {bits: instructions per thread} (the assembly's
+    global_loads / global_stores classes: atomics are in neither)."""
+    loads: collections.Counter = collections.Counter()
+    stores: collections.Counter = collections.Counter()
+    for m in analyze_audit(read_modules(text)):
+        for f in m.findings:
+            counts = f.counts or {}
+            if counts.get("global_loads") or counts.get("global_stores"):
+                side = loads if counts.get("global_loads") else stores
+                side[str(f.facts.vector_bits)] += f.facts.instructions_per_thread
+    return dict(loads), dict(stores)
+
+
+@pytest.mark.parametrize("case", ADVISED, ids=[c["id"] for c in ADVISED])
+def test_advise_predicts_the_compiled_global_instructions(case):
+    # golden/advise compiled each dump and the patch advise writes for it (scripts/golden/advise.py): advise's
+    # predicted global counts, before and after, are the compiled ones, and so are the audit's widths of both
+    change = advise(str(DATA / "kernels" / f"{case['id']}.ttgir")).changes[0]
+    for k in ("global_loads", "global_stores"):
+        assert (change.totals_before[k], change.totals_after[k]) == (case["compiled_before"][k],
+                                                                     case["compiled_after"][k]), k
+    for which, text in (("before", (DATA / "kernels" / f"{case['id']}.ttgir").read_text()),
+                        ("after", (ROOT / "golden" / "advise" / case["patched"]).read_text())):
+        compiled = case[f"compiled_{which}"]
+        assert global_widths(text) == (compiled["global_load_bits"], compiled["global_store_bits"]), which
 
 
 def model_lines(name: str, entry: dict) -> dict:
