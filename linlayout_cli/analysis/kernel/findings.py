@@ -76,8 +76,9 @@ class Finding:
             p = assembly_counts(self.conversion) if self.conversion is not None else facts.per_thread
             return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
                            "shuffles": p["shuffles"], "barriers": p["barriers"]}
-        if isinstance(facts, AsyncCopy):
-            return zero
+        if isinstance(facts, AsyncCopy):     # AMD's direct-to-LDS loads are global loads; NVIDIA's cp.async is not
+            return zero | ({"global_loads": facts.instructions_per_thread}
+                           if facts.instruction.startswith("global_load_lds") else {})
         if isinstance(facts, SharedAccess):
             key = "shared_loads" if facts.access == READ else "shared_stores"
             return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
