@@ -35,6 +35,7 @@ class Release:
     mfma_dot_no_tiles: bool = False            # an amd_mfma's dot operands ignore its tilesPerWarp
     mfma_unset_transposed: bool = False        # amd_mfma without isTransposed reads as transposed (3.5: garbage)
     swizzle_whole_tensor: bool = False         # swizzled_shared laid out over the whole tensor, then cut to a CTA
+    ampere_dot_legacy: bool = False            # nvidia_mma v2 dot operands: 3.2's layout and register count
     shrink: str = "mask"                       # fitting a layout to a smaller tensor: "mask" zeroes components past
                                                # the size; "largest" / "largest_sized" zero the largest first
     notes: tuple = ()                          # what else differs from 3.9, for `ttlayout help releases`
@@ -55,7 +56,7 @@ _OLD = True                                   # keeps_broadcast_registers: every
 RELEASES = {r.name: r for r in (
     Release("3.2", dialect="triton_gpu", kinds=_KINDS["3.2"], cta_fields=True, mfma_version_pair=True,
             mfma_instr_two=True, wmma_warps=True, wmma_transpose=False, old_shared=True, keeps_broadcast_registers=_OLD,
-            swizzle_whole_tensor=True, shrink="largest"),
+            swizzle_whole_tensor=True, ampere_dot_legacy=True, shrink="largest"),
     Release("3.3", kinds=_KINDS["3.3"], cta_fields=True, blocked_zero_as_one=True, mfma_version_pair=True, mfma_instr_two=True,
             wmma_warps=True, keeps_broadcast_registers=_OLD, swizzle_whole_tensor=True, shrink="largest"),
     Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, blocked_zero_as_one=True, mfma_version_pair=True, mfma_instr_two=True,
@@ -96,6 +97,9 @@ _WORDS = (
      "uninitialized memory: laid out transposed on every run recorded (the header says false, or garbage)"),
     ("swizzle_whole_tensor", lambda r: r.swizzle_whole_tensor, "a swizzled_shared or nvmma_shared spanning several "
      "CTAs is laid out over the whole tensor and then cut to one CTA's part (offsets past it repeat)"),
+    ("ampere_dot_legacy", lambda r: r.ampere_dot_legacy, "an nvidia_mma v2 dot operand repeats along dim 1 before "
+     "dim 0, its warps along K are left out of the layout, and the grid lists as many registers as the release's "
+     "getTotalElemsPerThread counts (fewer than the layout has, or repeats)"),
     ("shrink", lambda r: r.shrink == "largest", "a layout larger than the tensor is cut by zeroing its largest "
      "components first; where that leaves it larger than the tensor, the release aborts ('expected to be "
      "surjective')"),
@@ -251,10 +255,21 @@ class MfmaUnsetTransposed(enc.AMDMfmaEncoding):
     (3.5): its header says false, and every run recorded laid it out transposed (`modelled_attr`)."""
 
 
-def modelled_attr(attr, release: Release):
+@frozen
+class AmpereDot32(enc.DotOperandEncoding):
+    """A dot operand of an nvidia_mma v2 as Triton 3.2 lays it out and prints it (`conversions.nvidia_mma`):
+    the register count of its grid depends on the tensor's element width, `legacy_element_bits`."""
+    legacy_element_bits: int = 16
+
+
+def modelled_attr(attr, release: Release, element_bits=None):
     """The layout `release` builds from `attr`'s text: releases with a warpsPerCTA amd_wmma know no instrShape
     (a 16x16x16 instruction) and 3.2 no isTranspose; 3.2 - 3.5 no amd_mfma elementBitWidth; 3.4 - 3.7 lay an
-    unswizzled transposed nvmma_shared out as if it were not transposed; parents likewise."""
+    unswizzled transposed nvmma_shared out as if it were not transposed; parents likewise. `element_bits`: a
+    callable giving the tensor's element width (3.2's nvidia_mma v2 dot operands count registers by it)."""
+    if (release.ampere_dot_legacy and type(attr) is enc.DotOperandEncoding
+            and isinstance(attr.parent, enc.NvidiaMmaEncoding) and attr.parent.version_major == 2):
+        return AmpereDot32(attr.op_idx, attr.parent, attr.k_width, element_bits() if element_bits else 16)
     if (release.mfma_dot_no_tiles and isinstance(attr, enc.DotOperandEncoding)
             and isinstance(attr.parent, enc.AMDMfmaEncoding) and any(t != 1 for t in attr.parent.tiles_per_warp)):
         attr = replace(attr, parent=replace(attr.parent, tiles_per_warp=(1,) * attr.parent.rank))

@@ -144,7 +144,7 @@ def pick(ctx: Context, command: str, roles: tuple[Role, ...], given: LayoutReque
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given.tensor_type, given.max_elements, example=example)
     bits = element_bits(t, given.bitwidth) if isinstance(given, BitsRequest) else None
-    attrs, headers = _as_release_builds(attrs, t.shape)
+    attrs, headers = _as_release_builds(attrs, t)
     pairs = [_linear(a, r, t.shape, given.max_elements) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
                   paddings=tuple(p for _, p in pairs), table=table, given=filled, headers=headers)
@@ -160,7 +160,7 @@ def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor
     return list(dict.fromkeys(n.lstrip("#") for n in names))
 
 
-def _as_release_builds(attrs, shape) -> tuple[list, tuple]:
+def _as_release_builds(attrs, t) -> tuple[list, tuple]:
     """With --triton naming an older release: its refusals (`attributes.releases.check`), the layouts it builds and
     the attributes as it writes them (the headers); 3.9: the attributes and no headers."""
     from .. import attributes
@@ -169,8 +169,9 @@ def _as_release_builds(attrs, shape) -> tuple[list, tuple]:
         return attrs, ()
     from ..attributes.releases import check, modelled_attr, spelled
     for a in attrs:
-        check(a, shape, release)
-    return [modelled_attr(a, release) for a in attrs], tuple(spelled(a, release) for a in attrs)
+        check(a, t.shape, release)
+    return ([modelled_attr(a, release, lambda: t.element_bits) for a in attrs],
+            tuple(spelled(a, release) for a in attrs))
 
 
 def _linear(attr, role: Role, shape, max_elements: int):

@@ -218,7 +218,7 @@ def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: l
             if release is not None:
                 from ..attributes.releases import check, modelled_attr
                 check(attr, job.shape, release)
-                attr = modelled_attr(attr, release)
+                attr = modelled_attr(attr, release, partial(inputs.element_bitwidth, job.element))
             converted.append((job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements,
                                                   tmem_warps, tmem_instr)))
         except TTLayoutError as e:

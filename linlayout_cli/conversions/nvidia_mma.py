@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from ..attributes.encodings import DotOperandEncoding, NvidiaMmaEncoding
 from ..engine import LinearLayout
 from ..errors import VerifyError
-from .common import cga_layout, combine, dot_order, identity_nd, matrix_order
+from .common import cga_layout, combine, cta_split_num, dot_order, identity_nd, matrix_order
 from .mma_util import (
     broadcast_along_k,
     check_layout_rank,
@@ -83,6 +83,9 @@ def nvidia_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     mma = attr.parent
     assert isinstance(mma, NvidiaMmaEncoding)             # dot_operand.dot_to_ll dispatched on the parent
     _check_version(mma)
+    legacy_bits = getattr(attr, "legacy_element_bits", None)     # --triton 3.2 (attributes.releases.AmpereDot32)
+    if legacy_bits is not None:
+        return _ampere_dot_32(attr, shape, legacy_bits)
     rank = mma.rank
     check_layout_rank(rank, shape, "dot_op", mma.cga)
     if attr.k_width == 0:
@@ -101,3 +104,44 @@ def nvidia_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     warps = broadcast_along_k(mma.warps_per_cta, _warp_order(mma, rank), k_dim_of(attr.op_idx, rank), "warp")
     cta = cta * warps.transpose_outs(cta.out_dims)
     return combine(cta, dot_cga(mma.cga, rank, attr.op_idx), shape)
+
+
+def _ampere_dot_32(attr: DotOperandEncoding, shape, element_bits: int) -> LinearLayout:
+    """An nvidia_mma v2 operand as Triton 3.2 lays it out and prints it (rank 2; the release aborts on others).
+
+    The tile is 3.9's, but named (dim1, dim0) for both operands, so B repeats along N before K; the warps along
+    K are not in the layout (3.2's printer still counts them: their bits select nothing) and the CGA is the
+    parent's. The grid then lists the registers 3.2's getTotalElemsPerThread counts, 4 per mma.sync repeat
+    (16 x (64 / element bits) for A, (64 / element bits) x 16 for B), the first ones of the layout: B of
+    tensor<256x16xf16> with one warp has 128 registers in the layout and 4 * (256 / 16) * (16 / 16) = 64 in
+    the grid."""
+    mma = attr.parent
+    check_layout_rank(mma.rank, shape, "dot_op", mma.cga)
+    if mma.rank != 2:
+        raise VerifyError("Triton 3.2 lays out nvidia_mma dot operands of rank 2 only")
+    k = k_dim_of(attr.op_idx, 2)
+    tile = [16, attr.k_width * 8] if attr.op_idx == 0 else [attr.k_width * 8, 8]
+    cta = mma_tile(tile, attr.k_width, dot_order(attr.op_idx, 2), [1, 0])
+    warps = [w if d != k else 1 for d, w in enumerate(mma.warps_per_cta)]
+    require_pow2_all(mma.warps_per_cta, "every warpsPerCTA entry")
+    cta = (cta * identity_nd("warp", warps, [1, 0]).transpose_outs(cta.out_dims)
+           * LinearLayout.zeros1D(mma.warps_per_cta[k], "warp", cta.out_dims[0]))
+    layout = combine(cta, cga_layout(mma.cga, 2), shape)
+    split = cta_split_num(mma.cga, 2)
+    per_cta = [max(1, s // c) for s, c in zip(shape, split)]
+    k_step = 4 * 64 // element_bits
+    if attr.op_idx == 0:
+        count = 4 * max(1, per_cta[0] // (16 * mma.warps_per_cta[0])) * max(1, per_cta[1] // k_step)
+    else:
+        count = 4 * max(1, per_cta[0] // k_step) * max(1, max(1, per_cta[1] // (8 * mma.warps_per_cta[1])) // 2)
+    return _with_registers(layout, count)
+
+
+def _with_registers(layout: LinearLayout, count: int) -> LinearLayout:
+    """`layout` with `count` registers (a power of two): its first register bases, or zero bases added."""
+    bits = count.bit_length() - 1
+    bases = layout.get_bases()
+    regs = list(bases["register"])[:bits]
+    regs += [tuple(0 for _ in layout.out_dims)] * (bits - len(regs))
+    bases = {d: (regs if d == "register" else list(b)) for d, b in bases.items()}
+    return LinearLayout(bases, [(o, layout.get_out_dim_size(o)) for o in layout.out_dims], require_surjective=False)
