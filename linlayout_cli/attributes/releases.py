@@ -32,7 +32,7 @@ class Release:
     keeps_broadcast_registers: bool = False    # blocked layouts keep broadcast register bases
     nvmma_plain_layout: bool = False           # an unswizzled transposed nvmma_shared laid out as if not transposed
     blocked_zero_as_one: bool = False          # a blocked layout's 0 entry is laid out as 1 (no power-of-two check)
-    mfma_dot_no_tiles: bool = False            # an amd_mfma's dot operands ignore its tilesPerWarp
+    mfma_dot_tiles_at_k: bool = False          # an amd_mfma dot operand repeats along M / N by tilesPerWarp's K entry
     mfma_unset_transposed: bool = False        # amd_mfma without isTransposed reads as transposed (3.5: garbage)
     swizzle_whole_tensor: bool = False         # swizzled_shared laid out over the whole tensor, then cut to a CTA
     ampere_dot_legacy: bool = False            # nvidia_mma v2 dot operands: 3.2's layout and register count
@@ -62,7 +62,8 @@ RELEASES = {r.name: r for r in (
     Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, blocked_zero_as_one=True, mfma_version_pair=True, mfma_instr_two=True,
             wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD, shrink="largest"),
     Release("3.5", kinds=_KINDS["3.5"], cta_fields=True, mfma_instr_two=True, wmma_warps=True,
-            nvmma_plain_layout=True, mfma_unset_transposed=True, mfma_dot_no_tiles=True, keeps_broadcast_registers=_OLD, shrink="largest_sized"),
+            nvmma_plain_layout=True, mfma_unset_transposed=True, mfma_dot_tiles_at_k=True, keeps_broadcast_registers=_OLD,
+            shrink="largest_sized"),
     Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, wmma_instr=True, wmma_dot_parent_cga=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
             shrink="largest_sized"),
     Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, wmma_dot_parent_cga=True, keeps_broadcast_registers=_OLD,
@@ -92,7 +93,8 @@ _WORDS = (
      "it were not transposed (both views)"),
     ("blocked_zero_as_one", lambda r: r.blocked_zero_as_one, "a blocked layout's 0 in sizePerThread, threadsPerWarp "
      "or warpsPerCTA is laid out as 1 (other non-powers of two abort)"),
-    ("mfma_dot_no_tiles", lambda r: r.mfma_dot_no_tiles, "an amd_mfma's dot operands ignore its tilesPerWarp"),
+    ("mfma_dot_tiles_at_k", lambda r: r.mfma_dot_tiles_at_k, "an amd_mfma's dot operands repeat along M (A) or N "
+     "(B) by tilesPerWarp's entry of the K dimension, not of that dimension"),
     ("mfma_unset_transposed", lambda r: r.mfma_unset_transposed, "an amd_mfma without isTransposed reads it from "
      "uninitialized memory: laid out transposed on every run recorded (the header says false, or garbage)"),
     ("swizzle_whole_tensor", lambda r: r.swizzle_whole_tensor, "a swizzled_shared or nvmma_shared spanning several "
@@ -262,6 +264,17 @@ class AmpereDot32(enc.DotOperandEncoding):
     legacy_element_bits: int = 16
 
 
+def _tiles_at_k(tiles, op_idx: int, rank: int) -> tuple:
+    """tilesPerWarp as Triton 3.5's mfma dot operand reads it: the entry of the operand's M / N dimension taken
+    from its K dimension (A: rank-1, B: rank-2). A of tilesPerWarp [1, 2] repeats twice along M."""
+    tiles = list(tiles)
+    if len(tiles) < rank:                       # too short: the conversion's own error
+        return tuple(tiles)
+    non_k, k = (rank - 2, rank - 1) if op_idx == 0 else (rank - 1, rank - 2)
+    tiles[non_k] = tiles[k]
+    return tuple(tiles)
+
+
 def modelled_attr(attr, release: Release, element_bits=None):
     """The layout `release` builds from `attr`'s text: releases with a warpsPerCTA amd_wmma know no instrShape
     (a 16x16x16 instruction) and 3.2 no isTranspose; 3.2 - 3.5 no amd_mfma elementBitWidth; 3.4 - 3.7 lay an
@@ -270,9 +283,10 @@ def modelled_attr(attr, release: Release, element_bits=None):
     if (release.ampere_dot_legacy and type(attr) is enc.DotOperandEncoding
             and isinstance(attr.parent, enc.NvidiaMmaEncoding) and attr.parent.version_major == 2):
         return AmpereDot32(attr.op_idx, attr.parent, attr.k_width, element_bits() if element_bits else 16)
-    if (release.mfma_dot_no_tiles and isinstance(attr, enc.DotOperandEncoding)
+    if (release.mfma_dot_tiles_at_k and isinstance(attr, enc.DotOperandEncoding)
             and isinstance(attr.parent, enc.AMDMfmaEncoding) and any(t != 1 for t in attr.parent.tiles_per_warp)):
-        attr = replace(attr, parent=replace(attr.parent, tiles_per_warp=(1,) * attr.parent.rank))
+        attr = replace(attr, parent=replace(attr.parent, tiles_per_warp=_tiles_at_k(attr.parent.tiles_per_warp,
+                                                                                     attr.op_idx, attr.parent.rank)))
     if release.blocked_zero_as_one and isinstance(attr, enc.BlockedEncoding):
         ones = [tuple(x or 1 for x in xs) for xs in (attr.size_per_thread, attr.threads_per_warp, attr.warps_per_cta)]
         if ones != [attr.size_per_thread, attr.threads_per_warp, attr.warps_per_cta]:
