@@ -26,6 +26,7 @@ class Release:
     mfma_instr_two: bool = False               # amd_mfma: a two-entry instrShape [M, N]
     wmma_warps: bool = False                   # amd_wmma: warpsPerCTA instead of ctaLayout, no instrShape
     wmma_dot_parent_cga: bool = False          # an amd_wmma dot operand keeps its parent's CTAs along K
+    wmma_dot_k_first: bool = False             # an amd_wmma dot operand's K repeats before its ctaLayout's registers
     wmma_instr: bool = False                   # ... but with instrShape (printed where not [16, 16, 16])
     wmma_transpose: bool = True                # amd_wmma has isTranspose (not in 3.2)
     old_shared: bool = False                   # swizzled_shared spelled #triton_gpu.shared<{..., hasLeadingOffset}>
@@ -66,7 +67,8 @@ RELEASES = {r.name: r for r in (
             shrink="largest_sized"),
     Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, wmma_instr=True, wmma_dot_parent_cga=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
             shrink="largest_sized"),
-    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, wmma_dot_parent_cga=True, keeps_broadcast_registers=_OLD,
+    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, wmma_dot_parent_cga=True, wmma_dot_k_first=True,
+            keeps_broadcast_registers=_OLD,
             shrink="largest_sized"),
     Release("3.8", kinds=_KINDS["3.8"], keeps_broadcast_registers=_OLD),
     Release("3.9", kinds=_KINDS["3.9"]),
@@ -83,6 +85,8 @@ _WORDS = (
      "and no instrShape (a 16x16x16 instruction)"),
     ("wmma_dot_parent_cga", lambda r: r.wmma_dot_parent_cga, "an amd_wmma dot operand keeps its parent's CTAs "
      "along K (3.9 replicates them)"),
+    ("wmma_dot_k_first", lambda r: r.wmma_dot_k_first, "an amd_wmma dot operand repeats along K over the tensor "
+     "before its ctaLayout's register bases (3.9 after them)"),
     ("wmma_instr", lambda r: r.wmma_instr, "amd_wmma has warpsPerCTA instead of ctaLayout (instrShape printed only "
      "where it is not [16, 16, 16])"),
     ("wmma_transpose", lambda r: not r.wmma_transpose, "amd_wmma has no isTranspose"),

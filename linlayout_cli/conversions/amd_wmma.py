@@ -12,7 +12,15 @@ from __future__ import annotations
 from ..attributes.encodings import AMDWmmaEncoding, DotOperandEncoding
 from ..engine import LinearLayout
 from ..errors import VerifyError
-from .common import cga_layout, combine, dot_order, matrix_order, standard_out_dims, wmma_dot_keeps_k_ctas
+from .common import (
+    cga_layout,
+    combine,
+    dot_order,
+    matrix_order,
+    standard_out_dims,
+    wmma_dot_k_repeats_in_tile,
+    wmma_dot_keeps_k_ctas,
+)
 from .mma_util import check_layout_rank, dim, dot_cga, identity, require_pow2
 
 WARP_SIZE = 32
@@ -106,13 +114,22 @@ def wmma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     kw, depth = attr.k_width, WARP_SIZE // WMMA_TILE
     depth_layout = LinearLayout.zeros1D if wmma.version == 1 else LinearLayout.identity1D
     tile = (LinearLayout.identity1D(kw, "register", dim_k) * LinearLayout.identity1D(WMMA_TILE, "lane", dim_non_k)
-            * depth_layout(depth, "lane", dim_k) * identity(wmma.instr_shape[2] // (depth * kw), "register", dim_k))
+            * depth_layout(depth, "lane", dim_k) * identity(_k_extent(wmma, shape, order[0]) // (depth * kw),
+                                                             "register", dim_k))
     non_k_repeat = operand_non_k_dim(wmma, attr.op_idx) // WMMA_TILE
     if non_k_repeat > 1:
         tile = tile * LinearLayout.identity1D(non_k_repeat, "register", dim_non_k)
     layout = (tile * _cta_without_k(wmma, order[0])).transpose_outs([dim(d) for d in order])
     cga = cga_layout(wmma.cga, rank) if wmma_dot_keeps_k_ctas() else dot_cga(wmma.cga, rank, attr.op_idx)
     return combine(layout, cga, shape)
+
+
+def _k_extent(wmma: AMDWmmaEncoding, shape, k: int) -> int:
+    """The K extent the operand's tile covers in registers: the instruction's K; --triton 3.7 the tensor's K where
+    larger (its K repeats then come before the ctaLayout's register bases, not after them)."""
+    if wmma_dot_k_repeats_in_tile():
+        return max(shape[k], wmma.instr_shape[2])
+    return wmma.instr_shape[2]
 
 
 def _cta_without_k(wmma: AMDWmmaEncoding, k: int) -> LinearLayout:

@@ -35,6 +35,13 @@ def wmma_dot_keeps_k_ctas() -> bool:
     return release is not None and release.wmma_dot_parent_cga
 
 
+def wmma_dot_k_repeats_in_tile() -> bool:
+    """Whether the release modelled (--triton) repeats an amd_wmma dot operand's tile along K over the tensor before
+    its ctaLayout (3.7): K repeats take the registers below the ctaLayout's register bases, not above them."""
+    release = attributes.active_release
+    return release is not None and release.wmma_dot_k_first
+
+
 def standard_out_dims(rank: int) -> list[str]:
     return [f"dim{i}" for i in range(rank)]
 
