@@ -116,6 +116,7 @@ def _ampere_dot_32(attr: DotOperandEncoding, shape, element_bits: int) -> Linear
     tensor<256x16xf16> with one warp has 128 registers in the layout and 4 * (256 / 16) * (16 / 16) = 64 in
     the grid."""
     mma = attr.parent
+    assert isinstance(mma, NvidiaMmaEncoding)
     check_layout_rank(mma.rank, shape, "dot_op", mma.cga)
     if mma.rank != 2:
         raise VerifyError("Triton 3.2 lays out nvidia_mma dot operands of rank 2 only")
@@ -141,7 +142,5 @@ def _with_registers(layout: LinearLayout, count: int) -> LinearLayout:
     """`layout` with `count` registers (a power of two): its first register bases, or zero bases added."""
     bits = count.bit_length() - 1
     bases = layout.get_bases()
-    regs = list(bases["register"])[:bits]
-    regs += [tuple(0 for _ in layout.out_dims)] * (bits - len(regs))
-    bases = {d: (regs if d == "register" else list(b)) for d, b in bases.items()}
-    return LinearLayout(bases, [(o, layout.get_out_dim_size(o)) for o in layout.out_dims], require_surjective=False)
+    regs = tuple(bases["register"][:bits]) + (tuple(0 for _ in layout.out_dims),) * max(0, bits - len(bases["register"]))
+    return LinearLayout({d: (regs if d == "register" else b) for d, b in bases.items()}, [(o, layout.get_out_dim_size(o)) for o in layout.out_dims], require_surjective=False)

@@ -168,3 +168,33 @@ def test_info_and_diff_write_the_layout_as_the_release_does():
     assert code == 0 and f"A             {CGA_BLOCKED_32}  (distributed)" in out.splitlines()
     code, out, _ = run(["info", "-l", CGA_BLOCKED, "-t", "tensor<16x16xf16>"])       # 3.9: as given
     assert code == 0 and out.splitlines()[0] == CGA_BLOCKED
+
+
+AMPERE_A = ("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+            "[2, 2], instrShape = [16, 8]}>, kWidth = 8}>")
+
+
+def _registers_per_warp(out: str) -> int:
+    lines = out.split("\n")
+    start = lines.index("Warp0:")
+    return lines.index("Warp1:") - start - 1
+
+
+@pytest.mark.parametrize("element,count", [("i8", 16), ("f16", 32), ("f32", 64), ("f64", 128)])
+def test_32_ampere_operand_lists_the_registers_its_element_width_counts(element, count):
+    """Triton 3.2's grid of an nvidia_mma v2 operand lists getTotalElemsPerThread registers: A of 64x64 with 2x2
+    warps, 4 * (64 / (16 * 2)) * (64 / (64 / bits)) (checked against 3.2's own tool: scripts/oracle/release.py);
+    the layout has 64, which Triton 3.9 lists whatever the element."""
+    args = ["-l", AMPERE_A, "-t", f"tensor<64x64x{element}>", "-use-hw-view"]
+    code, out, err = run(["--triton", "3.2", *args])
+    assert code == 0, err
+    assert _registers_per_warp(out) == count
+    assert _registers_per_warp(run(args)[1]) == 64
+
+
+def test_35_mfma_operand_reads_tiles_per_warp_at_k():
+    """Triton 3.5's amd_mfma operand repeats along M (A) / N (B) by tilesPerWarp's K entry."""
+    from linlayout_cli.attributes.releases import _tiles_at_k
+    assert _tiles_at_k((1, 2), 0, 2) == (2, 2)          # A: M's entry from K's (dim 1)
+    assert _tiles_at_k((1, 2), 1, 2) == (1, 1)          # B: N's entry from K's (dim 0)
+    assert _tiles_at_k((1, 4, 2), 1, 3) == (1, 4, 4)
