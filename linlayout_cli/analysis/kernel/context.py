@@ -53,6 +53,7 @@ class Context:
         self.type_cache: dict = {}
         self.types: dict = {}
         self.canon: dict = {}
+        self.same: dict = {}                         # tuple -> its one copy (`finding`)
         self._parse = module.value_type
         self.defined: dict[str, int] = {}
         self.position: dict[int, int] = {}
@@ -124,10 +125,15 @@ def finding(ctx: Context, op, category, types, vt, verdict, cost, ideal=0.0, **k
     """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown; `cost`
     and `ideal` per execution (a loop weighs them)."""
     types = [t for t in types if t is not None and t.encoding is not None]
-    return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category,
-                   tuple(t.encoding_text for t in types), tuple(ctx.key(t)[1] for t in types),
-                   tuple(vt.shape) if vt else (), vt.element if vt else "", verdict, cost * _weight(op),
-                   ideal=min(cost, ideal) * _weight(op), frames=op.loc.frames if op.loc else (), **kw)
+    same = ctx.same                                  # one copy of each tuple for the rows of a repeated op
+    layouts = tuple(t.encoding_text for t in types)
+    attrs = tuple(ctx.key(t)[1] for t in types)
+    shape = tuple(vt.shape) if vt else ()
+    loc = op.loc
+    return Finding(op.name, op.line, str(loc) if loc else None, op.loops, category,
+                   same.setdefault(layouts, layouts), same.setdefault(attrs, attrs), same.setdefault(shape, shape),
+                   vt.element if vt else "", verdict, cost * _weight(op),
+                   ideal=min(cost, ideal) * _weight(op), frames=loc.frames if loc else (), **kw)
 
 
 def ideal_instructions(elements: int, bits: int) -> int:
