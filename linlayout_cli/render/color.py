@@ -60,7 +60,7 @@ class LineBuffer:
     `safe_cuts` (bytes after which its cells may be split) also gets the part of a long line up to the last such
     byte once LONG_LINE bytes are waiting: a view whose line is 100 MB (a heavily replicated layout) is coloured
     in bounded pieces, never held whole."""
-    LONG_LINE = 1 << 20
+    LONG_LINE = 1 << 16
 
     def __init__(self, paint_lines, write):
         self.paint_lines, self.write = paint_lines, write
