@@ -61,11 +61,20 @@ class Context:
             self.position[id(op)] = i
             for r in op.results:
                 self.defined[r.split(":")[0]] = i
-        from ..axis import Axes
-        # the values' AxisInfo depends on the ops, not on the layouts: one analysis for every advise candidate
-        ops, axes = self.memo.get(("axes", id(module.ops)), lambda: (module.ops, Axes(module, self.parse_type)))
-        self.axes = axes if ops is module.ops else Axes(module, self.parse_type)
+        self._axes = None
         self._tree = None
+
+    @property
+    def axes(self):
+        """The values' AxisInfo (`axis.Axes`), computed when a global access first asks for it: a function of
+        converts and shared-memory ops alone never walks its values for it."""
+        if self._axes is None:
+            from ..axis import Axes
+            module = self.module
+            # the values' AxisInfo depends on the ops, not on the layouts: one analysis for every advise candidate
+            ops, axes = self.memo.get(("axes", id(module.ops)), lambda: (module.ops, Axes(module, self.parse_type)))
+            self._axes = axes if ops is module.ops else Axes(module, self.parse_type)
+        return self._axes
 
     @property
     def tree(self):
