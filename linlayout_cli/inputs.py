@@ -844,8 +844,6 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False, t
     assembly of another kernel (its `.entry` names none of the TTGIR's public functions) is refused (`--asm`) or
     left out (the file beside)."""
     import os
-
-    from .parsing.asm import AsmError, read_asm
     if option is None:
         if path == "-" or several:
             return None
@@ -861,6 +859,7 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False, t
             raise TTLayoutError("--asm: standard input already holds the TTGIR")
         file = option
     text = read_text(file, stdin)
+    from .parsing.asm import AsmError, read_asm     # here: a kernel without assembly never loads its 14 regexes
     try:
         listing = read_asm(text)                     # the text says which it is, whatever the file is named
     except AsmError as e:

@@ -20,7 +20,6 @@ from .attribute import parse_attr_at, parse_value
 from .lexical import skip_strings, skip_ws
 from .locate import MAX_ATTRIBUTE_CHARS, MAX_FILE_CHARS, check_limits, line_col
 
-
 AliasDef = namedtuple("AliasDef", "name attr line")
 AliasDef.__doc__ = """A top-level `#name = <attr>` of an MLIR file: name without '#', the parsed object (an encoding
 or an `OtherAttribute`), and the 1-based line of the definition. (collections' namedtuple: `typing.NamedTuple` would

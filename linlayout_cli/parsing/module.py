@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Mapping
+
 from ..records import frozen
 from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines

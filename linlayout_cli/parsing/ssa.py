@@ -37,6 +37,7 @@ values lives in `analysis/axis.py`.
 from __future__ import annotations
 
 import re
+
 from ..records import frozen
 from .lexical import skip_balanced
 from .module import _depth_split, _find_top, _top_spans
