@@ -13,6 +13,7 @@ import re
 from collections import ChainMap
 from collections.abc import Mapping
 
+from ..patterns import lazy
 from ..records import frozen
 from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines
@@ -21,9 +22,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only
     from typing import Any
 
-_LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
+_LINE_PREFIX = lazy(r"^line (\d+), column \d+: ")
 
-SEPARATOR = re.compile(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
+SEPARATOR = lazy(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
 _RESULTS = re.compile(r"((?:%[\w$.\-]+(?::\d+)?)(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*)\s*=\s*")
 _NAME = re.compile(r'"([\w.$\-]+)"|([A-Za-z_][\w$]*(?:\.[\w$]+)+|module)\b')
 _SSA = re.compile(r"%[\w$.\-]+(?:#\d+)?")
@@ -144,11 +145,11 @@ _CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
 _NUM_WARPS = re.compile(r"num_warps\((\d+)\)")
 _ALLOC_SHAPE = re.compile(r",\s*(\d+(?:x\d+)+)\s*>$")
 _LEADING_MEMDESC = re.compile(r"memdesc<(\d+)x")
-_SYMBOL = re.compile(r"@([\w$.\-]+)")
-_ALIAS_REF = re.compile(r"#([A-Za-z_][\w$]*)")
-_SLICE = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
-_TYPE_SHAPE = re.compile(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
-_LEADING_INT = re.compile(r"\s*(\d{1,9})\b")
+_SYMBOL = lazy(r"@([\w$.\-]+)")
+_ALIAS_REF = lazy(r"#([A-Za-z_][\w$]*)")
+_SLICE = lazy(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
+_TYPE_SHAPE = lazy(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
+_LEADING_INT = lazy(r"\s*(\d{1,9})\b")
 
 
 def iter_args(text: str) -> tuple[tuple[str, str], ...]:
