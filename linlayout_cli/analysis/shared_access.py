@@ -63,6 +63,7 @@ from .shared_instructions import (  # noqa: F401  (re-exported: importers keep t
     Lowering,
     Machine,
     MisalignedAccess,
+    Packing,
     Waves,
     _access_from_cvt,
     _cvt_of,
@@ -77,6 +78,7 @@ from .shared_instructions import (  # noqa: F401  (re-exported: importers keep t
     issued_count,
     lowering,
     matrix_lowering,
+    packing_of,
     padding_text,
     shared_lowering,
     simulate,
@@ -151,7 +153,7 @@ def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str, p: Pre
     phases = 1 << (len(p.reg.flat_in_dim(LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
                                                                            len(p.reg.flat_in_dim(LANE)))))
     n_regs = p.reg.get_in_dim_size(REG)
-    name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op)
+    name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op, packing_of(reg_ll, shared_ll, bitwidth))
     return TritonFigures(name, max(1, n_regs // p.v), phases * (k + 1), k)
 
 
@@ -216,8 +218,8 @@ def explain(d: Direction, tri: TritonFigures | None, a: Access, warps: int, padd
 
 
 def _direction(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, warps: int,
-               padding: Padding | None, tri: TritonFigures | None) -> Direction:
-    name = instruction_name(m, low, bitwidth, op)
+               padding: Padding | None, tri: TritonFigures | None, packing: Packing) -> Direction:
+    name = instruction_name(m, low, bitwidth, op, packing)
     check_alignment(a, low, bitwidth, padding, name)
     waves = simulate(m, a, low, bitwidth, op, padding)
     per_cta = low.count * warps
@@ -277,7 +279,8 @@ def _local_access(m: Machine, reg_ll: LinearLayout, shared_ll: LinearLayout, bit
                 cache["prepared"] = None
         if cache["prepared"] is not None:
             tri = triton_figures(m, reg_ll, shared_ll, bitwidth, op, cache["prepared"])
-    return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri)
+    return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri,
+                      packing_of(reg_ll, shared_ll, bitwidth))
 
 
 def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int,
@@ -335,7 +338,8 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
         issued = issued_count(m, a, low, bitwidth) * smem.n_reps     # pairs form within one round
         low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
                        low.matrix_regs)
-        d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None), smem.n_reps)
+        d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None,
+                                     packing_of(ll, smem_ll, bitwidth)), smem.n_reps)
         out[op] = replace(d, conflicts=tri_conf, why=_convert_why(d, tri_conf), issued=issued)
     rounds = smem.n_reps
     n_bar = 2 * rounds - 1
