@@ -408,6 +408,11 @@ def analyze_shared_access(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth:
         return PaddedBankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), lanes, trip.warps,
                                 padding, trip)
     report = analyze_bank(reg_ll, smem_ll, bitwidth, target)
+    if target.vendor == "nvidia" and bitwidth < 32:     # PTX's spelling of 8/16-bit vectors (subword_form)
+        m, packing = get_machine(target), packing_of(reg_ll, smem_ll, bitwidth)
+        report = replace(report, accesses={op: replace(a, instruction=instruction_name(
+            m, Lowering(SHARED, 0, report.vector_width, (), ()), bitwidth, op, packing))
+            for op, a in report.accesses.items()})
     try:
         return replace(report, gpu=local_round_trip(reg_ll, smem_ll, bitwidth, target))
     except UnsupportedError as e:
