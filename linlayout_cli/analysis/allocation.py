@@ -124,6 +124,9 @@ def compute_offsets(buffers: list[Buffer]) -> int:
                 offset = b.place(offset) + b.size
             size = max(size, offset)
             continue
+        if len(group) == 1:                          # alone in its live range (an op's scratch, mostly)
+            size = max(size, group[0].place(0) + group[0].size)
+            continue
         size = max(size, _offsets_of(group))
     return size
 

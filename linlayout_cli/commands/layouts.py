@@ -50,7 +50,9 @@ class Role:
     accepted but not shown; `param`: its parameter of `run`; `word`: its word in `--alias-names reg,shared` and in
     'missing -r REG_ATTR'; `default`: the `param` of the role it falls back to; `wrong_kind`: what to say when it
     is given a layout of the other kind; `padded`: it takes `#ttg.padded_shared` too (its linear component, with
-    the padding in `Picked.paddings`)."""
+    the padding in `Picked.paddings`); `memory`: it takes every layout the print command shows, tensor memory
+    (row, col, block inputs) and padded or partitioned shared memory (offset, block[, partition] inputs, the
+    padding in `Picked.paddings`) included."""
     name: str
     kind: str | None
     decls: tuple
@@ -61,6 +63,7 @@ class Role:
     default: str | None = None
     wrong_kind: str = ""
     padded: bool = False
+    memory: bool = False
 
     @property
     def flag(self) -> str:
@@ -84,6 +87,11 @@ class Picked:
     paddings: tuple = ()
     table: object = None
     given: tuple = ()
+    headers: tuple = ()      # with --triton naming an older release: each attribute as that release writes it
+
+    def header(self, k: int) -> str:
+        """Attribute `k` as the release modelled writes it (3.9: its own text)."""
+        return self.headers[k] if self.headers else str(self.attrs[k])
 
     @property
     def width(self) -> int:
@@ -136,10 +144,10 @@ def pick(ctx: Context, command: str, roles: tuple[Role, ...], given: LayoutReque
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given.tensor_type, given.max_elements, example=example)
     bits = element_bits(t, given.bitwidth) if isinstance(given, BitsRequest) else None
-    attrs = _as_release_builds(attrs, t.shape)
+    attrs, headers = _as_release_builds(attrs, t.shape)
     pairs = [_linear(a, r, t.shape, given.max_elements) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
-                  paddings=tuple(p for _, p in pairs), table=table, given=filled)
+                  paddings=tuple(p for _, p in pairs), table=table, given=filled, headers=headers)
 
 
 def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor_type: str | None) -> list[str]:
@@ -152,23 +160,27 @@ def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor
     return list(dict.fromkeys(n.lstrip("#") for n in names))
 
 
-def _as_release_builds(attrs, shape) -> list:
-    """With --triton naming an older release: its refusals (`attributes.releases.check`) and the layouts it builds."""
+def _as_release_builds(attrs, shape) -> tuple[list, tuple]:
+    """With --triton naming an older release: its refusals (`attributes.releases.check`), the layouts it builds and
+    the attributes as it writes them (the headers); 3.9: the attributes and no headers."""
     from .. import attributes
     release = attributes.active_release
     if release is None:
-        return attrs
-    from ..attributes.releases import check, modelled_attr
+        return attrs, ()
+    from ..attributes.releases import check, modelled_attr, spelled
     for a in attrs:
         check(a, shape, release)
-    return [modelled_attr(a, release) for a in attrs]
+    return [modelled_attr(a, release) for a in attrs], tuple(spelled(a, release) for a in attrs)
 
 
 def _linear(attr, role: Role, shape, max_elements: int):
-    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding;
-    every other layout its linear layout and None."""
-    from ..attributes.encodings import PaddedSharedEncoding
-    if role.padded and isinstance(attr, PaddedSharedEncoding):
+    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding,
+    one that takes tensor memory its (row, col, block) layout; every other layout its linear layout and None."""
+    from ..attributes import encodings as enc
+    if role.memory and isinstance(attr, (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding,
+                                         enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding)):
+        return inputs.memory_layout(attr, shape, max_elements)
+    if role.padded and isinstance(attr, enc.PaddedSharedEncoding):
         from ..analysis.shared_access import shared_layout_of
         from ..errors import TooManyElements
         try:

@@ -31,7 +31,7 @@ _REGION_HEAD = re.compile(r"^(?:default|partition\d+\s*\(.*\)\s*num_warps\s*\(\d
 _LIBRARY = ("triton/", "<frozen", "<string>")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Loc:
     """A source position: the user's frame (`file`, `line`, `col`), and every frame from innermost to outermost."""
     file: str
@@ -453,6 +453,7 @@ class OpReader:
         self.locations = locations
         self.fields: dict[str, tuple] = {}           # op text without its loc(...) -> its fields
         self.types: dict[str, tuple] = {}            # type text -> (operand types, result types)
+        self.type_texts: dict[str, str] = {}         # type text -> its one copy
 
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
@@ -460,7 +461,13 @@ class OpReader:
         if fields is None:
             if len(self.fields) >= self.FIELDS_LIMIT:
                 self.fields.clear()
-            fields = self.fields[body] = _op_fields(body) or _NO_OP
+            fields = _op_fields(body) or _NO_OP
+            if fields is not _NO_OP and fields[3]:     # one copy of each type text (a dump's few types)
+                if len(self.type_texts) >= self.FIELDS_LIMIT:
+                    self.type_texts.clear()
+                types = self.type_texts.setdefault(fields[3], fields[3])
+                fields = fields[:3] + (types,) + fields[4:]
+            self.fields[body] = fields
         if fields is _NO_OP:
             return None
         name, results, operands, types, attrs = fields
@@ -518,11 +525,26 @@ def _lines(text: str):
         pos = nl + 1
 
 
-def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[dict], int]:
+def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tuple[list, int]:
     """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
     text that follows each of its regions appended (see the module docstring), and how many regions are numbered
-    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over."""
-    out: list[dict] = []
+    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over.
+
+    `make(stmt)`: each statement is replaced by what it returns as soon as nothing can be added to its text (it
+    holds no open region and is not the last one completed, which a `default {` line could still extend), so a
+    function of 450,000 ops never holds 450,000 statement dicts beside its ops."""
+    out: list = []
+    pending: list[int] = []             # indices in `out` of statements not yet given to `make`
+
+    def settle() -> None:
+        keep = []
+        for k in pending:
+            stmt = out[k]
+            if stmt is last or "open" in stmt:
+                keep.append(k)
+            else:
+                out[k] = make(stmt)
+        pending[:] = keep
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
     count = regions_before              # regions numbered so far (in the file's earlier operations)
@@ -548,10 +570,12 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
                 regions[-1] = count
             else:
                 last = stack.pop()
+                del last["open"]
                 regions.pop()
             continue
         if _REGION_HEAD.match(raw) and last is not None:
             stack.append(last)              # the regions of an op whose header ended its line (warp_specialize)
+            last["open"] = True
             last["text"] += " " + raw[:-1].strip()
             count += 1
             regions.append(count)
@@ -579,13 +603,20 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
         stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
                 "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
                 "name": (m.group(1) or m.group(2)) if m else ""}
+        if make is not None:
+            settle()
+            pending.append(len(out))
         out.append(stmt)
         if opens:
             stack.append(stmt)
+            stmt["open"] = True
             count += 1
             regions.append(count)
         else:
             last = stmt
+    if make is not None:
+        for k in pending:
+            out[k] = make(out[k])
     return out, count
 
 
@@ -593,6 +624,7 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
 
 _LOC_TOKEN = re.compile(r'"|#([\w$.\-]+)')
 _LINE_COL = re.compile(r":(\d+):(\d+)")
+_PLAIN_REF = re.compile(r"#[\w$.\-]+")
 
 
 def _loc_tokens(text: str) -> list[tuple[str, Any]]:
@@ -689,6 +721,8 @@ class Locations:
     def frames(self, text: str) -> tuple:
         """Every file frame a location text names, innermost first."""
         text = text.strip()
+        if text.startswith("#") and _PLAIN_REF.fullmatch(text):
+            return self._alias(text[1:])            # a plain alias (a dump's every op): no second cache entry
         out = self.cache.get(text)
         if out is None:
             frames: list = []
@@ -819,17 +853,18 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
         raise _shifted(e, first_line) from None
     module = Module(first_line, _module_attributes(text), aliases, section=section)
     reader = OpReader(Locations(aliases))
+
+    def make(stmt: dict) -> Op | None:
+        if stmt["text"].lstrip().startswith("#"):
+            return None                              # an alias definition
+        return reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
+
     line, pos, regions = first_line, 0, 0
     for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
         line += text.count("\n", pos, start)
         pos = start
-        statements, regions = _statements(text[start:end], line, regions)
-        for stmt in statements:
-            if stmt["text"].lstrip().startswith("#"):
-                continue                             # an alias definition
-            op = reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
-            if op is not None:
-                module.ops.append(op)
+        ops, regions = _statements(text[start:end], line, regions, make)
+        module.ops += [op for op in ops if op is not None]
     return module
 
 

@@ -22,8 +22,6 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...errors import TTLayoutError
 from ..kinds import Category
 from ..targets import Target
@@ -91,7 +89,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                 if i in allocs:
                     findings[i] = alloc_op(ctx, op, roots[0], users)
                 elif not findings[i].problem:
-                    findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
+                    findings[i] = findings[i].but(buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
                 findings[i] = problem_row(op, Category.BUFFER, e)
                 problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")

@@ -9,8 +9,6 @@ from .ops import MMA_V5_OPS, WARP_INDEX_OPS
 def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> list[Extra]:
     """Membar's barriers (analysis/membar.py) and the lowering's own barriers at ops without a row: each op's
     row counts those at it (`Finding.membar`); the others are returned as Extras."""
-    from dataclasses import replace
-
     from .. import membar
     ops = ctx.module.ops
     warp_sync = {i for i, f in findings.items()
@@ -29,7 +27,7 @@ def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> l
     extras = []
     for i in sorted(at):
         if i in findings:
-            findings[i] = replace(findings[i], membar=findings[i].membar + at[i])
+            findings[i] = findings[i].but(membar=findings[i].membar + at[i])
         else:
             extras.append(extra(ops[i], barriers=at[i]))
     if ctx.target.vendor == "nvidia":
@@ -49,8 +47,7 @@ def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
             if i in findings:
                 counts = dict(findings[i].instructions or {})
                 counts["shuffles"] = counts.get("shuffles", 0) + 1
-                from dataclasses import replace
-                findings[i] = replace(findings[i], instructions=counts)
+                findings[i] = findings[i].but(instructions=counts)
             else:
                 out.append(extra(op, shuffles=1))
     return out
