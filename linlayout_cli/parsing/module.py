@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from ..patterns import lazy
+from ..records import frozen, frozen_slots
 from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines
 
@@ -21,9 +22,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only
     from typing import Any
 
-_LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
+_LINE_PREFIX = lazy(r"^line (\d+), column \d+: ")
 
-SEPARATOR = re.compile(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
+SEPARATOR = lazy(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
 _RESULTS = re.compile(r"((?:%[\w$.\-]+(?::\d+)?)(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*)\s*=\s*")
 _NAME = re.compile(r'"([\w.$\-]+)"|([A-Za-z_][\w$]*(?:\.[\w$]+)+|module)\b')
 _SSA = re.compile(r"%[\w$.\-]+(?:#\d+)?")
@@ -31,7 +32,7 @@ _REGION_HEAD = re.compile(r"^(?:default|partition\d+\s*\(.*\)\s*num_warps\s*\(\d
 _LIBRARY = ("triton/", "<frozen", "<string>")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_slots
 class Loc:
     """A source position: the user's frame (`file`, `line`, `col`), and every frame from innermost to outermost."""
     file: str
@@ -144,11 +145,11 @@ _CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
 _NUM_WARPS = re.compile(r"num_warps\((\d+)\)")
 _ALLOC_SHAPE = re.compile(r",\s*(\d+(?:x\d+)+)\s*>$")
 _LEADING_MEMDESC = re.compile(r"memdesc<(\d+)x")
-_SYMBOL = re.compile(r"@([\w$.\-]+)")
-_ALIAS_REF = re.compile(r"#([A-Za-z_][\w$]*)")
-_SLICE = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
-_TYPE_SHAPE = re.compile(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
-_LEADING_INT = re.compile(r"\s*(\d{1,9})\b")
+_SYMBOL = lazy(r"@([\w$.\-]+)")
+_ALIAS_REF = lazy(r"#([A-Za-z_][\w$]*)")
+_SLICE = lazy(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
+_TYPE_SHAPE = lazy(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
+_LEADING_INT = lazy(r"\s*(\d{1,9})\b")
 
 
 def iter_args(text: str) -> tuple[tuple[str, str], ...]:
@@ -236,15 +237,18 @@ def _type_lists(types: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types)))))
 
 
-@dataclass
 class Module:
-    """One module of a file: its attributes (`ttg.num-warps`, `ttg.target`, ...), alias definitions and ops."""
-    first_line: int
-    attributes: dict
-    aliases: Mapping                # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
-    ops: list = field(default_factory=list)
-    types: dict = field(default_factory=dict, repr=False, compare=False)    # value_type's cache
-    section: object = None          # the file's `sections.Section` this module is (None: read on its own)
+    """One module of a file: its attributes (`ttg.num-warps`, `ttg.target`, ...), alias definitions and ops. (A plain
+    class, not a dataclass: importing `dataclasses` costs the audit's start-up ~15 ms, see records.py.)"""
+    __slots__ = ("first_line", "attributes", "aliases", "ops", "types", "section")
+
+    def __init__(self, first_line: int, attributes: dict, aliases: Mapping, ops: list | None = None,
+                 types: dict | None = None, section: object = None):
+        self.first_line, self.attributes = first_line, attributes
+        self.aliases = aliases          # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
+        self.ops: list = [] if ops is None else ops
+        self.types: dict = {} if types is None else types    # value_type's cache
+        self.section = section          # the file's `sections.Section` this module is (None: read on its own)
 
     def value_type(self, text: str) -> ValueType:
         """A type written in this module (an op's operand or result type) read by `parse_type`, its layout
@@ -930,7 +934,7 @@ def replace_alias_values(text: str, values: dict[int, dict[str, str]]) -> str:
 # ----------------------------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
+@frozen
 class ValueType:
     """A tensor or shared-memory descriptor type: its shape, element type and layout (an encoding object, or None
     when it has none or it could not be read; `problem` then says why)."""

@@ -23,6 +23,7 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 from __future__ import annotations
 
 from ...errors import TTLayoutError
+from ...records import replace
 from ..kinds import Category
 from ..targets import Target
 from .context import Context, Memo, problem_row
@@ -89,7 +90,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                 if i in allocs:
                     findings[i] = alloc_op(ctx, op, roots[0], users)
                 elif not findings[i].problem:
-                    findings[i] = findings[i].but(buffer=buffer_info(ctx, op, roots[0], users))
+                    findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
                 findings[i] = problem_row(op, Category.BUFFER, e)
                 problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")

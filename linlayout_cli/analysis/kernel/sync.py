@@ -1,6 +1,7 @@
 """Membar's barriers (analysis/membar.py) and the lowering's own barriers and warp-index shuffles."""
 from __future__ import annotations
 
+from ...records import replace
 from .context import Context
 from .findings import COUNT_CLASSES, Extra
 from .ops import MMA_V5_OPS, WARP_INDEX_OPS
@@ -27,7 +28,7 @@ def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> l
     extras = []
     for i in sorted(at):
         if i in findings:
-            findings[i] = findings[i].but(membar=findings[i].membar + at[i])
+            findings[i] = replace(findings[i], membar=findings[i].membar + at[i])
         else:
             extras.append(extra(ops[i], barriers=at[i]))
     if ctx.target.vendor == "nvidia":
@@ -47,7 +48,7 @@ def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
             if i in findings:
                 counts = dict(findings[i].instructions or {})
                 counts["shuffles"] = counts.get("shuffles", 0) + 1
-                findings[i] = findings[i].but(instructions=counts)
+                findings[i] = replace(findings[i], instructions=counts)
             else:
                 out.append(extra(op, shuffles=1))
     return out
