@@ -208,8 +208,22 @@ def asm_cell(f: Finding, asm) -> str:
     check = asm.check(line)
     if check is None:
         return "asm: " + asm_counts_text(counts)
-    parts = [f"{SHORT[c]} {check.model[c]}/{check.asm[c]}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
-    return (", ".join(parts) if parts else "none") + ("" if check.agrees else " *")
+    parts = [f"{SHORT[c]} {check.model[c]}/{check.net(c)}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
+    return (", ".join(parts) if parts else "none") + peeled_text(check.peeled) + ("" if check.agrees else " *")
+
+
+def peeled_text(peeled: dict) -> str:
+    """' (+gld 4, ld 16 in a peeled first iteration)': the assembly's extra copy of a loop's first iteration LLVM
+    peeled, shown beside the per-iteration counts ('' where none).
+
+    >>> peeled_text({"global_loads": 4})
+    ' (+gld 4 in a peeled first iteration)'
+    """
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    if not peeled:
+        return ""
+    return " (+" + ", ".join(f"{SHORT[c]} {peeled[c]}" for c in ASM_CLASSES if peeled.get(c)) + \
+        " in a peeled first iteration)"
 
 
 def asm_footer(asm) -> list[tuple[str, str]]:
@@ -219,6 +233,10 @@ def asm_footer(asm) -> list[tuple[str, str]]:
     agree = (f"{kind}: {asm.agreeing} of {plural(len(asm.lines), 'Python line')} agree with the model "
              f"(model/assembly per line; * differs)")
     rows = [("assembly", agree)]
+    peeled = [c for c in asm.lines if c.peeled]
+    if peeled:
+        rows.append(("peeled", abbreviate("; ".join(f"line {c.line}{peeled_text(c.peeled)}" for c in peeled)
+                                          + " (LLVM peeled a loop; compared per iteration)", 110)))
     if asm.disagreeing:
         rows.append(("differ", abbreviate("; ".join(f"line {c.line} ({c.differences()})" for c in asm.disagreeing), 110)))
     totals = ", ".join(f"{SHORT[c]} {asm.model_total[c]}/{asm.total[c]}" for c in ASM_CLASSES)
