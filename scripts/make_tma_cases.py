@@ -3,7 +3,8 @@
 each case in its own process): tests/data/tma/CASE.sm90.ttgir and, beside it, CASE.sm90.json with the
 `cp.async.bulk.tensor` instructions of the PTX per source location (scripts/asm_counts.py global_line_counts).
 Triton splits a block into messages of getTMABlockShape's box (inner dim one swizzle row, every dim <= 256) and
-the warps issue them round-robin, so these cases cover 1 to 4 messages per issuing thread.
+the warps issue them round-robin, so these cases cover 1 to 8 messages and 1 to 4 per issuing thread (a
+block over 256 rows included).
 
 Usage: /opt/oracle/venv/bin/python scripts/make_tma_cases.py
 """
@@ -26,6 +27,8 @@ CASES = {
     "f32_16x64_w2": ("tma_copy_2d", "*fp32", {"BM": 16, "BN": 64}, 2),
     "f8_128x32_w4": ("tma_copy_2d", "*fp8e4nv", {"BM": 128, "BN": 32}, 4),
     "f16_2x16x128_w1": ("tma_copy_3d", "*fp16", {"BL": 2, "BM": 16, "BN": 128}, 1),
+    "f16_512x64_w1": ("tma_copy_2d", "*fp16", {"BM": 512, "BN": 64}, 1),
+    "f16_64x512_w2": ("tma_copy_2d", "*fp16", {"BM": 64, "BN": 512}, 2),
 }
 CHILD = r'''
 import json, sys, warnings

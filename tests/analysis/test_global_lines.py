@@ -238,8 +238,8 @@ TMA_CASES = sorted(p.name for p in (DATA / "tma").glob("*.ttgir"))
 
 @pytest.mark.parametrize("name", TMA_CASES)
 def test_each_tma_copy_is_the_compiled_one(name):
-    # scripts/make_tma_cases.py: one TMA load and one TMA store per case, of blocks that take 1 to 4 messages of
-    # getTMABlockShape's box, issued round-robin by 1 to 4 warps; the model's cp.async.bulk.tensor per source
+    # scripts/make_tma_cases.py: one TMA load and one TMA store per case, of blocks that take 1 to 8 messages of
+    # getTMABlockShape's box, issued round-robin by 1 to 4 warps (1 to 4 per issuing thread); the model's cp.async.bulk.tensor per source
     # location (rank and count per issuing thread) is the PTX's
     path = DATA / "tma" / name
     entry = json.loads(path.with_suffix(".json").read_text())
@@ -252,7 +252,8 @@ def test_tma_messages_by_hand():
     # hand-checked: a 32x256 f16 block with the 128-byte swizzle moves in boxes of 32x64 (one 128-byte row
     # innermost): 4 messages, all issued by the one warp; 2x16x128 f16: boxes of 2x16x64, 2 messages
     got = {}
-    for name in ("f16_32x256_w1.sm90.ttgir", "f16_2x16x128_w1.sm90.ttgir", "f16_64x128_w4.sm90.ttgir"):
+    for name in ("f16_32x256_w1.sm90.ttgir", "f16_2x16x128_w1.sm90.ttgir", "f16_64x128_w4.sm90.ttgir",
+                 "f16_64x512_w2.sm90.ttgir"):
         (m,) = analyze_audit(read_modules((DATA / "tma" / name).read_text()))
         got[name] = {(f.op, f.facts.box, f.facts.messages, f.facts.warps, f.facts.instructions_per_thread)
                      for f in m.findings if f.op in TMA}
@@ -262,6 +263,10 @@ def test_tma_messages_by_hand():
     assert got["f16_2x16x128_w1.sm90.ttgir"] == {
         ("ttng.async_tma_copy_global_to_local", (2, 16, 64), 2, 1, 2),
         ("ttng.async_tma_copy_local_to_global", (2, 16, 64), 2, 1, 2)}
+    # 64x512 f16: 8 boxes of 64x64 shared by 2 warps, 4 each
+    assert got["f16_64x512_w2.sm90.ttgir"] == {
+        ("ttng.async_tma_copy_global_to_local", (64, 64), 8, 2, 4),
+        ("ttng.async_tma_copy_local_to_global", (64, 64), 8, 2, 4)}
     assert got["f16_64x128_w4.sm90.ttgir"] == {
         ("ttng.async_tma_copy_global_to_local", (64, 64), 2, 4, 1),
         ("ttng.async_tma_copy_local_to_global", (64, 64), 2, 4, 1)}
