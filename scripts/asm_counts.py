@@ -38,8 +38,12 @@ shuffles        ``shfl.sync*``                                     ``ds_bpermute
                                                                    ``v_permlane*``, DPP (``v_*_dpp``, or a
                                                                    ``quad_perm``/``row_*``/``wave_*`` operand)
 barriers        ``bar.sync``, ``barrier.sync*``                    ``s_barrier``
-global_loads    ``ld.global*``, by bits (vector lanes x width)     ``global_load*``, ``buffer_load*``, by bits
-global_stores   ``st.global*``, by bits                            ``global_store*``, ``buffer_store*``, by bits
+global_loads    ``ld.global*``, by bits (vector lanes x width);    ``global_load*``, ``buffer_load*``, by bits
+                TMA ``cp.async.bulk.tensor.Nd.shared*.global*``
+                (bits unknown)
+global_stores   ``st.global*``, by bits; TMA                       ``global_store*``, ``buffer_store*``, by bits
+                ``cp.async.bulk.tensor.Nd.global.shared*``,
+                ``cp.reduce.async.bulk.tensor*`` (bits unknown)
 ==============  =================================================  =========================================
 
 >>> text = '''.file 1 "k.py"
@@ -86,6 +90,9 @@ def ptx_class(mnemonic: str):
         width = re.search(r"\.[bfsu](\d+)$", mnemonic)
         bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else None
         return ("global_loads" if mnemonic.startswith("ld") else "global_stores"), bits
+    tma = TMA_FORM.match(mnemonic)
+    if tma:     # TMA: global -> shared a load, shared -> global (and a reduction) a store; no bits per lane
+        return ("global_loads" if tma.group(3) == "shared" and not tma.group(1) else "global_stores"), None
     return None
 
 
