@@ -156,6 +156,10 @@ def short_verdict(f: Finding) -> str:
             return f"in a warp: {d.lane_bits} shuffles"
         return "in registers"
     if f.category == Category.TMA:
+        messages = getattr(d, "messages", None)
+        if messages and messages > 1:            # 'TMA 2 x 64x64, 128B swizzle': messages x box
+            sw = next((p.split("-")[0] for p in f.verdict.split(", ") if p.endswith("-byte swizzle")), None)
+            return f"TMA {messages} x {'x'.join(map(str, d.box))}" + (f", {sw}B swizzle" if sw else "")
         return f.verdict.replace("TMA bulk copy (no register layout, no bank conflicts)", "TMA copy")
     if isinstance(d, Dot):
         return "; ".join(_operand(n) for n in d.operands) or f.verdict
