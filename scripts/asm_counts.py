@@ -38,8 +38,12 @@ shuffles        ``shfl.sync*``                                     ``ds_bpermute
                                                                    ``v_permlane*``, DPP (``v_*_dpp``, or a
                                                                    ``quad_perm``/``row_*``/``wave_*`` operand)
 barriers        ``bar.sync``, ``barrier.sync*``                    ``s_barrier``
-global_loads    ``ld.global*``, by bits (vector lanes x width)     ``global_load*``, ``buffer_load*``, by bits
-global_stores   ``st.global*``, by bits                            ``global_store*``, ``buffer_store*``, by bits
+global_loads    ``ld.global*``, by bits (vector lanes x width);    ``global_load*``, ``buffer_load*``, by bits
+                TMA ``cp.async.bulk.tensor.Nd.shared*.global*``
+                (bits unknown)
+global_stores   ``st.global*``, by bits; TMA                       ``global_store*``, ``buffer_store*``, by bits
+                ``cp.async.bulk.tensor.Nd.global.shared*``,
+                ``cp.reduce.async.bulk.tensor*`` (bits unknown)
 ==============  =================================================  =========================================
 
 >>> text = '''.file 1 "k.py"
@@ -86,6 +90,9 @@ def ptx_class(mnemonic: str):
         width = re.search(r"\.[bfsu](\d+)$", mnemonic)
         bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else None
         return ("global_loads" if mnemonic.startswith("ld") else "global_stores"), bits
+    tma = TMA_FORM.match(mnemonic)
+    if tma:     # TMA: global -> shared a load, shared -> global (and a reduction) a store; no bits per lane
+        return ("global_loads" if tma.group(3) == "shared" and not tma.group(1) else "global_stores"), None
     return None
 
 
@@ -119,17 +126,25 @@ def gcn_class(mnemonic: str, operands: str):
 
 # ----------------------------------------------------------------------------- global memory instructions
 
+# TMA: cp.async.bulk.tensor.2d.shared::cta.global... (global -> shared), ...2d.global.shared::cta... (shared ->
+# global), cp.reduce.async.bulk.tensor.2d.global.shared::cta.add... (a reduction into global memory)
+TMA_FORM = re.compile(r"cp\.(reduce\.)?async\.bulk\.tensor\.(\d)d\.(shared|global)")
 PTX_SIZE_OPERAND = re.compile(r"\]\s*,\s*(0x[0-9a-fA-F]+|\d+)")
 
 
 def ptx_global(mnemonic: str, operands: str):
     """The global-memory form of one PTX instruction as 'KIND BITS' (BITS = vector lanes x element bits, or the
-    bytes x 8 a cp.async copies), or None.
+    bytes x 8 a cp.async copies; for a TMA copy, 'cp.async.bulk.tensor.load|store|reduce RANKd': the box it
+    moves is in the descriptor, not in the instruction), or None.
 
     >>> ptx_global("ld.global.v4.b32", "{%r1, %r2, %r3, %r4}, [%rd1]"), ptx_global("st.global.b16", "[%rd2], {%rs1}")
     ('ld.global 128', 'st.global 16')
     >>> ptx_global("cp.async.cg.shared.global", "[ %r1 + 0 ], [ %rd1 + 0 ], 0x10, %r2"), ptx_global("atom.global.gpu.acq_rel.add.f32", "%f1, [%rd1], %f2")
     ('cp.async 128', 'atom.global 32')
+    >>> ptx_global("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes", "[%r1], [%rd1, {%r2, %r3}], [%r4]")
+    'cp.async.bulk.tensor.load 2d'
+    >>> ptx_global("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group", "[%rd1, {%r1, %r2, %r3}], [%r4]")
+    'cp.async.bulk.tensor.store 3d'
     """
     for prefix, kind in (("ld.global", "ld.global"), ("st.global", "st.global"), ("atom.global", "atom.global"),
                          ("red.global", "red.global")):
@@ -138,6 +153,10 @@ def ptx_global(mnemonic: str, operands: str):
             width = re.search(r"\.[bfsu](\d+)(x\d+)?$", mnemonic)
             bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else 0
             return f"{kind} {bits or '?'}"
+    tma = TMA_FORM.match(mnemonic)
+    if tma:
+        reduce, rank, first = tma.groups()
+        return f"cp.async.bulk.tensor.{'reduce' if reduce else 'load' if first == 'shared' else 'store'} {rank}d"
     if mnemonic.startswith("cp.async.") and ".shared.global" in mnemonic and ".bulk" not in mnemonic:
         size = PTX_SIZE_OPERAND.search(operands)
         return f"cp.async {int(size.group(1), 0) * 8}" if size else "cp.async ?"

@@ -105,6 +105,7 @@ class AsmError(TTLayoutError):
 
 _PTX_PREFIXES = (("ld.shared", "shared_loads"), ("ldmatrix", "shared_loads"), ("st.shared", "shared_stores"),
                  ("stmatrix", "shared_stores"), ("shfl.sync", "shuffles"))
+_PTX_TMA = re.compile(r"cp\.(reduce\.)?async\.bulk\.tensor\.\d+d\.(shared|global)")
 _PTX_BARRIER = re.compile(r"(?:bar|barrier)\.sync(?:\.|$)")
 _PTX_LANES = re.compile(r"\.v(\d{1,4})(?:\.|$)")
 _PTX_WIDTH = re.compile(r"\.[bfsu](\d{1,4})$")
@@ -123,12 +124,17 @@ def ptx_class(mnemonic: str) -> tuple[str, int] | None:
     (('global_loads', 128), ('shared_stores', 0))
     >>> ptx_class("bar.sync"), ptx_class("bar.warp.sync"), ptx_class("add.f32")
     (('barriers', 0), None, None)
+    >>> ptx_class("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes")
+    ('global_loads', 0)
     """
     for prefix, cls in _PTX_PREFIXES:
         if mnemonic.startswith(prefix):
             return cls, 0
     if _PTX_BARRIER.match(mnemonic):
         return "barriers", 0
+    tma = _PTX_TMA.match(mnemonic)
+    if tma:                          # a TMA copy: global -> shared is a load; shared -> global and reduce, stores
+        return ("global_loads" if tma.group(2) == "shared" and not tma.group(1) else "global_stores"), 0
     if mnemonic.startswith(("ld.global", "st.global")):
         lanes, width = _PTX_LANES.search(mnemonic), _PTX_WIDTH.search(mnemonic)
         bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else 0

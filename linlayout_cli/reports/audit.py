@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from ..analysis.kernel.facts import AsyncCopy, Dot, GlobalAccess, Reduction, SharedAccess
+from ..analysis.kernel.facts import AsyncCopy, Dot, GlobalAccess, Reduction, SharedAccess, Tma
 from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
 from ..analysis.kinds import Category, Path
 from ..attributes import TRITON
@@ -157,6 +157,9 @@ def short_verdict(f: Finding) -> str:
             return f"in a warp: {d.lane_bits} shuffles"
         return "in registers"
     if f.category == Category.TMA:
+        if isinstance(d, Tma) and d.messages and d.messages > 1 and d.box:   # 'TMA 2 x 64x64, 128B swizzle'
+            sw = next((p.split("-")[0] for p in f.verdict.split(", ") if p.endswith("-byte swizzle")), None)
+            return f"TMA {d.messages} x {'x'.join(map(str, d.box))}" + (f", {sw}B swizzle" if sw else "")
         return f.verdict.replace("TMA bulk copy (no register layout, no bank conflicts)", "TMA copy")
     if isinstance(d, Dot):
         return "; ".join(_operand(n) for n in d.operands) or f.verdict

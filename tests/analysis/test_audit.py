@@ -58,6 +58,9 @@ def test_global_vector_widths_are_the_compilers(name):
         if f.category == "global" and not f.op.startswith("tt.atomic"):      # the reference counts ld / st only
             kind = "load" if f.op.endswith("load") else "store"
             predicted[f"{kind} {f.facts.vector_bits}"] += f.facts.instructions_per_thread
+        elif f.category == "tma" and f.facts.instructions_per_thread is not None:   # cp.async.bulk.tensor: no bits
+            kind = "load" if f.op == "ttng.async_tma_copy_global_to_local" else "store"
+            predicted[f"{kind} ?"] += f.facts.instructions_per_thread
     truth = GLOBAL[name]
     if name in GLOBAL_COUNTS_DIFFER:
         assert set(predicted) == set(truth)

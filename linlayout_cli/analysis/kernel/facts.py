@@ -96,9 +96,16 @@ class Reduction:
 
 @frozen
 class Tma:
-    """A TMA bulk copy: the bytes of its shared buffer."""
+    """A TMA bulk copy: the bytes of its shared buffer; the box one message moves (Triton's getTMABlockShape), the
+    messages the block takes, the warps that share them (each elected thread issues `instructions_per_thread`
+    `cp.async.bulk.tensor.<rank>d`); None where the encoding gives no box (not an nvmma_shared buffer)."""
     shared_bytes: int
-    OPTIONAL = ()
+    rank: int | None = None
+    box: tuple[int, ...] | None = None
+    messages: int | None = None
+    warps: int | None = None
+    instructions_per_thread: int | None = None
+    OPTIONAL = ("rank", "box", "messages", "warps", "instructions_per_thread")
 
 
 @frozen

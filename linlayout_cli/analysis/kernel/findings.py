@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...records import frozen, frozen_slots
 from ..kinds import Category
 from ..targets import READ, Target
-from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
+from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess, Tma
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: convert loads when a dump has a convert_layout
@@ -53,8 +53,9 @@ class Finding:
         compiled code of this op holds, once, loops not unrolled), or None where the model does not count this op.
 
         A convert counts its lowering (`convert` model); a register <-> shared access its ld/st.shared (ldmatrix,
-        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; a reduction or
-        scan its shuffles and its rounds through shared memory (analysis/reduction.py); TMA copies and dots issue
+        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions, a TMA copy its
+        `cp.async.bulk.tensor` (global loads or stores; `analysis/kernel/tma.py`); a reduction or
+        scan its shuffles and its rounds through shared memory (analysis/reduction.py); dots issue
         none of these classes themselves (a warp_group_dot of two warp groups: one warp-index shuffle). Every op
         also counts the barriers Triton's Membar pass inserts at it (`membar`). docs/audit_model.md states each
         rule; `ModuleAudit.extras` holds what the compiled code has at ops that are no row."""
@@ -84,6 +85,9 @@ class Finding:
             return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
         if isinstance(facts, GlobalAccess) and self.op in GLOBAL_COUNTED:
             key = "global_stores" if self.op.endswith("store") else "global_loads"
+            return zero | {key: facts.instructions_per_thread}
+        if isinstance(facts, Tma) and facts.instructions_per_thread is not None:
+            key = "global_loads" if self.op == "ttng.async_tma_copy_global_to_local" else "global_stores"
             return zero | {key: facts.instructions_per_thread}
         if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero
