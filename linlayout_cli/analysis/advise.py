@@ -44,7 +44,8 @@ from .advise_candidates import (  # noqa: F401  (re-exported: importers keep the
 from .kernel.audit import analyze_audit
 from .kernel.context import Memo
 from .kernel.facts import AsyncCopy, Convert, GlobalAccess, Reduction, SharedAccess
-from .kernel.findings import COUNT_CLASSES, LOOP_WEIGHT
+from .kernel.findings import COUNT_CLASSES
+from .kernel.weights import WEIGHTS, Weights, kernel_cost, op_cost  # noqa: F401  (re-exported)
 from .kinds import Category
 
 MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
@@ -52,21 +53,6 @@ MAX_PRICED = 256                # candidates priced per module (each one audits 
 MAX_PAIRS = 12                  # two-alias changes priced per module
 
 
-@frozen
-class Weights:
-    """What one unit of each count costs in the ranking (docs/advise_model.md gives the sources): a shared-memory
-    wavefront (an instruction and each extra wavefront its bank conflicts add), a barrier, a shuffle, a global
-    memory instruction, each 32-byte sector a warp's global store (or atomic, cp.async) writes through to L2, and
-    each 128-byte line a warp's global load touches in L1 (one L1 data-stage cycle, like a wavefront)."""
-    wavefront: float = 1.0
-    barrier: float = 8.0
-    shuffle: float = 1.0
-    global_instruction: float = 1.0
-    sector: float = 2.0
-    load_line: float = 1.0
-
-
-WEIGHTS = Weights()
 SHARED_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers")
 
 
@@ -141,40 +127,6 @@ def totals(audit) -> dict:
             out[k] = out.get(k, 0) + v
     out["shared_bytes"] = audit.shared.total
     return out
-
-
-def op_cost(f, w: Weights = WEIGHTS) -> float:
-    """One op's weighted cost per execution: wavefronts (shared instructions times one plus their conflicts),
-    shuffles, barriers, and for global accesses (asynchronous copies included) instructions plus the sectors each
-    warp store touches (the 128-byte lines each warp load touches). An op the model does not count costs what the
-    audit's own `cost` column says."""
-    facts = f.facts
-    counts = f.counts
-    if counts is None:
-        return f.cost / (LOOP_WEIGHT if f.loops else 1)
-    conflicts = facts.bank_conflicts if isinstance(facts, (Convert, SharedAccess, AsyncCopy)) else None
-    if isinstance(conflicts, dict):
-        store, load = conflicts.get("store") or 0, conflicts.get("load") or 0
-    else:
-        store = load = conflicts or 0
-    cost = (w.wavefront * (counts.get("shared_stores", 0) * (1 + store) + counts.get("shared_loads", 0) * (1 + load))
-            + w.shuffle * counts.get("shuffles", 0) + w.barrier * counts.get("barriers", 0))
-    if isinstance(facts, (AsyncCopy, GlobalAccess)):
-        n = facts.instructions_per_thread
-        lines = facts.lines_per_warp_access if isinstance(facts, GlobalAccess) else None
-        if lines is not None and f.op in ("tt.load", "amdg.buffer_load"):
-            cost += n * (w.global_instruction + w.load_line * lines)
-        else:
-            sectors = facts.sectors_per_warp_access
-            cost += n * (w.global_instruction + w.sector * (sectors if sectors is not None else 1))
-        if isinstance(facts, AsyncCopy):
-            cost += w.wavefront * n * (1 + facts.bank_conflicts)
-    return cost
-
-
-def kernel_cost(audit, w: Weights = WEIGHTS) -> float:
-    """The weighted cost of a whole module: every op's `op_cost`, x LOOP_WEIGHT inside a loop."""
-    return sum(op_cost(f, w) * (LOOP_WEIGHT if f.loops else 1) for f in audit.findings)
 
 
 def facts(f) -> dict:

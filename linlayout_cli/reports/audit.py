@@ -17,11 +17,10 @@ from ..analysis.kinds import Category, Path
 from ..errors import abbreviate
 from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
-from .common import plural
+from .common import COST_UNIT, cost_line, plural
 from .convert import verdict as convert_verdict
 
-COST_UNIT = "issue slots per thread"
-UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal; 'ttlayout help audit-model'"
+WASTE_LINE = "waste: cost above the op's ideal; 'ttlayout help audit-model'"
 _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 
@@ -280,7 +279,8 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     rows = ranked(m, top)
     legend = None if wide else Legend()
     if rows:
-        out.append(line(UNIT_LINE, indent="  "))
+        out.append(line(cost_line(), indent="  "))
+        out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
         full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
                       verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))

@@ -231,7 +231,8 @@ def test_the_final_softmax_is_at_the_cap_and_coalesced():
     load = next(f for f in m.findings if f.op == "tt.load")
     assert load.facts.limited_by == "128-bit cap" and load.facts.limits["mask"] == 16
     assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 16)
-    assert load.waste == 0 and load.ideal == load.cost == 4
+    assert load.facts.lines_per_warp_access == 4        # 512 bytes: four 128-byte lines
+    assert load.waste == 0 and load.ideal == load.cost == 4 * (1 + 4)     # 4 instructions x (1 + 4 lines)
 
 
 def test_shared_rows_name_their_limit():
