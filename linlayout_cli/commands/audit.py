@@ -5,7 +5,7 @@ kernel found there, one row each, ranked."""
 from __future__ import annotations
 
 from .. import inputs, sources
-from ..errors import TTLayoutError, abbreviate_path
+from ..errors import TTLayoutError
 from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
@@ -129,8 +129,11 @@ def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> No
         return
     listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
-    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns),
-                 lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
+    command = report.advise_command(path, target=target)
+    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns,
+                                                    advise=command),
+                 lambda: report.json_text(audits, shown, {**extra, "advise_command": command}, columns),
+                 as_json=as_json)
 
 
 def _modules(text: str, pass_name, line, one: bool, shown: str):
@@ -211,26 +214,27 @@ def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json:
     write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
+def _advise_command(results, paths: tuple[str, ...], cache: bool, target: str | None) -> str | None:
+    """The `ttlayout advise` line for the costliest kernel: by its label in the cache (`--cache`), else its file."""
+    from ..analysis.kernels import KernelAudit, ranked
+    from ..reports.audit import advise_command
+    kernels = ranked(r for r in results if isinstance(r, KernelAudit))
+    if not kernels:
+        return None
+    worst = kernels[0]
+    label = sources.kernel_at(worst.path).label
+    if cache and "@" in label:
+        return advise_command(label=label, cache_dirs=paths, target=target)
+    return advise_command(worst.path, target=target)
+
+
 def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
     from ..reports.blocks import to_rich, to_text
     cache, top, fmt, as_json = given.cache, given.top, given.fmt, given.as_json
-    if "-" in paths:
-        raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
-    if cache and not paths:
-        paths = (sources.default_cache(),)
-        if not sources.is_directory(paths[0]):
-            raise TTLayoutError(f"no Triton cache at {abbreviate_path(paths[0])} (set TRITON_CACHE_DIR, or give "
-                                "the directory: ttlayout audit --cache DIR)")
-    where = ", ".join(abbreviate_path(p, 60) for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3
-                                                                    else "")
-    kernels, failures = sources.find_kernels(paths)
-    if not kernels and not failures:
-        raise TTLayoutError(f"no kernel in {where}: no *.ttgir file below it")
-    if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
-        raise TTLayoutError(failures[0].reason)
+    kernels, failures, where = sources.kernels_of(paths, cache, "audit")
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
     with Progress(ctx.stderr, "auditing") as progress:
         results = failures + sources.audit_kernels(kernels, target, keep, given.jobs, progress)
@@ -243,8 +247,10 @@ def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Reque
         for chunk in report.json_chunks(results, top):
             write(chunk.encode("utf-8"))
 
+    command = _advise_command(results, paths, cache, target)
+
     def text(write):
-        write(to_text(report.blocks(results, where, top)).encode("utf-8"))
+        write(to_text(report.blocks(results, where, top, command)).encode("utf-8"))
     write_result(ctx, given.output, text, json, fmt, as_json, {"html": html},
-                 rich=lambda: to_rich(report.blocks(results, where, top), width()))
+                 rich=lambda: to_rich(report.blocks(results, where, top, command), width()))
     return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

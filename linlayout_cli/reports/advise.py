@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..analysis.advise import MAX_PRICED, Advice, AliasOutcome, Change, OpChange
 from ..analysis.advise_candidates import Fixed
 from ..analysis.kinds import Path
+from ..records import frozen
 from .blocks import BLANK, Fields, Table, line
 from .common import COST_UNIT, cost_line, plural
 
@@ -191,6 +192,49 @@ def json_text(advice: list[Advice], path: str, written: str | None = None, pick:
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **top, "written": written, "applied_change": pick + 1 if written else None,
                        "modules": mods}, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- many kernels
+
+
+@frozen
+class KernelRun:
+    """One kernel of `advise DIR | --cache`: its file, label and name, its advice, the file its changed dump went
+    to (None: none written) and the one asked for (--write-dir's)."""
+    path: str
+    label: str
+    name: str
+    advice: list
+    written: str | None
+    destination: str | None
+
+
+def _ranking_text(where: str, ranking: tuple[int, int]) -> str:
+    top, total = ranking
+    which = "the costliest" if top == 1 else f"the {top} costliest"
+    return f"ttlayout advise {where}: {which} of {total} kernels as 'ttlayout audit' ranks them (--top N for more)"
+
+
+def kernels_blocks(runs: list[KernelRun], where: str, ranking: tuple[int, int] | None, pick: int = 0) -> list:
+    """Each kernel's report (`blocks`), under a line saying how they were chosen where audit's ranking did."""
+    out: list = []
+    if ranking is not None:
+        out += [line(_ranking_text(where, ranking), "bold"), BLANK]
+    for n, r in enumerate(runs):
+        if n:
+            out.append(BLANK)
+        out += blocks(r.advice, f"{r.path} ({r.label})" if r.label != r.name else r.path, r.destination, pick)
+    return out
+
+
+def kernels_json(runs: list[KernelRun], where: str, ranking: tuple[int, int] | None, pick: int = 0) -> str:
+    """One object: what was searched, how the kernels were chosen, and each kernel's advice (`json_text`'s
+    object with its `label`)."""
+    import json
+    return json.dumps({"searched": where, "ranked_by": "ttlayout audit cost" if ranking else None,
+                       "kernels_ranked": ranking[1] if ranking else None,
+                       "kernels": [{"label": r.label, **json.loads(json_text(r.advice, r.path, r.written, pick))}
+                                   for r in runs]}, indent=2) + "\n"
 
 
 # ----------------------------------------------------------------------------------------- every alias

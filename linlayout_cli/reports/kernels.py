@@ -68,8 +68,9 @@ def asm_totals(kernels) -> tuple[int, int, int]:
     return len(with_asm), sum(a["lines_agreeing"] for a in with_asm), sum(a["lines_compared"] for a in with_asm)
 
 
-def blocks(results, where: str, top: int | None = None) -> list:
-    """The report as text blocks; `where` names what was searched (paths, the cache directory)."""
+def blocks(results, where: str, top: int | None = None, advise: str | None = None) -> list:
+    """The report as text blocks; `where` names what was searched (paths, the cache directory); `advise`: the
+    `ttlayout advise` line for the costliest kernel (`audit.advise_command`), the report's last line."""
     kernels, failures = split(results)
     s = summary(results)
     failed = f" ({len(failures)} not audited)" if failures else ""
@@ -102,7 +103,8 @@ def blocks(results, where: str, top: int | None = None) -> list:
     if failures:
         out += [BLANK, line("not audited", "bold"),
                 Table(("kernel", "why"), tuple((f.name, abbreviate(f.reason, 140)) for f in failures), "  ")]
-    out += [BLANK, Fields(tuple(_summary_rows(s, kernels)), label_width=14)]
+    rows = _summary_rows(s, kernels) + ([("advise", advise)] if advise is not None else [])
+    out += [BLANK, Fields(tuple(rows), label_width=14)]
     return out
 
 

@@ -68,6 +68,12 @@ def test_todays_change_is_the_one_compiled(case, advice):
     assert advice[case["id"]].patched() == (GOLDEN / case["patched"]).read_text()
 
 
+def test_a_dump_without_a_compiled_change_gets_none_today():
+    """A change advise proposes today was compiled too (else regenerate: python -m scripts.golden.advise)."""
+    unchanged = [c["id"] for c in golden_cases() if not c["change"]]
+    assert [i for i in unchanged if advise(str(KERNELS / f"{i}.ttgir")).modules[0].changes] == []
+
+
 @pytest.mark.parametrize("case", CHANGED, ids=[c["id"] for c in CHANGED])
 def test_predicted_change_in_counts_is_the_compilers(case, advice):
     change = advice[case["id"]].changes[0]
