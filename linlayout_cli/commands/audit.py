@@ -71,8 +71,8 @@ def run(ctx: Context, given: Request) -> int | None:
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
-    One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in issue slots per
-    thread; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
+    One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in the weighted
+    cost per thread advise ranks by; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
     layouts in full below the table; then the shared memory the kernel needs against the target's limit. Files
     with several modules ('// -----') are audited module by module, each on its own ttg.target unless --target is
     given; an MLIR_ENABLE_DUMP capture is audited at its last TTGIR module (--pass picks another).
@@ -89,6 +89,8 @@ def run(ctx: Context, given: Request) -> int | None:
     ttlayout audit kernel.ttgir --target gfx942 --json -o audit.json
     ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
     ttlayout audit --cache DIR --format html -o kernels.html
+
+    The text report ends with the 'ttlayout advise' command for the (costliest) kernel.
     """
     paths, fmt = given.paths, given.fmt
     if not paths and not given.cache:

@@ -260,9 +260,10 @@ def test_ideal_copies_waste_nothing_and_rank_last():
 
 def test_the_header_states_the_unit_and_help_prints_the_model():
     code, out, _ = run(["audit", str(KERNELS / "matmul.sm90.ttgir")])
-    assert out.splitlines()[1] == ("  cost: issue slots per thread (x8 in loops); waste: cost above the op's ideal; "
-                                   "'ttlayout help audit-model'")
-    assert out.splitlines()[2].split() == ["waste", "cost", "line", "op", "python", "layouts", "verdict"]
+    assert out.splitlines()[1] == ("  cost: weighted cost per thread (wavefront 1, shuffle 1, global instruction 1, "
+                                   "sector 2, load line 1, barrier 8; x8 in loops), the unit audit and advise share")
+    assert out.splitlines()[2] == "  waste: cost above the op's ideal; 'ttlayout help audit-model'"
+    assert out.splitlines()[3].split() == ["waste", "cost", "line", "op", "python", "layouts", "verdict"]
     code, doc, err = run(["help", "audit-model"])
     path = ROOT / "docs" / "audit_model.md"
     assert code == 0 and not err and doc == path.read_text()
