@@ -4,7 +4,8 @@ line, facts before -> after), the whole kernel's counts and shared memory before
 words; then the aliases that cannot change and the candidates refused. Blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.advise import MAX_PRICED, Advice, AliasOutcome, Change, OpChange
+from ..analysis import advise as search
+from ..analysis.advise import Advice, AliasOutcome, Change, OpChange
 from ..analysis.advise_candidates import Fixed
 from ..analysis.kinds import Path
 from ..records import frozen
@@ -113,7 +114,7 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
                       label_width=12, indent="  "))
     if a.not_priced:
         out.append(line(f"  search cut short: {plural(a.not_priced, 'candidate')} not priced (at most "
-                        f"{MAX_PRICED} per module, each audits the whole module)"))
+                        f"{search.MAX_PRICED} per module, each audits the whole module)"))
     if a.not_counted:
         out.append(line(f"  not counted by the model: {plural(len(a.not_counted), 'op')} (lines "
                         f"{', '.join(map(str, a.not_counted[:8]))}{' ...' if len(a.not_counted) > 8 else ''})"))
@@ -271,7 +272,7 @@ def outcome_text(o: AliasOutcome) -> str:
     elif o.status == "refused":
         text = f"every candidate refused ({o.refused} refused{_also(o)}; 'candidates refused' below)"
     elif o.status == "not-priced":
-        text = (f"not priced: the search stopped at {MAX_PRICED} candidates per module ({o.not_priced} left out"
+        text = (f"not priced: the search stopped at {search.MAX_PRICED} candidates per module ({o.not_priced} left out"
                 f"{', ' + str(o.refused) + ' refused' if o.refused else ''})")
     else:
         text = "no candidate could be built for it"
@@ -285,7 +286,7 @@ def _also(o: AliasOutcome) -> str:
     if o.status != "refused" and o.refused:
         parts.append(f"{o.refused} refused")
     if o.not_priced:
-        parts.append(f"{o.not_priced} not priced (at most {MAX_PRICED} per module)")
+        parts.append(f"{o.not_priced} not priced (at most {search.MAX_PRICED} per module)")
     return "".join(", " + p for p in parts)
 
 
