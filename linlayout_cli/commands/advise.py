@@ -154,9 +154,9 @@ def _many(ctx: Context, given: Request) -> None:
         with Progress(ctx.stderr, "ranking") as progress:
             results = sources.audit_kernels(chosen, target, 0, given.jobs, progress)
         order: list[str] = []
-        for k in ranked(r for r in results if isinstance(r, KernelAudit)):
-            if k.path not in order:
-                order.append(k.path)
+        for record in ranked(r for r in results if isinstance(r, KernelAudit)):
+            if record.path not in order:
+                order.append(record.path)
         by_path = {k.path: k for k in chosen}
         ranking = (top, len(chosen))
         chosen = [by_path[p] for p in order[:top]]

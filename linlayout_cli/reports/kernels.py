@@ -103,8 +103,8 @@ def blocks(results, where: str, top: int | None = None, advise: str | None = Non
     if failures:
         out += [BLANK, line("not audited", "bold"),
                 Table(("kernel", "why"), tuple((f.name, abbreviate(f.reason, 140)) for f in failures), "  ")]
-    rows = _summary_rows(s, kernels) + ([("advise", advise)] if advise is not None else [])
-    out += [BLANK, Fields(tuple(rows), label_width=14)]
+    summary_rows = _summary_rows(s, kernels) + ([("advise", advise)] if advise is not None else [])
+    out += [BLANK, Fields(tuple(summary_rows), label_width=14)]
     return out
 
 
