@@ -216,20 +216,6 @@ def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json:
     write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _advise_command(results, paths: tuple[str, ...], cache: bool, target: str | None) -> str | None:
-    """The `ttlayout advise` line for the costliest kernel: by its label in the cache (`--cache`), else its file."""
-    from ..analysis.kernels import KernelAudit, ranked
-    from ..reports.audit import advise_command
-    kernels = ranked(r for r in results if isinstance(r, KernelAudit))
-    if not kernels:
-        return None
-    worst = kernels[0]
-    label = sources.kernel_at(worst.path).label
-    if cache and "@" in label:
-        return advise_command(label=label, cache_dirs=paths, target=target)
-    return advise_command(worst.path, target=target)
-
-
 def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
@@ -249,7 +235,7 @@ def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Reque
         for chunk in report.json_chunks(results, top):
             write(chunk.encode("utf-8"))
 
-    command = _advise_command(results, paths, cache, target)
+    command = report.advise_line(results, paths if cache else None, target)
 
     def text(write):
         write(to_text(report.blocks(results, where, top, command)).encode("utf-8"))
