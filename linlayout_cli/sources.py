@@ -9,18 +9,18 @@ A kernel that cannot be audited is a `KernelFailure` with its reason in one line
 from __future__ import annotations
 
 import os
-import re
 
 from . import inputs, outfile
 from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
+from .patterns import lazy
 from .records import frozen, replace
 
 METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few KB): more is refused unparsed
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
 TTGIR = ".ttgir"
-_HASH_DIR = re.compile(r"[A-Za-z0-9_-]{16,}")      # Triton's cache directories: base32 (3.x) or hex (older)
+_HASH_DIR = lazy(r"[A-Za-z0-9_-]{16,}")      # Triton's cache directories: base32 (3.x) or hex (older)
 
 def not_ttgir_error(path: str) -> str | None:
     """The error for a file given as a kernel that is another file Triton writes (`inputs.path_kind`: metadata,
@@ -133,14 +133,17 @@ def _walk(root: str, found: dict, failures: list, limit: int) -> None:
                 continue
 
 
-# a kernel's label as `audit --cache` prints it: the name, '@', the first characters of its cache directory
-_LABEL = re.compile(r"[^/\\\s]+@[A-Za-z0-9_-]{1,%d}" % SHORT_HASH)
-
-
 def is_label(word: str) -> bool:
-    """Whether a word given as a path is a kernel label (`softmax@VEI3L42R`, as `audit --cache` prints it): it
-    has the label's form and names no file."""
-    return bool(_LABEL.fullmatch(word)) and not os.path.lexists(word)
+    """Whether a word given as a path is a kernel label (`softmax@VEI3L42R`, as `audit --cache` prints it: the
+    name, '@', the first characters of its cache directory) and names no file.
+
+    >>> is_label("softmax@VEI3L42R"), is_label("dir/softmax@VEI3L42R"), is_label("softmax.ttgir")
+    (True, False, False)
+    """
+    name, at, digest = word.rpartition("@")
+    return (bool(at and name and digest) and len(digest) <= SHORT_HASH and digest.isascii()
+            and all(c.isalnum() or c in "_-" for c in digest) and not any(c.isspace() or c in "/\\" for c in name)
+            and not os.path.lexists(word))
 
 
 def where_text(paths) -> str:

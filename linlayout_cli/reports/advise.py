@@ -8,9 +8,10 @@ from ..analysis import advise as search
 from ..analysis.advise import Advice, AliasOutcome, Change, OpChange
 from ..analysis.advise_candidates import Fixed
 from ..analysis.kinds import Path
+from ..attributes import TRITON
 from ..records import frozen
 from .blocks import BLANK, Fields, Table, line
-from .common import COST_UNIT, cost_line, plural
+from .common import COST_UNIT, cost_line, models, plural
 
 SHOWN_REFUSED = 6
 
@@ -104,7 +105,8 @@ def change_blocks(k: int, c: Change, cost: float) -> list:
 
 def module_blocks(a: Advice, path: str, several: bool = False) -> list:
     where = path + (f", module {a.index + 1} (line {a.first_line})" if several else "")
-    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}", "bold"), line(cost_line(), indent="  ")]
+    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}; {models()}", "bold"),
+                 line(cost_line(), indent="  ")]
     counts = ", ".join(f"{COUNT_WORDS.get(k, k)} {v}" for k, v in a.totals.items() if k != "shared_bytes")
     out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; cost "
                                       f"{a.cost:g}"),
@@ -176,7 +178,7 @@ def change_json(c: Change) -> dict:
 
 
 def module_json(a: Advice) -> dict:
-    return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target,
+    return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target, "triton": TRITON,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
             "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
             "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],

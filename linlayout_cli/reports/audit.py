@@ -14,10 +14,11 @@ from enum import Enum
 from ..analysis.kernel.facts import AsyncCopy, Dot, GlobalAccess, Reduction, SharedAccess
 from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
 from ..analysis.kinds import Category, Path
+from ..attributes import TRITON
 from ..errors import abbreviate
 from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
-from .common import COST_UNIT, cost_line, plural
+from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
 WASTE_LINE = "waste: cost above the op's ideal; 'ttlayout help audit-model'"
@@ -263,7 +264,7 @@ def _title(m: ModuleAudit, path: str, several: bool) -> str:
     else:
         where = path
     default = " (the module names no ttg.target; give --target)" if m.target_given == "default" else ""
-    return f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}"
+    return f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}; {models()}"
 
 
 def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False, wide: bool = False,
@@ -415,7 +416,7 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
     total = module_cost(m)
     sec = m.section
     return {
-        "module": m.index, "first_line": m.first_line, "target": m.target.name, "target_from": m.target_given,
+        "module": m.index, "first_line": m.first_line, "target": m.target.name, "triton": TRITON, "target_from": m.target_given,
         **({"section": sec.number, "pass": sec.pass_name, "dump": sec.title()} if sec is not None and sec.is_pass
            else {"section": sec.number} if sec is not None else {}),
         "num_warps": m.num_warps,

@@ -2,8 +2,7 @@
 no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audit (`ModuleAudit`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...records import frozen, frozen_slots
 from ..kinds import Category
 from ..targets import READ, Target
 from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
@@ -18,9 +17,10 @@ GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"
                   "amdg.buffer_load_to_local")   # atomics are not counted
 
 
-@dataclass(frozen=True)
+@frozen_slots
 class Finding:
-    """One op's row: what it is, where it comes from, and what its layouts cost."""
+    """One op's row: what it is, where it comes from, and what its layouts cost. Slotted: a one-function dump of
+    450,000 ops keeps 450,000 rows, about 200 bytes each instead of a dict's 1 KB."""
     op: str
     line: int                        # line of the dump
     loc: str | None                  # Python file:line:col
@@ -90,6 +90,7 @@ class Finding:
         return None
 
 
+
 # The instruction classes an op is counted in, as the assembly names them (NVIDIA / AMD):
 # shared_loads ld.shared*, ldmatrix* / ds_read*; shared_stores st.shared*, stmatrix* / ds_write*;
 # shuffles shfl.sync* / ds_bpermute*, ds_swizzle*, v_permlane*, DPP; barriers bar.sync, barrier.sync / s_barrier;
@@ -97,7 +98,7 @@ class Finding:
 COUNT_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers", "global_loads", "global_stores")
 
 
-@dataclass(frozen=True)
+@frozen
 class Buffer:
     """One shared-memory allocation: its size and the ops (indices) between which it is live."""
     name: str
@@ -108,7 +109,7 @@ class Buffer:
     last: int
 
 
-@dataclass(frozen=True)
+@frozen
 class SharedUse:
     total: int                       # peak of live allocations (aligned) plus the op's scratch
     peak_line: int                   # the dump line where the peak is reached
@@ -118,7 +119,7 @@ class SharedUse:
     bound: bool = False              # True: too many buffers live together, `total` is their sum (an upper bound)
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleAudit:
     index: int
     first_line: int
@@ -152,7 +153,7 @@ class ModuleAudit:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleCost:
     """A kernel's rows added up, in the audit's unit (the weighted cost per thread advise shares, loops weighed): what its layout ops
     cost, what they would cost at their best, and the difference."""
@@ -174,7 +175,7 @@ def rank_by_waste(findings) -> list[Finding]:
     (an ideal cp.async, a perfectly coalesced load) ranks below every op that wastes something."""
     return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
 
-@dataclass(frozen=True)
+@frozen
 class Extra:
     """Instructions of the assembly's classes at an op that is no row of the audit: a barrier Membar puts before
     an mbarrier wait or a fence, or after an async wait; the barrier that ends a `warp_group_dot_wait` of two

@@ -1,6 +1,7 @@
 """Membar's barriers (analysis/membar.py) and the lowering's own barriers and warp-index shuffles."""
 from __future__ import annotations
 
+from ...records import replace
 from .context import Context
 from .findings import COUNT_CLASSES, Extra
 from .ops import MMA_V5_OPS, WARP_INDEX_OPS
@@ -9,8 +10,6 @@ from .ops import MMA_V5_OPS, WARP_INDEX_OPS
 def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> list[Extra]:
     """Membar's barriers (analysis/membar.py) and the lowering's own barriers at ops without a row: each op's
     row counts those at it (`Finding.membar`); the others are returned as Extras."""
-    from dataclasses import replace
-
     from .. import membar
     ops = ctx.module.ops
     warp_sync = {i for i, f in findings.items()
@@ -49,7 +48,6 @@ def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
             if i in findings:
                 counts = dict(findings[i].instructions or {})
                 counts["shuffles"] = counts.get("shuffles", 0) + 1
-                from dataclasses import replace
                 findings[i] = replace(findings[i], instructions=counts)
             else:
                 out.append(extra(op, shuffles=1))

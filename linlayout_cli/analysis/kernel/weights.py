@@ -13,9 +13,8 @@ sectors per warp access cost 64 x (1 + 2 x 16) = 2112; at 4 sectors, 64 x (1 + 2
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
-from ...records import frozen
+from ...records import frozen, replace
 from ..kinds import Category
 from .facts import AsyncCopy, Convert, GlobalAccess, SharedAccess
 from .findings import LOOP_WEIGHT, Finding
