@@ -197,19 +197,26 @@ class Audit:
         from .reports.blocks import to_text
         top = None if top is None else _int(top, "top", 0)
         if self.modules is None:
-            from .reports.kernels import blocks
-            return to_text(blocks(self.kernels, self.where, top))
+            from .reports.kernels import advise_line, blocks
+            return to_text(blocks(self.kernels, self.where, top, advise_line(self.kernels)))
+        import os
+
+        from .reports.audit import advise_command
         from .reports.audit import blocks as one
         from .reports.kernels import compiled_blocks
         extra = [b for k in self.kernels for b in compiled_blocks(k)] if self.compiled is not None else []
-        return to_text(one(self.modules, self.where, top, asm=self.asm) + extra)
+        command = advise_command(self.where) if self.compiled is None and os.path.isfile(self.where) else None
+        return to_text(one(self.modules, self.where, top, asm=self.asm, advise=command) + extra)
 
     def json(self) -> str:
         """A file or text: the JSON of `ttlayout audit FILE --json`; a directory or a compiled kernel (whose
         compiler's figures it holds): `{"kernels": [...], "failures": [...], "summary": {...}}`."""
         if self.modules is not None and self.compiled is None:
-            from .reports.audit import json_text
-            return json_text(self.modules, self.where, asm=self.asm)
+            import os
+
+            from .reports.audit import advise_command, json_text
+            command = advise_command(self.where) if os.path.isfile(self.where) else None
+            return json_text(self.modules, self.where, {"advise_command": command}, asm=self.asm)
         from .reports.kernels import json_text as many
         return many(self.kernels)
 

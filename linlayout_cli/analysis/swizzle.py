@@ -197,6 +197,26 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwid
     return sugg
 
 
+def best_swizzled(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target
+                  ) -> tuple[tuple, Score] | None:
+    """The best `#ttg.swizzled_shared` of the shape for this writer and reader by `Score.key` (the first of
+    equals, in `swizzled_candidates` order): ((vec, perPhase, maxPhase, order), score), or None when none can be
+    scored. `analyze_swizzle` prints a generic `shared_linear` where that wins; `advise` also needs the best
+    layout every target's lowering takes (on gfx942 the compiled code of a shared_linear buffer does not follow
+    the model, docs/advise_model.md)."""
+    shape = [size for _, size in write_ll.get_out_dims()]
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    best = None
+    for params, offs in swizzled_candidates(shape):
+        try:
+            sc = score(offs, src, dst, bitwidth, target)
+        except (ShapeError, UnsupportedError):
+            continue
+        if best is None or sc.key < best[1].key:
+            best = (params, sc)
+    return best
+
+
 # ----------------------------------------------------------------------------------------- TMA and wgmma
 
 NVMMA_SWIZZLES = (128, 64, 32, 0)

@@ -18,11 +18,10 @@ from ..attributes import TRITON
 from ..errors import abbreviate
 from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
-from .common import models, plural
+from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
-COST_UNIT = "issue slots per thread"
-UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal; 'ttlayout help audit-model'"
+WASTE_LINE = "waste: cost above the op's ideal; 'ttlayout help audit-model'"
 _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 
@@ -302,7 +301,8 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     rows = ranked(m, top)
     legend = None if wide else Legend()
     if rows:
-        out.append(line(UNIT_LINE, indent="  "))
+        out.append(line(cost_line(), indent="  "))
+        out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
         full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
                       verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))
@@ -356,15 +356,39 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
 
 
 def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, wide: bool = False,
-           notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None) -> list:
-    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None."""
+           notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None, advise: str | None = None) -> list:
+    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None;
+    `advise`: the `ttlayout advise` command line for this file (`advise_command`), the report's last line."""
     out: list = []
     for k, m in enumerate(audits):
         if k:
             out.append(BLANK)
         out += module_blocks(m, path, top, several=len(audits) > 1, wide=wide, notes=notes,
                              extra_columns=extra_columns, asm=asm[k] if asm else None)
+    if advise is not None:
+        out.append(Fields((("advise", advise),), label_width=14))
     return out
+
+
+def advise_command(path: str | None = None, label: str | None = None, cache_dirs: tuple[str, ...] | None = None,
+                   target: str | None = None) -> str | None:
+    """The `ttlayout advise` line a user can copy and paste for one kernel: its file
+    ('ttlayout advise k.ttgir'), or its cache label ('ttlayout advise --cache DIR softmax@VEI3L42R'; `cache_dirs`
+    empty: the default cache); None for standard input.
+
+    >>> advise_command("my kernel.ttgir", target="sm80")
+    "ttlayout advise 'my kernel.ttgir' --target sm80"
+    """
+    import shlex
+    if label is not None and cache_dirs is not None:
+        words = ["--cache", *cache_dirs, label]
+    elif path is not None and path != "-":
+        words = [path]
+    else:
+        return None
+    if target is not None:
+        words += ["--target", target]
+    return "ttlayout advise " + " ".join(shlex.quote(w) for w in words)
 
 
 def finding_json(f: Finding, asm=None) -> dict:

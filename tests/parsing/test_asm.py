@@ -202,7 +202,7 @@ def test_text_column_on_a_real_kernel():
     code, out, err = run(["audit", str(directory / "matmul.ttgir")])
     assert code == 0 and not err
     lines = out.splitlines()
-    assert lines[2].split()[-2:] == ["verdict", "asm"]
+    assert lines[3].split()[-2:] == ["verdict", "asm"]
     (store,) = [ln for ln in lines if " 89 " in ln and "ttg.local_alloc" in ln]
     assert store.endswith("st.shared.v4.b32, cap; 0 conflicts  st 4/4, gld 4/4")     # the load on its line
     (cvt,) = [ln for ln in lines if " 119 " in ln and "ttg.convert_layout" in ln]

@@ -9,11 +9,11 @@ from definition to last use (a use inside a loop keeps them live through the loo
 that op; the peak is what the CTA needs, against the target's limit. Each row also counts its op's instructions
 in the assembly's classes (`Finding.counts`, with Triton's Membar barriers: analysis/membar.py).
 
-`cost` is counted in issue slots per thread: the instructions one thread issues for the op (shuffles, shared-memory
-and global accesses, 2 per barrier), each taken once per shared-memory wavefront it needs, or scaled by its
-32-byte sectors over the fewest its bytes could fill; x 8 inside a loop, whose trip count a dump does not tell.
-`ideal` is the cost the same op would have at its best (`ideal_cost`, docs/audit_model.md), and `waste` = cost -
-ideal ranks the rows (`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
+`cost` is the weighted cost per thread that `advise` ranks by too (`weights.py`, docs/advise_model.md): shared
+wavefronts, shuffles, barriers (8 each), global instructions plus the sectors (stores) or 128-byte lines (loads) a
+warp access touches; x 8 inside a loop, whose trip count a dump does not tell. `ideal` is the cost the same op
+would have at its best (`weights.ideal_cost`, docs/audit_model.md), and `waste` = cost - ideal ranks the rows
+(`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
 
 An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
 kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled", a padded buffer the compiled
@@ -38,6 +38,7 @@ from .reduce import reduce_op
 from .shared import shared_op
 from .sync import synchronisation
 from .tma import tma_op
+from .weights import weighed
 
 ANALYSES = {"ttg.convert_layout": (Category.CONVERT, convert_op),
             **{n: (Category.SHARED, shared_op) for n in SHARED_OPS},
@@ -97,7 +98,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
         extras += synchronisation(ctx, findings, roots[0], placed)
-        rows += [findings[i] for i in sorted(findings)]
+        rows += [weighed(findings[i], module.threads_per_warp or tgt.warp_size) for i in sorted(findings)]
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))

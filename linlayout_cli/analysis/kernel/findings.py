@@ -159,7 +159,7 @@ class ModuleAudit:
 
 @frozen
 class ModuleCost:
-    """A kernel's rows added up, in the audit's unit (issue slots per thread, loops weighed): what its layout ops
+    """A kernel's rows added up, in the audit's unit (the weighted cost per thread advise shares, loops weighed): what its layout ops
     cost, what they would cost at their best, and the difference."""
     cost: float
     ideal: float
