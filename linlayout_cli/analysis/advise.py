@@ -46,6 +46,7 @@ from .kernel.context import Memo
 from .kernel.facts import AsyncCopy, Convert, GlobalAccess, Reduction, SharedAccess
 from .kernel.findings import COUNT_CLASSES, LOOP_WEIGHT
 from .kinds import Category
+from .targets import Target
 
 MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
                                 # search stops and says so, so the time stays linear in the module's size
@@ -210,7 +211,7 @@ def facts(f) -> dict:
 class Pricer:
     """Audits a module under alias redefinitions, with one cache of analyses; remembers refusals."""
 
-    def __init__(self, module, target, memo: Memo):
+    def __init__(self, module, target: Target | None, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
         self.priced = self.tried = 0
         self.refused: list[tuple[str, str, str]] = []
@@ -311,7 +312,7 @@ def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: d
     return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
-def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
+def advise_module(module, index: int = 0, target: Target | None = None, memo: Memo | None = None) -> Advice:
     """The advice for one module (see the module's docstring): every candidate priced, the changes that lower the
     weighted cost kept, best first (ties in the order they were priced)."""
     memo = memo if memo is not None else Memo()
@@ -409,7 +410,7 @@ def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]
     return out
 
 
-def analyze_advise(modules, target: str | None = None) -> list[Advice]:
+def analyze_advise(modules, target: Target | None = None) -> list[Advice]:
     """`advise_module` for every module of a dump (`modules`: the parsed modules, read one by one), with one cache
     of analyses for them all."""
     memo = Memo()

@@ -30,7 +30,7 @@ from ..engine.bits import is_pow2, log2
 from ..errors import LayoutError, ShapeError, UnsupportedError
 from ..records import frozen
 from .access import Wavefronts, vectorisation, wavefront_split, wavefronts
-from .targets import READ, WRITE, Target, get_target
+from .targets import DEFAULT, READ, WRITE, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access loads when the GPU's figures are asked for
@@ -186,10 +186,9 @@ def model_of(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
 
 
 def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
-                         target: Target | str | None = None, op: str = READ) -> int:
+                         target: Target = DEFAULT, op: str = READ) -> int:
     """The count alone (2^k - 1): on "sm90", Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts`, which
     raises a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128)."""
-    target = target if isinstance(target, Target) else get_target(target)
     return model_of(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
 
 
@@ -315,11 +314,10 @@ def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
     return wave, worst
 
 
-def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target | str | None = None,
+def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target = DEFAULT,
                  simulate_lanes: bool = True) -> BankReport:
     """Triton's model of both writes and reads, and its lane-by-lane replay (`gpu` left empty:
     `shared_access.analyze_shared_access` adds what the GPU does with the instructions Triton 3.9 emits)."""
-    target = target if isinstance(target, Target) else get_target(target)
     p = prepare(reg_ll, smem_ll, bitwidth)
     bank, segment = wavefront_split(p.total, p.v, bitwidth, target)
     lanes = p.reg.get_in_dim_size("lane") if p.reg.has_in_dim("lane") else 1

@@ -32,7 +32,7 @@ from . import convert_smem as smem_mod
 from .bank import check_bitwidth
 from .kinds import Path
 from .swizzle import shared_linear_text
-from .targets import TARGETS
+from .targets import DEFAULT, TARGETS, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access loads when a convert goes through shared memory
@@ -65,11 +65,9 @@ LOWERINGS = {
 }
 
 
-def get_lowering(target: str | None) -> Lowering:
-    key = (target or "sm90").strip().lower()
-    if key not in LOWERINGS:
-        raise UnsupportedError(f"unknown target '{target}' for convert; known: {', '.join(LOWERINGS)}")
-    return LOWERINGS[key]
+def get_lowering(target: Target) -> Lowering:
+    """The convert lowering's facts of a target (every target in `targets.KNOWN` has them)."""
+    return LOWERINGS[target.name]
 
 
 # ----------------------------------------------------------------------------------------- minimal conversion
@@ -322,7 +320,7 @@ def _shuffle_costs(src, dst, bitwidth, low: Lowering):
     return dec, method, shuffles
 
 
-def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | None = "sm90",
+def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: Target = DEFAULT,
                     num_warps: int | None = None) -> ConvertReport:
     """The cost of converting a tensor of ``bitwidth``-bit elements from ``src_ll`` to ``dst_ll`` (both
     distributed linear layouts of the same shape) on ``target``.  ``bitwidth`` as Triton stores it: i1 is 8,
@@ -353,22 +351,23 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
                  f"{1 << dec.n_pack} element(s) per 32-bit register",)
         return ConvertReport(low.name, bitwidth, path, 0, dict(zero, shuffles=shuffles), conversion, moves,
                              shuffle_method=method, notes=notes + extra)
-    report = _shared_memory_report(src_ll, dst_ll, bitwidth, low, path, conversion, moves, comp)
+    report = _shared_memory_report(src_ll, dst_ll, bitwidth, target, low, path, conversion, moves, comp)
     return replace(report, notes=report.notes + extra) if extra else report
 
 
-def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves, comp) -> ConvertReport:
+def _shared_memory_report(src_ll, dst_ll, bitwidth, target: Target, low: Lowering, path, conversion, moves,
+                          comp) -> ConvertReport:
     from . import shared_access
     src, dst = smem_mod.Threads.of(src_ll), smem_mod.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
-    choice = shared_access.scratch_choice(low.name, src, dst, bitwidth, dim)
+    choice = shared_access.scratch_choice(target, src, dst, bitwidth, dim)
     smem, st_tile, ld_tile, _ = choice
     store = smem_mod.shared_access(src, smem, bitwidth, st_tile, True)
     load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)
     n_reps = smem.n_reps
     scratch = (1 << (dim - len(smem.reps))) * bitwidth // 8
     warp_sync = _is_dim_sync(src_ll, dst_ll, WARP, comp)
-    trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, low.name, warp_sync, choice)
+    trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, target, warp_sync, choice)
     per_thread = {"shuffles": 0, "shared_stores": store.count * n_reps, "shared_loads": load.count * n_reps,
                   "barriers": trip.barriers}
     shape = [size for _, size in src_ll.get_out_dims()]

@@ -19,6 +19,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is never imported at run time
     from typing import Any
 
+    from .targets import Target
+
 SHARED_DIMS = ("offset", "block")
 MAX_EXAMPLES = 8                # offsets listed that hold another element (the count covers them all)
 MAX_SEARCH = 1 << 12            # offsets looked at past the first one that moves, for the examples
@@ -131,8 +133,8 @@ def _same_space(a: LinearLayout, b: LinearLayout) -> bool:
     return a.in_dims == b.in_dims and all(a.get_in_dim_size(d) == b.get_in_dim_size(d) for d in a.in_dims)
 
 
-def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target: str | None = None,
-                 register: LinearLayout | None = None, bank_target=None) -> LayoutDiff:
+def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target: Target | None = None,
+                 register: LinearLayout | None = None, bank_target: Target | None = None) -> LayoutDiff:
     """Compare two layouts of the same tensor shape. Distributed pairs get `convert`'s verdict on
     `convert_target`; shared pairs the offsets that hold another element and, with a `register` layout, the
     bank report of each on `bank_target` (a refusal of either model is kept as its message)."""
@@ -146,17 +148,19 @@ def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target
                changes=changes, bits=compared, spread_a=spread(a, input_dims(a)), spread_b=spread(b, input_dims(b)))
     if ca == cb == "distributed":
         from .convert import analyze_convert
+        from .targets import DEFAULT
         try:
-            out["convert"] = analyze_convert(a, b, bitwidth, convert_target)
+            out["convert"] = analyze_convert(a, b, bitwidth, convert_target or DEFAULT)
         except TTLayoutError as e:
             out["convert_error"] = str(e)
     elif ca == cb == "shared" and _same_space(a, b):
         out["offsets"] = offset_moves(a, b)
         if register is not None:
             from .bank import analyze_bank
+            from .targets import DEFAULT
             try:
-                out["banks"] = (analyze_bank(register, a, bitwidth, bank_target),
-                                analyze_bank(register, b, bitwidth, bank_target))
+                out["banks"] = (analyze_bank(register, a, bitwidth, bank_target or DEFAULT),
+                                analyze_bank(register, b, bitwidth, bank_target or DEFAULT))
             except TTLayoutError as e:
                 out["banks_error"] = str(e)
     return LayoutDiff(**out)

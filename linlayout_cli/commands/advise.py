@@ -70,13 +70,12 @@ def run(ctx: Context, given: Request) -> None:
         if value == "":
             raise TTLayoutError(f"{flag} is empty; give a {'directory' if flag == '--write-dir' else 'file'} name")
     text, shown = read_kernels(path, ctx)
-    if target is not None:
-        target = select(target).name
-    for named in inputs.module_targets(text) if target is None else ():
+    tgt = select(target) if target is not None else None      # resolved once; analysis takes the Target
+    for named in inputs.module_targets(text) if tgt is None else ():
         check_named(named)
-    advice = analyze_advise(inputs.modules(text), target)
-    if target is not None and advice:            # (after the analysis: an error stays the one line)
-        override_note(ctx, target, inputs.module_targets(text))
+    advice = analyze_advise(inputs.modules(text), tgt)
+    if tgt is not None and advice:            # (after the analysis: an error stays the one line)
+        override_note(ctx, tgt, inputs.module_targets(text))
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")
     pick = (change or 1) - 1

@@ -23,6 +23,7 @@ from linlayout_cli.analysis.convert import (
     explain_moves,
     minimal_conversion,
 )
+from linlayout_cli.analysis.targets import get_target
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.errors import ShapeError, TTLayoutError, UnsupportedError
 from linlayout_cli.notebook import linear_layout
@@ -35,7 +36,7 @@ BY_ID = {c["id"]: c for c in CASES}
 def convert_of(src: str, dst: str, shape, bitwidth: int, target: str | None = "sm90", num_warps: int | None = None):
     """`analyze_convert` of two distributed layouts given as attribute texts."""
     return analyze_convert(linear_layout(src, shape, "distributed", "source"),
-                           linear_layout(dst, shape, "distributed", "destination"), bitwidth, target, num_warps)
+                           linear_layout(dst, shape, "distributed", "destination"), bitwidth, get_target(target), num_warps)
 
 
 @functools.lru_cache(maxsize=None)
@@ -220,9 +221,9 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(ShapeError):
         analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 32]), 32)
     with pytest.raises(UnsupportedError, match="lanes per warp"):
-        analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 64]), 32, "gfx942")
-    with pytest.raises(UnsupportedError, match="unknown target"):
-        analyze_convert(src, src, 32, "sm70")
+        analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 64]), 32, get_target("gfx942"))
+    with pytest.raises(TTLayoutError, match="unknown target"):      # names are resolved before the analysis
+        get_target("sm70")
     with pytest.raises(UnsupportedError, match="power of two"):
         analyze_convert(src, src, 24)
     with pytest.raises(TTLayoutError, match="distributed"):

@@ -56,7 +56,7 @@ def _applies(op) -> bool:
     return op.name in ANALYSES
 
 
-def _audit_module(module, index: int, target: Target | str | None = None, memo: Memo | None = None,
+def _audit_module(module, index: int, target: Target | None = None, memo: Memo | None = None,
                   several: bool = False) -> ModuleAudit:
     tgt, given = module_target(module, target, several)
     check_threads(module, tgt, several)
@@ -106,10 +106,10 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
 
 
-def analyze_audit(modules, target: Target | str | None = None, several: bool = False,
+def analyze_audit(modules, target: Target | None = None, several: bool = False,
                   memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
-    each read when its turn comes), for `target` (a Target; a name is still accepted; default: each module's
+    each read when its turn comes), for `target` (a Target, resolved by the caller; default: each module's
     `ttg.target`), with one cache of analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
     across its candidates); `several`: the file holds more than one module (errors then say which)."""
     memo = memo if memo is not None else Memo()

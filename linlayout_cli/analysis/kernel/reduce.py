@@ -71,17 +71,17 @@ def _reduce_instructions(ctx: Context, op, ll, axis: int, widths) -> dict | None
     """The reduce's or scan's shared loads and stores, shuffles and barriers (analysis/reduction.py); None for
     what that model leaves out (a reversed scan, a result of another rank)."""
     from ..reduction import reduce_counts, scan_counts
-    target = ctx.target.name
+    target, name = ctx.target, ctx.target.name
     if op.name == "tt.scan":
         if op.flag("reverse"):
             return None
         return ctx.memo.get(("scan-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3]
-                            + (axis, widths, target), lambda: scan_counts(ll, axis, widths, target))
+                            + (axis, widths, name), lambda: scan_counts(ll, axis, widths, target))
     out = ctx.parse_type(op.result_types[0]) if op.result_types else None
     out_ll = ctx.linear(out) if out is not None and out.kind == "tensor" else None
     combiner = _combiner(ctx, op)
     key = ("reduce-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3] + (
-        axis, widths, target, combiner, ctx.key(out) if out_ll is not None else None)
+        axis, widths, name, combiner, ctx.key(out) if out_ll is not None else None)
     return ctx.memo.get(key, lambda: reduce_counts(ll, axis, widths, out_ll, target, combiner))
 
 
