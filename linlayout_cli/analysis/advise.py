@@ -113,6 +113,18 @@ class Change:
 
 
 @frozen
+class Refusal:
+    """Why a priced candidate cannot be proposed (reports/advise.py words it): an op at `line` the audit could read
+    before and cannot now (its `status` and `problem`), or a cp.async that would move `bits` per lane, which Triton
+    3.9 cannot lower."""
+    line: int
+    op: str
+    status: str = ""
+    problem: str = ""
+    bits: int = 0
+
+
+@frozen
 class Advice:
     """What `advise` found for one module: the changes that lower its cost (best first), how many candidates
     were priced and refused, and which aliases cannot change (and why)."""
@@ -122,7 +134,7 @@ class Advice:
     target: str
     changes: tuple[Change, ...]
     candidates_priced: int
-    refused: tuple[tuple[str, str, str], ...]      # (alias, candidate text, why)
+    refused: tuple[tuple[str, str, str | Refusal], ...]   # (alias, candidate text, the error's message or Refusal)
     ineligible: tuple[tuple[str, str], ...]         # (alias, why)
     totals: dict
     cost: float
@@ -214,7 +226,7 @@ class Pricer:
     def __init__(self, module, target: Target | None, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
         self.priced = self.tried = 0
-        self.refused: list[tuple[str, str, str]] = []
+        self.refused: list[tuple[str, str, str | Refusal]] = []
         self.base = self.audit({})
         self.base_problems = {(f.line, f.op) for f in self.base.findings if f.problem}
         self.base_cost, self.base_totals = kernel_cost(self.base), totals(self.base)
@@ -242,17 +254,16 @@ class Pricer:
         return audit
 
 
-def refusal(audit, base_problems: set) -> str | None:
+def refusal(audit, base_problems: set) -> Refusal | None:
     """Why a priced module cannot be proposed: an op the audit could read before and cannot now, or an async copy
     Triton 3.9 cannot lower (cp.async moves 4, 8 or 16 bytes per lane; LoadStoreOpToLLVM asserts otherwise)."""
     for f in audit.findings:
         if f.problem and (f.line, f.op) not in base_problems:
-            return f"line {f.line}: {f.op} would be {f.verdict}: {f.problem}"
+            return Refusal(f.line, f.op, f.status, f.problem)
         if isinstance(f.facts, AsyncCopy) and audit.target.vendor == "nvidia":
             bits = f.facts.vector_bits
             if bits not in (32, 64, 128):
-                return (f"line {f.line}: the cp.async would move {bits} bits per lane (Triton 3.9 lowers only 4, 8 "
-                        f"or 16 bytes)")
+                return Refusal(f.line, f.op, bits=bits)
     return None
 
 

@@ -62,7 +62,7 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
     check_threads(module, tgt, several)
     memo = memo if memo is not None else Memo()
     rows: list[Finding] = []
-    problems: list[str] = []
+    problems: list[Finding] = []
     shared: list[SharedUse] = []
     extras: list[Extra] = []
     for unit in function_units(module):
@@ -81,7 +81,7 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                 findings[i] = analyse(ctx, op)
             except TTLayoutError as e:
                 findings[i] = problem_row(op, category, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         roots = buffer_roots(unit.ops)
         users = buffer_users(ctx, roots[0], findings)
         for i, op in enumerate(unit.ops):
@@ -94,7 +94,7 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                     findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
                 findings[i] = problem_row(op, Category.BUFFER, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
         extras += synchronisation(ctx, findings, roots[0], placed)

@@ -2,16 +2,12 @@
 from __future__ import annotations
 
 from ..kinds import Category
-from .context import Context, finding, value_bytes
+from .context import Context, finding, swizzle_bytes, value_bytes
 from .facts import Tma
 from .findings import Finding
 
 
 def tma_op(ctx: Context, op) -> Finding:
     mem = next((ctx.parse_type(t) for t in op.operand_types + op.result_types if t.startswith("!ttg.memdesc<")), None)
-    swizzle = ""
-    if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
-        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
-    verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
-    return finding(ctx, op, Category.TMA, (mem,), mem, verdict, 1.0, 1.0,
-                   facts=Tma(value_bytes(mem) if mem else 0))
+    return finding(ctx, op, Category.TMA, (mem,), mem, 1.0, 1.0,
+                   facts=Tma(value_bytes(mem) if mem else 0, swizzle_bytes(mem)))
