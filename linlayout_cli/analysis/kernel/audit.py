@@ -22,9 +22,8 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...errors import TTLayoutError
+from ...records import replace
 from ..kinds import Category
 from ..targets import Target
 from .context import Context, Memo, problem_row

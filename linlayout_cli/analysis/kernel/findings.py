@@ -2,8 +2,7 @@
 no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audit (`ModuleAudit`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ...records import frozen
 from ..kinds import Category, Status
 from ..targets import READ, Target
 from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
@@ -17,7 +16,7 @@ LOOP_WEIGHT = 8                  # an op inside a loop weighs this much (a dump 
 GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store")   # atomics are not counted
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     """One op's row: what it is, where it comes from, and what its layouts cost."""
     op: str
@@ -95,7 +94,7 @@ class Finding:
 COUNT_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers", "global_loads", "global_stores")
 
 
-@dataclass(frozen=True)
+@frozen
 class Buffer:
     """One shared-memory allocation: its size and the ops (indices) between which it is live."""
     name: str
@@ -106,7 +105,7 @@ class Buffer:
     last: int
 
 
-@dataclass(frozen=True)
+@frozen
 class SharedUse:
     total: int                       # peak of live allocations (aligned) plus the op's scratch
     peak_line: int                   # the dump line where the peak is reached
@@ -116,7 +115,7 @@ class SharedUse:
     bound: bool = False              # True: too many buffers live together, `total` is their sum (an upper bound)
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleAudit:
     index: int
     first_line: int
@@ -150,7 +149,7 @@ class ModuleAudit:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class ModuleCost:
     """A kernel's rows added up, in the audit's unit (issue slots per thread, loops weighed): what its layout ops
     cost, what they would cost at their best, and the difference."""
@@ -172,7 +171,7 @@ def rank_by_waste(findings) -> list[Finding]:
     (an ideal cp.async, a perfectly coalesced load) ranks below every op that wastes something."""
     return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
 
-@dataclass(frozen=True)
+@frozen
 class Extra:
     """Instructions of the assembly's classes at an op that is no row of the audit: a barrier Membar puts before
     an mbarrier wait or a fence, or after an async wait; the barrier that ends a `warp_group_dot_wait` of two

@@ -1,9 +1,8 @@
 """A module's functions, its target and its thread counts, checked before it is audited."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...errors import TTLayoutError
+from ...records import frozen
 from ..targets import DEFAULT, Target, get_target
 from .ops import FUNCTION_OPS
 
@@ -11,7 +10,7 @@ MAX_THREADS = 1024               # threads one CTA may have, on every target
 LANES = (32, 64)                 # threads per warp (wavefront) of every target
 
 
-@dataclass(frozen=True)
+@frozen
 class _Unit:
     """The ops of one function (SSA names are scoped per function), with the module's aliases and its type
     reader (`Module.value_type`)."""

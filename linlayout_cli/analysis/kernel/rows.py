@@ -2,9 +2,8 @@
 `--line`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...errors import TTLayoutError
+from ...records import frozen
 from ..kinds import Category
 from ..targets import Target
 from .context import Context, op_type
@@ -42,7 +41,7 @@ def find_row(m: ModuleAudit, module, line: int | None = None, ident: str | None 
     raise TTLayoutError(f"line {line} holds {op.name}, which makes no layout decision the audit reports{where}")
 
 
-@dataclass(frozen=True)
+@frozen
 class OpLayouts:
     """What the `convert` or `bank` report of one op needs, as the dump gives it: `kind` "convert" (layouts:
     source, destination) or "shared" (register, shared; `access` READ or WRITE), their canonical texts, the
