@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import TTLayoutError
-from ..kinds import Status
+from ..kinds import Category, Status
 from ..targets import Target
 from .findings import LOOP_WEIGHT, Finding
 
@@ -121,7 +121,7 @@ def _weight(op) -> int:
     return LOOP_WEIGHT if op.loops else 1
 
 
-def finding(ctx: Context, op, category, types, vt, cost, ideal=0.0, **kw) -> Finding:
+def finding(ctx: Context, op, category: Category, types, vt, cost: float, ideal: float = 0.0, **kw) -> Finding:
     """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown; `cost`
     and `ideal` per execution (a loop weighs them)."""
     types = [t for t in types if t is not None and t.encoding is not None]

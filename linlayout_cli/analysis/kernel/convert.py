@@ -11,7 +11,7 @@ def convert_op(ctx: Context, op) -> Finding:
     src, dst = ctx.parse_type(op_type(op, "operand", 0)), ctx.parse_type(op_type(op, "result", 0))
     report, cost, facts = ctx.memo.get(("convert", ctx.key(src), ctx.key(dst), ctx.target.name),
                                        lambda: _convert_row(ctx, src, dst))
-    return finding(ctx, op, Category.CONVERT, (src, dst), src, "", cost, facts=facts,
+    return finding(ctx, op, Category.CONVERT, (src, dst), src, cost, facts=facts,
                    scratch_bytes=facts.scratch_bytes, conversion=report)
 
 
