@@ -246,6 +246,23 @@ def explain_moves(conversion: LinearLayout, src_free: dict | None = None) -> tup
 # ----------------------------------------------------------------------------------------- the report
 
 
+# what a conversion's notes say (`ConvertNote.code`; reports/convert.py words each)
+SHUFFLES, COPIES_MOVED, ROUNDS, WAVE_WAIT = "shuffles", "copies moved anyway", "rounds", "wave wait"
+
+
+@frozen
+class ConvertNote:
+    """One fact beside a conversion's cost, as a code and its numbers: SHUFFLES (the warp shuffle's `count`
+    register-lane transpositions, its lane `permutation`, None for the identity, `elements` per 32-bit register);
+    COPIES_MOVED (the source holds copies along lane bits the destination reads from registers, and Triton 3.9
+    moves the data anyway); ROUNDS (the scratch holds 1/`count` of the tensor); WAVE_WAIT (AMD: no data crosses
+    warps, a wave-level wait and no s_barrier)."""
+    code: str
+    count: int = 0
+    permutation: tuple[int, ...] | None = None
+    elements: int = 0
+
+
 @frozen
 class ConvertReport:
     """The cost of one convert_layout, per thread, as Triton 3.9 emits it for ``target``."""
@@ -267,7 +284,7 @@ class ConvertReport:
     barrier: str | None = None                  # "block" (bar.sync / s_barrier) or "warp" (bar.warp.sync)
     shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
     shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
-    notes: tuple[str, ...] = ()
+    notes: tuple[ConvertNote, ...] = ()
     shared_access: RoundTrip | None = None      # the instructions and wavefronts per CTA
 
 
@@ -339,16 +356,13 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
     if path in (Path.NOOP, Path.REGISTERS):
         return ConvertReport(low.name, bitwidth, path, 0, zero, conversion, moves)
     if path in (Path.WARP_SHUFFLE, Path.SHARED_MEMORY) and any("no movement across lanes" in m for m in moves):
-        extra: tuple[str, ...] = (
-            "the source already holds copies along lane bits the destination reads from registers; Triton "
-            "3.9 moves the data anyway (it reuses copies held along warps only)",)
+        extra: tuple[ConvertNote, ...] = (ConvertNote(COPIES_MOVED),)
     else:
         extra = ()
     if path == Path.WARP_SHUFFLE:
         dec, method, shuffles = _shuffle_costs(src_ll, dst_ll, bitwidth, low)
-        notes = (f"{len(dec.transpositions)} register-lane transposition(s), lane permutation "
-                 f"{'identity' if dec.lane_perm_is_identity else list(dec.lane_perm)}, "
-                 f"{1 << dec.n_pack} element(s) per 32-bit register",)
+        notes = (ConvertNote(SHUFFLES, len(dec.transpositions),
+                             None if dec.lane_perm_is_identity else tuple(dec.lane_perm), 1 << dec.n_pack),)
         return ConvertReport(low.name, bitwidth, path, 0, dict(zero, shuffles=shuffles), conversion, moves,
                              shuffle_method=method, notes=notes + extra)
     report = _shared_memory_report(src_ll, dst_ll, bitwidth, target, low, path, conversion, moves, comp)
@@ -375,11 +389,9 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, target: Target, low: Lowerin
     conflicts = None if low.name not in TARGETS else {"store": trip.write.conflicts, "load": trip.read.conflicts}
     notes = []
     if n_reps > 1:
-        notes.append(f"the scratch buffer holds 1/{n_reps} of the tensor: {n_reps} store/load rounds "
-                     "separated by barriers")
+        notes.append(ConvertNote(ROUNDS, n_reps))
     if low.vendor == "amd" and warp_sync:
-        notes.append("no data crosses warps: the compiled code separates the stores and loads with a wave-level "
-                     "wait only, no s_barrier")
+        notes.append(ConvertNote(WAVE_WAIT))
     names = (_amd_generic(low, store.instruction), _amd_generic(low, load.instruction))
     return ConvertReport(low.name, bitwidth, path, scratch, per_thread, conversion, moves,
                          *names, store.bits, load.bits, conflicts,
