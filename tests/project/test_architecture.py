@@ -341,8 +341,8 @@ def _sentences(tree) -> list[tuple[str, int]]:
 
 
 # Analysis modules that still build sentences (issue 29 moves them to reports/ one by one; none may be added):
-# convert's notes, the shared-access `why`, swizzle's notes, the CuTe reasons, info's, advise's candidate
-# constraints, the kernel metadata notes, and the machine refusal.
+# convert's `moves`, the shared-access `why`, swizzle's notes, the CuTe reasons, info's swizzle notes, advise's
+# candidate constraints and sources, the kernel metadata notes, and MisalignedAccess's message.
 STILL_WORDY = {"linlayout_cli.analysis.advise_candidates", "linlayout_cli.analysis.convert",
                "linlayout_cli.analysis.cute", "linlayout_cli.analysis.info", "linlayout_cli.analysis.kernels",
                "linlayout_cli.analysis.shared_access", "linlayout_cli.analysis.shared_instructions",
