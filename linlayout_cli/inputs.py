@@ -671,7 +671,7 @@ def cute_attribute(text: str, shape, kind: str | None = None, lanes: int = DEFAU
     ('distributed', 'shared') or the text's prefix (`cute-tv:`, `cute-shared:`) says, else as it reads. Text without
     a prefix that CuTe's reader rejects but the attribute parser takes (`-l '1 : i32'`) is that attribute, as before
     CuTe was read."""
-    from .parsing.cute import cute_reading, has_cute_prefix, parse_cute
+    from .parsing.cute import cute_params, cute_reading, has_cute_prefix, parse_cute
     try:
         layout = parse_cute(text)
     except ParseError as e:
@@ -689,11 +689,28 @@ def cute_attribute(text: str, shape, kind: str | None = None, lanes: int = DEFAU
         word = "cute-tv:" if named == "distributed" else "cute-shared:"
         raise TTLayoutError(f"{flag} takes a {kind} layout, but its CuTe text says '{word}' (a {named} layout)")
     shape = list(shape() if callable(shape) else shape)
-    from .conversions.cute import cute_to_attribute
+    from .conversions.cute import cute_to_attribute, two_readings
+    where = f"CuTe text in {flag} at tensor<{'x'.join(map(str, shape))}>"
     try:
-        return cute_to_attribute(layout, shape, kind=kind or named, lanes=lanes)
+        params = cute_params(text)
+    except ParseError as e:
+        raise located(e, text, flag) from None
+    blocks, lanes = params.get("ctas", 1), params.get("lanes", lanes)
+    try:
+        if kind is None and named is None and two_readings(layout, shape):
+            readings = []
+            for reading in ("shared", "distributed"):
+                try:
+                    readings.append(cute_to_attribute(layout, shape, kind=reading, lanes=lanes, blocks=blocks))
+                except ShapeError:
+                    pass
+            if len(readings) == 2:
+                raise TTLayoutError(f"{where} reads two ways; say which, 'cute-shared: ...' or 'cute-tv: ...': "
+                                    f"shared {abbreviate(str(readings[0]), 90)} or thread-value "
+                                    f"{abbreviate(str(readings[1]), 90)}")
+        return cute_to_attribute(layout, shape, kind=kind or named, lanes=lanes, blocks=blocks)
     except ShapeError as e:
-        raise ShapeError(f"CuTe text in {flag} at tensor<{'x'.join(map(str, shape))}>: {e}") from None
+        raise ShapeError(f"{where}: {e}") from None
 
 
 def check_same_layout(attr, inline, flag: str = "-l", shape=None) -> None:
@@ -769,6 +786,20 @@ def linear_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
                                "this command does not model its padding or partitions") from None
     except TooManyElements as e:
         raise too_many(e) from None
+
+
+def memory_layout(attr, shape, max_elements: int = DEFAULT_MAX_ELEMENTS):
+    """(linear layout, padding or None) of a layout only the print command used to take: tensor memory (row, col,
+    block inputs), padded shared memory (its linear component and padding) and partitioned shared memory (offset,
+    block, partition inputs; the inner layout's padding), Triton's `toLinearLayout(shape, attr)`, its index space
+    within the size limit: for the commands that answer for one layout (info, lookup, diff)."""
+    from .attributes import encodings as enc
+    from .conversions import to_linear_layout
+    from .conversions.padded_shared import padding_of
+    layout = to_linear_layout(attr, list(shape))
+    check_size(layout.get_total_in_dim_size(), "the layout's hardware index space", max_elements)
+    inner = attr.partition_layout if isinstance(attr, enc.PartitionedSharedEncoding) else attr
+    return layout, padding_of(inner) if isinstance(inner, enc.PaddedSharedEncoding) else None
 
 
 # ----------------------------------------------------------------------------------------- what print shows

@@ -112,10 +112,14 @@ class Layout:
         return page([layout_spec(self.title, self.linear, self.element_bits)], _flag(hardware, "hardware"))
 
     def cute(self) -> str:
-        """The layout in CuTe notation (`ttlayout help cute`); an UnsupportedError saying why where it has none."""
-        from .analysis.cute import cute_text
+        """The layout in CuTe notation (`ttlayout help cute`), as `--format cute` writes it: prefixed where the text
+        alone would read back as another layout (`cute-tv[ctas=2]: ...`); an UnsupportedError saying why where it
+        has none."""
+        from .analysis.cute import cute_form, cute_input, cute_text
         from .analysis.info import mnemonic
-        return cute_text(self.linear, mnemonic(self.title))
+        text = cute_text(self.linear, mnemonic(self.title))
+        shape = [size for _, size in self.linear.get_out_dims()]
+        return cute_input(cute_form(self.linear, mnemonic(self.title)), shape) or text
 
     def _repr_svg_(self) -> str:
         return self.svg()

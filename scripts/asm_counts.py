@@ -165,12 +165,15 @@ def gcn_global(mnemonic: str, operands: str):
 
 
 def global_line_counts(text: str, kind: str) -> dict:
-    """{'lines': {'file:line': {'ld.global 128': n, ...}}, 'unattributed': {...}, 'total': {...}}: every global
-    load, store, atomic and asynchronous copy of the text, by form and width, per Python line of the kernel's file
-    (attributed as `count_text` attributes, inline assembly at the location in force where its block begins)."""
+    """{'lines': {'file:line': {'ld.global 128': n, ...}}, 'ops': {'file:line:col': {...}}, 'unattributed': {...},
+    'total': {...}}: every global load, store, atomic and asynchronous copy of the text, by form and width, per
+    Python line of the kernel's file (attributed as `count_text` attributes, inline assembly at the location in
+    force where its block begins), and per source location (line and column of that outermost frame: the
+    instructions of one Python op, and of every copy of it the compiler made, such as a pipeline's prologue)."""
     files = file_table(text)
     own = kernel_file(text, kind)
     lines: dict = {}
+    ops: dict = {}
     unattributed: dict = {}
     total: dict = {}
     for mnemonic, operands, chain in located_instructions(text, kind):
@@ -182,11 +185,15 @@ def global_line_counts(text: str, kind: str) -> dict:
         if in_own:
             key = f"{files.get(own, own)}:{in_own[-1][1]}"
             target = lines.setdefault(key, {})
+            at = ops.setdefault(f"{key}:{in_own[-1][2]}", {})
+            at[form] = at.get(form, 0) + 1
         else:
             target = unattributed
         target[form] = target.get(form, 0) + 1
-    ordered = dict(sorted(lines.items(), key=lambda kv: int(kv[0].rsplit(":", 1)[1])))
-    return {"source": files.get(own), "lines": ordered, "unattributed": unattributed, "total": total}
+    by_line = sorted(lines.items(), key=lambda kv: int(kv[0].rsplit(":", 1)[1]))
+    by_op = sorted(ops.items(), key=lambda kv: tuple(int(x) for x in kv[0].rsplit(":", 2)[1:]))
+    return {"source": files.get(own), "lines": dict(by_line), "ops": dict(by_op), "unattributed": unattributed,
+            "total": total}
 
 
 # ----------------------------------------------------------------------------- reading the text

@@ -13,7 +13,17 @@ copy instruction of the assembly by form and width (`ld.global 128`, `st.global 
 of the kernel's source, counted by scripts/asm_counts.py (`global_line_counts`: `.loc`/DWARF attribution, inline
 assembly at the location in force where its block begins). Neither file imports linlayout_cli.
 
+With --cache it compiles nothing: it counts the same way the assembly stored in tests/data/cache (the real Triton
+3.9 cache of scripts/make_kernel_cache.py, listed in tests/data/cache_counts.json) and writes
+tests/data/cache_global_lines.json (any Python 3.9+; no Triton needed).
+
+With --ttgir FILE --target BACKEND:ARCH:WARP it compiles one TTGIR file written for ttlayout (in Triton 3.9's
+syntax: tests/data/buffer_ops/buffer_ops.gfx942.ttgir, whose ops carry their own lines as locations) and writes
+the same counts beside it (FILE with .json for .ttgir).
+
 Usage: /opt/oracle/venv/bin/python scripts/kernel_global_access.py [--only KERNEL,...]
+       python3 scripts/kernel_global_access.py --cache
+       /opt/oracle/venv/bin/python scripts/kernel_global_access.py --ttgir tests/data/buffer_ops/buffer_ops.gfx942.ttgir --target hip:gfx942:64
 """
 from __future__ import annotations
 
@@ -51,10 +61,57 @@ print(json.dumps({"widths": dict(sorted(out.items())), "kind": kind, "asm": k.as
 '''
 
 
+def cache_lines() -> None:
+    """tests/data/cache_global_lines.json from the assembly stored in tests/data/cache."""
+    tests_data = os.path.dirname(DATA)
+    entries = json.load(open(os.path.join(tests_data, "cache_counts.json")))["entries"]
+    out = {}
+    for key, e in sorted(entries.items()):
+        directory = key.split("/")[0]
+        kind = "ptx" if e["asm"].endswith(".ptx") else "amdgcn"
+        text = open(os.path.join(tests_data, "cache", directory, e["asm"])).read()
+        out[key] = {"kernel": e["kernel"], "target": e["target"], "variant": e["variant"], "kind": kind,
+                    "ttgir": f"{directory}/{e['kernel']}.ttgir", "asm": f"{directory}/{e['asm']}",
+                    **global_line_counts(text, kind)}
+    with open(os.path.join(tests_data, "cache_global_lines.json"), "w") as f:
+        json.dump({"triton_version": "3.9.0", "generator": "scripts/kernel_global_access.py --cache "
+                   "(asm_counts.global_line_counts)", "entries": out}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def compile_counts(path: str, backend: str, arch: str, warp: int) -> dict:
+    """Compile one TTGIR file in a child process; its global instructions per line and location."""
+    proc = subprocess.run([sys.executable, "-c", CHILD, path, backend, str(arch), str(warp)], capture_output=True,
+                          text=True, timeout=600)
+    if proc.returncode:
+        raise SystemExit(f"kernel_global_access: {path}: {proc.stderr.strip().splitlines()[-1][:300]}")
+    child = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"kind": child["kind"], **global_line_counts(child["asm"], child["kind"])}
+
+
+def one_ttgir(path: str, target: str) -> None:
+    """FILE.json beside a TTGIR file written for ttlayout: its compiled global instructions."""
+    backend, arch, warp = target.split(":")
+    out = {"triton_version": "3.9.0", "generator": f"scripts/kernel_global_access.py --ttgir {path} --target {target}",
+           "target": target, **compile_counts(path, backend, arch, int(warp))}
+    with open(os.path.splitext(path)[0] + ".json", "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated kernels (default: all); merges into the JSON files")
+    ap.add_argument("--cache", action="store_true", help="count the stored cache's assembly; compile nothing")
+    ap.add_argument("--ttgir", help="one TTGIR file to compile and count (writes FILE.json beside it)")
+    ap.add_argument("--target", help="with --ttgir: BACKEND:ARCH:WARP, e.g. hip:gfx942:64")
     args = ap.parse_args(argv)
+    if args.ttgir:
+        one_ttgir(args.ttgir, args.target or "hip:gfx942:64")
+        return
+    if args.cache:
+        cache_lines()
+        return
     only = set(args.only.split(",")) if args.only else None
     numbers = json.load(open(os.path.join(DATA, "numbers.json")))
     old = os.path.join(DATA, "global_access.json")

@@ -22,7 +22,14 @@ an XOR in a distributed layout: register bit 0 -> (1, 1) and lane bit 0 -> (0, 1
 from __future__ import annotations
 
 from ..attributes.cute import CuteLayout, Swizzle
-from ..conversions.cute import cute_kind, element_bit_name, row_major_index, row_major_shifts
+from ..conversions.cute import (
+    DEFAULT_LANES,
+    cute_kind,
+    element_bit_name,
+    row_major_index,
+    row_major_shifts,
+    two_readings,
+)
 from ..engine import LinearLayout, gf2
 from ..engine.bits import log2, popcount
 from ..errors import UnsupportedError
@@ -230,9 +237,21 @@ def _shared(ll: LinearLayout, kind_name: str) -> CuteForm:
 # ----------------------------------------------------------------------------------------- public
 
 
-def cute_form(ll: LinearLayout, kind_name: str | None = None) -> CuteForm:
+TMEM_REASON = "tensor memory rows and columns are neither CuTe threads and values nor shared-memory offsets"
+PADDED_REASON = "ttlayout writes no CuTe text for padded shared memory (its padding is not modelled in CuTe notation)"
+PARTITIONS_REASON = "the partitions of a partitioned_shared layout are separate buffers, not one CuTe offset space"
+
+
+def cute_form(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> CuteForm:
     """The CuTe form of a layout (distributed: in dims register/lane/warp/block; shared: offset/block), or why
-    there is none. `kind_name` (the attribute's mnemonic, e.g. 'nvmma_shared') only words the reason."""
+    there is none (tensor memory: row/col/block; `padded` shared memory; partitions). `kind_name` (the attribute's
+    mnemonic, e.g. 'nvmma_shared') only words the reason."""
+    blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
+    for why, reason, kind in ((ll.has_in_dim("row"), TMEM_REASON, "tensor memory"),
+                              (padded, PADDED_REASON, "shared"),
+                              (ll.has_in_dim("partition"), PARTITIONS_REASON, "shared")):
+        if why:
+            return CuteForm(kind, None, reason, 0, blocks)
     if ll.has_in_dim("offset"):
         return _shared(ll, kind_name or "")
     return _distributed(ll)
@@ -250,16 +269,36 @@ def reads_back_as_shared(form: CuteForm, shape) -> bool:
 
 
 def cute_input(form: CuteForm, shape) -> str | None:
-    """The text ttlayout reads back as this layout (an option, `layout()`): the CuTe text, prefixed `cute-tv:` where
-    it would otherwise read as a shared layout; None where there is no CuTe form."""
+    """The text ttlayout writes and reads back as this very layout: the CuTe text, its prefix saying what the
+    text alone cannot: `cute-tv:` / `cute-shared:` where it could be read both ways (`two_readings`), and
+    `[ctas=N]` where the layout spans N > 1 CTAs (blocks: the outermost threads, or the top offsets); None where
+    there is no CuTe form.
+
+    >>> tv = LinearLayout({"register": [[0, 1]], "lane": [[1, 0]], "warp": [], "block": [[2, 0]]}, ["dim0", "dim1"])
+    >>> cute_input(cute_form(tv), [4, 2])
+    'cute-tv[ctas=2]: ((_2,_2),_2):((_2,_4),_1)'
+    """
     if form.layout is None:
         return None
-    return f"cute-tv: {form.text}" if reads_back_as_shared(form, shape) else form.text
+    word = "tv" if form.kind == "distributed" else "shared"
+    params = [f"ctas={form.blocks}"] if form.blocks > 1 else []
+    if form.kind == "distributed":
+        threads = _thread_count(form.layout) // form.blocks
+        if form.lanes != min(DEFAULT_LANES, threads):   # what a reader takes without being told
+            params.append(f"lanes={form.lanes}")
+    if params:
+        return f"cute-{word}[{', '.join(params)}]: {form.text}"
+    return f"cute-{word}: {form.text}" if two_readings(form.layout, shape) else form.text
 
 
-def cute_text(ll: LinearLayout, kind_name: str | None = None) -> str:
+def _thread_count(layout: CuteLayout) -> int:
+    from ..attributes.cute import top_modes, tuple_size
+    return tuple_size(top_modes(layout.shape)[0])
+
+
+def cute_text(ll: LinearLayout, kind_name: str | None = None, padded: bool = False) -> str:
     """The CuTe text of a layout; UnsupportedError('no CuTe form: <reason>') where there is none."""
-    form = cute_form(ll, kind_name)
+    form = cute_form(ll, kind_name, padded)
     if form.layout is None:
         raise UnsupportedError(f"no CuTe form: {form.reason}")
     return str(form.layout)

@@ -13,7 +13,7 @@ from ..engine import LinearLayout, unflatten
 from ..engine.gf2 import apply, rank
 from ..errors import TTLayoutError
 from ..records import frozen
-from .info import HARDWARE, Spread, spread
+from .info import HARDWARE, TMEM_DIMS, Spread, spread
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is never imported at run time
@@ -47,7 +47,7 @@ class OffsetMoves:
 
 @frozen
 class LayoutDiff:
-    category_a: str                                 # distributed or shared
+    category_a: str                                 # distributed, shared or tensor memory
     category_b: str
     shape: tuple[int, ...]
     equal: bool                                     # the same linear layout at this shape
@@ -60,6 +60,9 @@ class LayoutDiff:
     offsets: OffsetMoves | None = None              # shared pairs
     banks: tuple | None = None                      # shared pairs with a register layout: (BankReport A, B)
     banks_error: str | None = None                  # ... or why the bank model refused
+    padding_a: tuple[tuple[int, int], ...] = ()     # padded shared layouts: (interval, padding) pairs
+    padding_b: tuple[tuple[int, int], ...] = ()
+    partitioned: bool = False                       # either is partitioned: no offset-by-offset comparison
 
     @property
     def same_category(self) -> bool:
@@ -67,12 +70,16 @@ class LayoutDiff:
 
 
 def category(ll: LinearLayout) -> str:
-    return "shared" if ll.has_in_dim("offset") else "distributed"
+    """'distributed', 'shared' or 'tensor memory', by the layout's input dims."""
+    return "tensor memory" if ll.has_in_dim("row") else "shared" if ll.has_in_dim("offset") else "distributed"
 
 
 def input_dims(ll: LinearLayout) -> tuple[str, ...]:
-    """The input dims info's notation names, in order: register, lane, warp, block (shared: offset, block)."""
-    return SHARED_DIMS if category(ll) == "shared" else HARDWARE
+    """The input dims info's notation names, in order: register, lane, warp, block (shared: offset, block;
+    partitioned: offset, block, partition; tensor memory: row, col, block)."""
+    if ll.has_in_dim("partition"):
+        return SHARED_DIMS + ("partition",)
+    return {"shared": SHARED_DIMS, "tensor memory": TMEM_DIMS}.get(category(ll), HARDWARE)
 
 
 def bit_changes(a: LinearLayout, b: LinearLayout) -> tuple[tuple[BitChange, ...], int]:
@@ -134,18 +141,24 @@ def _same_space(a: LinearLayout, b: LinearLayout) -> bool:
 
 
 def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target: Target | None = None,
-                 register: LinearLayout | None = None, bank_target: Target | None = None) -> LayoutDiff:
+                 register: LinearLayout | None = None, bank_target: Target | None = None,
+                 paddings=(None, None)) -> LayoutDiff:
     """Compare two layouts of the same tensor shape. Distributed pairs get `convert`'s verdict on
     `convert_target`; shared pairs the offsets that hold another element and, with a `register` layout, the
-    bank report of each on `bank_target` (a refusal of either model is kept as its message)."""
+    bank report of each on `bank_target` (a refusal of either model is kept as its message). `paddings`: the
+    padding of each padded shared layout (`a`, `b` their linear components); equal layouts pad alike."""
     from ..errors import ShapeError
     if a.get_out_dims() != b.get_out_dims():
         raise ShapeError("the two layouts cover different tensor shapes")
     changes, compared = bit_changes(a, b)
     ca, cb = category(a), category(b)
     out: dict[str, Any]                             # LayoutDiff's fields, of their several types
-    out = dict(category_a=ca, category_b=cb, shape=tuple(size for _, size in a.get_out_dims()), equal=a == b,
-               changes=changes, bits=compared, spread_a=spread(a, input_dims(a)), spread_b=spread(b, input_dims(b)))
+    pads = [tuple(zip(p.intervals, p.paddings)) if p is not None else () for p in paddings]
+    out = dict(category_a=ca, category_b=cb, shape=tuple(size for _, size in a.get_out_dims()),
+               equal=a == b and pads[0] == pads[1], changes=changes, bits=compared,
+               spread_a=spread(a, input_dims(a)), spread_b=spread(b, input_dims(b)), padding_a=pads[0],
+               padding_b=pads[1], partitioned=a.has_in_dim("partition") or b.has_in_dim("partition"))
+    plain = not (pads[0] or pads[1] or a.has_in_dim("partition") or b.has_in_dim("partition"))
     if ca == cb == "distributed":
         from .convert import analyze_convert
         from .targets import DEFAULT
@@ -153,9 +166,11 @@ def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target
             out["convert"] = analyze_convert(a, b, bitwidth, convert_target or DEFAULT)
         except TTLayoutError as e:
             out["convert_error"] = str(e)
-    elif ca == cb == "shared" and _same_space(a, b):
+    elif ca == cb == "shared" and _same_space(a, b) and not a.has_in_dim("partition"):
         out["offsets"] = offset_moves(a, b)
-        if register is not None:
+        if register is not None and not plain:
+            out["banks_error"] = "padded and partitioned pairs are priced one by one: ttlayout bank -r REG -s LAYOUT"
+        elif register is not None:
             from .bank import analyze_bank
             from .targets import DEFAULT
             try:

@@ -147,9 +147,12 @@ class Shared:
     mixed: tuple[int, ...]          # offset bits whose basis moves more than one tensor bit
     row_dim: int | None             # the dim whose index is the "row" (second fastest), None for rank 1
     row_banks: dict                 # number of banks -> bank of each row's first element
-    alignment: int
+    alignment: int | None           # None: padded / partitioned (ttlayout does not model their alignment)
     injective: bool
     surjective: bool
+    partitions: int = 1             # partitioned_shared: separate buffers, each `offsets` x `blocks`
+    padding: tuple[tuple[int, int], ...] = ()   # padded: (interval, padding) pairs
+    padded_size: int | None = None  # padded: memory positions one buffer of `offsets` takes (no trailing padding)
 
 
 def alignment_of(attr) -> int:
@@ -198,8 +201,10 @@ def _row_dim(offset_bases) -> int | None:
     return dims[1] if len(dims) > 1 else None
 
 
-def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: int) -> tuple[int, ...]:
-    """Bank of the first element of each row (offset x element bits / 32 bits, modulo the banks)."""
+def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: int,
+              padding=None) -> tuple[int, ...]:
+    """Bank of the first element of each row (memory position x element bits / 32 bits, modulo the banks; the
+    position is the offset plus the padding before it, `conversions.padded_shared.Padding`)."""
     if row_dim is None:
         return ()
     offsets = ll.flat_in_dim("offset")
@@ -211,11 +216,12 @@ def row_banks(ll: LinearLayout, row_dim: int | None, element_bits: int, banks: i
     out = []
     for r in range(rows):
         residue, offset = basis.reduce(r << shift)
-        out.append(-1 if residue else (offset * element_bits // 32) % banks)
+        position = padding.padded_offset(offset) if padding is not None else offset
+        out.append(-1 if residue else (position * element_bits // 32) % banks)
     return tuple(out)
 
 
-def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
+def describe_shared(attr, ll: LinearLayout, element_bits: int, padding=None) -> Shared:
     offsets = ll.get_in_dim_size("offset")
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
     bases = tuple(tuple(b) for b in ll.get_in_dim_bases("offset"))
@@ -225,8 +231,74 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
     row_dim = _row_dim(bases)
     vec, per_phase, max_phase = params or (None, None, None)
     return Shared(offsets, blocks, swizzle_words(attr, params, mixed), vec, per_phase, max_phase, bases, mixed,
-                  row_dim, {n: row_banks(ll, row_dim, element_bits, n) for n in (32, 64)}, alignment_of(attr),
-                  ll.is_injective(), ll.is_surjective())
+                  row_dim, {n: row_banks(ll, row_dim, element_bits, n, padding) for n in (32, 64)},
+                  None if padding is not None or ll.has_in_dim("partition") else alignment_of(attr),
+                  ll.is_injective(), ll.is_surjective(),
+                  ll.get_in_dim_size("partition") if ll.has_in_dim("partition") else 1,
+                  tuple(zip(padding.intervals, padding.paddings)) if padding is not None else (),
+                  padding.padded_size(offsets) if padding is not None else None)
+
+
+# ----------------------------------------------------------------------------------------- tensor memory
+
+TMEM_DIMS = ("row", "col", "block")
+TMEM_COPY_ROW_BITS = (5, 6)     # a zero basis at row 32 or 64 is a copy for another warp of the warpgroup
+
+
+@frozen
+class TensorMemory:
+    """A Blackwell tensor memory layout (row, col, block -> tensor). `rows` x `columns`: what Triton 3.9 allocates
+    per CTA (`getTmemAllocSizes`: 32-bit columns); `col` counts element slots, `per_column` of them per 32-bit
+    column; zero row bases at rows 32 and 64 are copies for another warp (`warp_copies` rows each), any other zero
+    basis (`unused`: how many slots it leaves empty) an unused slot."""
+    rows: int
+    columns: int
+    row_span: int                   # the layout's rows (its `row` input size)
+    slots: int                      # its element slots along a row (its `col` input size)
+    blocks: int
+    per_column: int
+    warp_copies: int
+    unused: int
+    spread: tuple[Spread, ...]
+    injective: bool
+    surjective: bool
+
+
+def tmem_alloc(ll: LinearLayout, element_bits: int) -> tuple[int, int]:
+    """Triton's `getTmemAllocSizes` (rows, 32-bit columns) per CTA: the layout's rows, halved when the row-16
+    basis is zero (one 16-row block per warp: 64 rows are enough), and its element slots / (32 / bits).
+
+    >>> tmem_alloc(LinearLayout({"row": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0]],
+    ...                          "col": [[0, 1], [0, 2]]}, ["dim0", "dim1"]), 16)
+    (128, 2)
+    """
+    rows = ll.get_in_dim_size("row")
+    row_bases = ll.get_in_dim_bases("row")
+    if len(row_bases) > 4 and not any(row_bases[4]):
+        rows //= 2
+    return rows, ll.get_in_dim_size("col") // max(1, 32 // element_bits)
+
+
+def tmem_unused(ll: LinearLayout) -> tuple[int, int]:
+    """(row mask, col mask): the input bits of a tensor memory layout whose zero basis is an unused slot (the
+    zero row bases at rows 32 and 64 are copies for other warps, not unused)."""
+    def mask(dim, keep=()):
+        return sum(1 << k for k, v in enumerate(ll.get_in_dim_bases(dim)) if not any(v) and k not in keep)
+    return mask("row", TMEM_COPY_ROW_BITS), mask("col")
+
+
+def describe_tmem(ll: LinearLayout, element_bits: int) -> TensorMemory:
+    rows, columns = tmem_alloc(ll, element_bits)
+    row_bases = ll.get_in_dim_bases("row")
+    copy_bits = [k for k in TMEM_COPY_ROW_BITS if k < len(row_bases) and not any(row_bases[k])]
+    row_unused, col_unused = tmem_unused(ll)
+    zero_row, zero_col = bin(row_unused).count("1"), bin(col_unused).count("1")
+    used = (ll.get_in_dim_size("row") >> zero_row) * (ll.get_in_dim_size("col") >> zero_col)
+    total = ll.get_in_dim_size("row") * ll.get_in_dim_size("col")
+    return TensorMemory(rows, columns, ll.get_in_dim_size("row"), ll.get_in_dim_size("col"),
+                        ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1, max(1, 32 // element_bits),
+                        (1 << len(copy_bits)) - 1, total - used, spread(ll, TMEM_DIMS), ll.is_injective(),
+                        ll.is_surjective())
 
 
 # ----------------------------------------------------------------------------------------- the whole summary
@@ -234,8 +306,8 @@ def describe_shared(attr, ll: LinearLayout, element_bits: int) -> Shared:
 
 @frozen
 class LayoutInfo:
-    kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, ...
-    category: str                   # distributed or shared
+    kind: str                       # mnemonic: blocked, nvidia_mma, nvmma_shared, tensor_memory_encoding, ...
+    category: str                   # distributed, shared or tensor memory
     attr: str                       # canonical attribute text
     encoding: object                # the attribute itself
     shape: tuple[int, ...]
@@ -245,6 +317,7 @@ class LayoutInfo:
     distributed: Distributed | None
     shared: Shared | None
     cute: CuteForm                  # the layout in CuTe notation, or why it has none
+    tensor_memory: TensorMemory | None = None
 
     @property
     def bases(self) -> dict:
@@ -255,14 +328,18 @@ class LayoutInfo:
         return dict(self.linear.get_out_dims())
 
 
-def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int) -> LayoutInfo:
-    """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted)."""
+def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int, padding=None) -> LayoutInfo:
+    """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted; a padded
+    layout's linear component with its `padding`)."""
+    if ll.has_in_dim("row"):
+        return LayoutInfo(mnemonic(attr), "tensor memory", str(attr), attr, tuple(shape), element, element_bits, ll,
+                          None, None, cute_form(ll), describe_tmem(ll, element_bits))
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
-                      describe_shared(attr, ll, element_bits) if shared else None,
-                      cute_form(ll, mnemonic(attr)))
+                      describe_shared(attr, ll, element_bits, padding) if shared else None,
+                      cute_form(ll, mnemonic(attr), padding is not None))
 
 
-__all__ = ["LayoutInfo", "analyze_info", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]
+__all__ = ["LayoutInfo", "TensorMemory", "analyze_info", "tmem_alloc", "tmem_unused", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

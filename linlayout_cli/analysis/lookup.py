@@ -132,9 +132,103 @@ def element_at(ll: LinearLayout, offset: int, block: int = 0) -> tuple[int, ...]
     return tuple(v for _, v in ll.apply(ins))
 
 
+@frozen
+class TmemPlace:
+    """One tensor memory place of an element: block, row and element slot `col` (`per_column` slots per 32-bit
+    column); named as the print command's tensor memory view names it."""
+    block: int
+    row: int
+    col: int
+    per_column: int
+    blocks: int
+    show_slot: bool
+
+    @property
+    def column(self) -> int:
+        return self.col // self.per_column
+
+    @property
+    def slot(self) -> int:
+        return self.col % self.per_column
+
+    @property
+    def name(self) -> str:
+        """'R3:C5', 'R3:C5.1' where several elements share a 32-bit column, 'B1:R3:C5' with several CTAs."""
+        return ((f"B{self.block}:" if self.blocks > 1 else "") + f"R{self.row}:C{self.column}"
+                + (f".{self.slot}" if self.show_slot else ""))
+
+
+def tmem_places(ll: LinearLayout, element, element_bits: int) -> list[TmemPlace]:
+    """Every (block, row, slot) of a tensor memory layout holding `element`, unused slots left out (the holders
+    the tensor memory view lists), by block, row, column."""
+    from .info import tmem_unused
+    dims = ("row", "col", "block")
+    sizes = _sizes(ll, dims)
+    row_unused, col_unused = tmem_unused(ll)
+    per_column = max(1, 32 // element_bits)
+    used_cols = [k for k in range(log2(sizes["col"])) if not col_unused >> k & 1]
+    show_slot = per_column > 1 and any(1 << k < per_column for k in used_cols)
+    found = [_split(x, sizes) for x in _coset(ll, dims, element)]
+    out = [TmemPlace(h["block"], h["row"], h["col"], per_column, sizes["block"], show_slot) for h in found
+           if not (h["row"] & row_unused or h["col"] & col_unused)]
+    return sorted(out, key=lambda p: (p.block, p.row, p.col))
+
+
+@frozen
+class MemoryPlace:
+    """Where a padded or partitioned shared layout stores an element: block, partition (its buffer), linear
+    offset, and memory `position` (the offset plus the padding before it, what the hardware view prints)."""
+    block: int
+    partition: int
+    offset: int
+    position: int
+
+
+def _position(padding, offset: int) -> int:
+    return padding.padded_offset(offset) if padding is not None else offset
+
+
+def memory_places(ll: LinearLayout, element, padding=None) -> list[MemoryPlace]:
+    """Every place of a padded (`padding`) or partitioned shared layout holding `element`, by block, partition,
+    offset."""
+    dims = ("offset", "block", "partition")
+    sizes = _sizes(ll, dims)
+    found = [_split(x, sizes) for x in _coset(ll, dims, element)]
+    return sorted((MemoryPlace(h["block"], h["partition"], h["offset"], _position(padding, h["offset"]))
+                   for h in found), key=lambda p: (p.block, p.partition, p.offset))
+
+
+def elements_at_position(ll: LinearLayout, position: int, block: int = 0, padding=None):
+    """(linear offset or None where `position` is padding, [(partition, element)]) of memory position `position`
+    in `block` of a padded or partitioned shared layout: one element per partition (each its own buffer).
+
+    With [4:+4] (4 elements, then 4 unused): position 9 is offset 5; position 5 is padding."""
+    sizes = _sizes(ll, ("offset", "block", "partition"))
+    last = _position(padding, sizes["offset"] - 1)
+    if not 0 <= position <= last:
+        raise TTLayoutError(f"--offset {position} is out of range: valid 0..{last} (memory positions"
+                            + (", padding included)" if padding is not None else ")"))
+    if not 0 <= block < sizes["block"]:
+        raise TTLayoutError(f"--block {block} is out of range: valid 0..{sizes['block'] - 1}")
+    lo, hi = 0, sizes["offset"] - 1              # the positions grow with the offset: find the one at `position`
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _position(padding, mid) < position:
+            lo = mid + 1
+        else:
+            hi = mid
+    if _position(padding, lo) != position:
+        return None, []
+    out = []
+    for part in range(sizes["partition"]):
+        ins = [(d, v) for d, v in (("offset", lo), ("block", block), ("partition", part)) if ll.has_in_dim(d)]
+        out.append((part, tuple(v for _, v in ll.apply(ins))))
+    return lo, out
+
+
 def bank_of(offset: int, element_bits: int, banks: int = 32) -> int:
     """The 4-byte bank an element's first byte lives in, counting offsets in elements from a bank-0 start."""
     return (offset * element_bits // 32) % banks
 
 
-__all__ = ["Holder", "Held", "holders", "thread_elements", "shared_offsets", "element_at", "bank_of", "copies"]
+__all__ = ["Holder", "Held", "TmemPlace", "tmem_places", "MemoryPlace", "memory_places", "elements_at_position", "holders", "thread_elements", "shared_offsets", "element_at", "bank_of", "copies"]

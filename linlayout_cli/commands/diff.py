@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 # the two layouts are positional (A B, as diff takes two files) and `pick` resolves them; the register layout that
 # prices two shared ones is optional, so the command resolves it itself (-r, else the -i file's only distributed one)
-PAIR = (Role("A", None, ("A",), "a", "a", "The first layout."),
-        Role("B", None, ("B",), "b", "b", "The second layout."))
+PAIR = (Role("A", None, ("A",), "a", "a", "The first layout.", memory=True),
+        Role("B", None, ("B",), "b", "b", "The second layout.", memory=True))
 ROLES = (Role("register", "distributed", ("-r", "--reg"), "reg", "reg", "Register (distributed) layout that "
               "stores to and loads from two shared layouts, to compare their bank conflicts, or #alias of -i "
               "(default: the -i file's only distributed layout)."), *PAIR)
@@ -67,7 +67,8 @@ def run(ctx: Context, given: Request) -> int:
     register, note = _register(given.reg, p, shared)
     convert_target = None if shared else select(given.target, p.targets, ctx=ctx)
     bank_target = select(given.target, p.targets, bank=True, ctx=ctx) if register is not None else None
-    result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target)
+    paddings = tuple(p.paddings) if p.paddings else (None, None)
+    result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target, paddings)
     texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.width, register[0] if register else None, note)
     write_report(ctx, given.output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=given.as_json)

@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import Context
 
-ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
+ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor).", memory=True),)
 OPTIONS = (*layouts.options(ROLES, "tensor<128x256xf16>"), JSON, OUTPUT)
 
 
@@ -35,6 +35,7 @@ def run(ctx: Context, given: Request) -> None:
     from ..reports import info as report
     p = layouts.pick(ctx, "info", ROLES, given)
     t = p.tensor
-    result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits)
+    padding = p.paddings[0] if p.paddings else None
+    result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits, padding)
     write_report(ctx, given.output, lambda: report.blocks(result), lambda: report.json_text(result),
                  as_json=given.as_json)

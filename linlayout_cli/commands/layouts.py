@@ -50,7 +50,9 @@ class Role:
     accepted but not shown; `param`: its parameter of `run`; `word`: its word in `--alias-names reg,shared` and in
     'missing -r REG_ATTR'; `default`: the `param` of the role it falls back to; `wrong_kind`: what to say when it
     is given a layout of the other kind; `padded`: it takes `#ttg.padded_shared` too (its linear component, with
-    the padding in `Picked.paddings`)."""
+    the padding in `Picked.paddings`); `memory`: it takes every layout the print command shows, tensor memory
+    (row, col, block inputs) and padded or partitioned shared memory (offset, block[, partition] inputs, the
+    padding in `Picked.paddings`) included."""
     name: str
     kind: str | None
     decls: tuple
@@ -61,6 +63,7 @@ class Role:
     default: str | None = None
     wrong_kind: str = ""
     padded: bool = False
+    memory: bool = False
 
     @property
     def flag(self) -> str:
@@ -165,10 +168,13 @@ def _as_release_builds(attrs, shape) -> list:
 
 
 def _linear(attr, role: Role, shape, max_elements: int):
-    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding;
-    every other layout its linear layout and None."""
-    from ..attributes.encodings import PaddedSharedEncoding
-    if role.padded and isinstance(attr, PaddedSharedEncoding):
+    """(linear layout, padding): a role that takes `#ttg.padded_shared` gets its linear component and its padding,
+    one that takes tensor memory its (row, col, block) layout; every other layout its linear layout and None."""
+    from ..attributes import encodings as enc
+    if role.memory and isinstance(attr, (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding,
+                                         enc.PaddedSharedEncoding, enc.PartitionedSharedEncoding)):
+        return inputs.memory_layout(attr, shape, max_elements)
+    if role.padded and isinstance(attr, enc.PaddedSharedEncoding):
         from ..analysis.shared_access import shared_layout_of
         from ..errors import TooManyElements
         try:

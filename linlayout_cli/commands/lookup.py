@@ -25,7 +25,7 @@ def parse_index(text: str, option: str) -> tuple[int, ...]:
     return values
 
 
-ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor)."),)
+ROLES = (Role("layout", None, ("-l",), "layout", "name", "The layout attribute (or a Gluon constructor).", memory=True),)
 OPTIONS = (
     *layouts.options(ROLES, "tensor<128x256xf16>"),
     Opt(("--element",), "element", metavar="I,J,...", help="Every (block, warp, lane, register) holding this "
@@ -64,13 +64,17 @@ def run(ctx: Context, given: Request) -> None:
         raise TTLayoutError("give exactly one of --element I,J, --thread T or --offset N"
                             + (f" (got {' and '.join(asked)})" if asked else ""))
     p = layouts.pick(ctx, "lookup", ROLES, given)
+    ll, padding = p.layouts[0], p.paddings[0] if p.paddings else None
+    memory = padding is not None or ll.has_in_dim("partition")       # padded or partitioned shared memory
     if element is not None:
-        blocks, json_text = _element(p.layouts[0], parse_index(element, "--element"), p.tensor)
+        index = parse_index(element, "--element")
+        blocks, json_text = _memory_element(ll, index, p.tensor, padding) if memory else _element(ll, index, p.tensor)
     elif thread is not None:
-        blocks, json_text = _thread(p.layouts[0], thread, block)
+        blocks, json_text = _thread(ll, thread, block)
     else:
         assert offset is not None                  # exactly one of the three was asked
-        blocks, json_text = _offset(p.layouts[0], offset, block or 0, p.tensor)
+        blocks, json_text = (_memory_offset(ll, offset, block or 0, p.tensor, padding) if memory
+                             else _offset(ll, offset, block or 0, p.tensor))
     write_report(ctx, given.output, blocks, json_text, as_json=given.as_json)
 
 
@@ -78,6 +82,9 @@ def _element(ll, index, t):
     """(blocks, JSON) of who holds one element (shared layouts: its offsets and banks)."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        places = lookup.tmem_places(ll, index, t.element_bits)
+        return lambda: report.tmem_places_blocks(index, places), lambda: report.tmem_places_json(index, places)
     if ll.has_in_dim("offset"):
         found = lookup.shared_offsets(ll, index)
         return (lambda: report.offsets_blocks(index, found, t.element_bits),
@@ -91,6 +98,9 @@ def _thread(ll, thread: int, block):
     """(blocks, JSON) of every element one thread holds."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        raise TTLayoutError("--thread needs a distributed layout; a tensor memory layout has rows and columns (use "
+                            "--element I,J; print it with --tmem-warps N for the registers tmem_load gives)")
     if ll.has_in_dim("offset"):
         raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
     held = lookup.thread_elements(ll, thread, block)
@@ -102,8 +112,32 @@ def _offset(ll, offset: int, block: int, t):
     """(blocks, JSON) of the element stored at one shared offset."""
     from ..analysis import lookup
     from ..reports import info as report
+    if ll.has_in_dim("row"):
+        raise TTLayoutError("--offset needs a shared layout; a tensor memory layout has rows and columns (use "
+                            "--element I,J)")
     if not ll.has_in_dim("offset"):
         raise TTLayoutError("--offset needs a shared layout; for a distributed layout use --thread T")
     found = lookup.element_at(ll, offset, block)
     return (lambda: report.at_offset_blocks(offset, block, found, t.element_bits),
             lambda: report.at_offset_json(offset, block, found, t.element_bits))
+
+
+def _memory_element(ll, index, t, padding):
+    """(blocks, JSON) of where a padded or partitioned shared layout stores one element."""
+    from ..analysis import lookup
+    from ..reports import info as report
+    lookup.check_element(ll, index)
+    found = lookup.memory_places(ll, index, padding)
+    parts = ll.get_in_dim_size("partition") if ll.has_in_dim("partition") else 1
+    return (lambda: report.memory_places_blocks(index, found, parts, t.element_bits),
+            lambda: report.memory_places_json(index, found, t.element_bits))
+
+
+def _memory_offset(ll, position: int, block: int, t, padding):
+    """(blocks, JSON) of what a padded or partitioned shared layout stores at one memory position (each
+    partition's element; none where the position is padding)."""
+    from ..analysis import lookup
+    from ..reports import info as report
+    offset, found = lookup.elements_at_position(ll, position, block, padding)
+    return (lambda: report.at_position_blocks(position, block, offset, found, t.element_bits),
+            lambda: report.at_position_json(position, block, offset, found, t.element_bits))

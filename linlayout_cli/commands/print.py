@@ -157,12 +157,14 @@ def _cute_lines(converted, failures: list) -> list[str]:
     """--format cute: each layout's CuTe text on one line (an alias's prefixed `#name = `, with where the file
     uses it as in the text view's header), computed before anything is written: a layout without a CuTe form is
     the error line saying why (for -i without -t: reported in `failures`, the others still print)."""
-    from ..analysis.cute import cute_text
+    from ..analysis.cute import cute_input, cute_text
     from ..analysis.info import mnemonic
     lines = []
     for job, shown in converted:
         try:
-            text = cute_text(shown.linear, mnemonic(job.attr))
+            text = cute_text(shown.linear, mnemonic(job.attr), shown.padding is not None)
+            from ..analysis.cute import cute_form
+            text = cute_input(cute_form(shown.linear, mnemonic(job.attr)), job.shape) or text
         except TTLayoutError as e:
             if not job.per_shape:
                 raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None
@@ -280,7 +282,15 @@ def _json(converted, use_hw_view: bool, write) -> None:
             header["line"] = job.line
         if shown.tmem_load:
             header["tmem_load"] = shown.tmem_load
-        render_json(shown.linear, use_hw_view, header, write)
+        if shown.view == "tensor_memory":
+            from ..render.memory_json import tensor_memory_json
+            tensor_memory_json(shown.linear, shown.element_bits, use_hw_view, dict(header, kind="tensor_memory"),
+                               write)
+        elif shown.view == "shared_memory":
+            from ..render.memory_json import shared_memory_json
+            shared_memory_json(shown.linear, shown.padding, use_hw_view, header, write)
+        else:
+            render_json(shown.linear, use_hw_view, header, write)
     if listed:
         write(b"]}\n")
 
@@ -310,8 +320,8 @@ def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
     if tmem_warps is not None and not any(p.tmem_load for p in shown):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
-    if (as_json or fmt in ("svg", "html", "cute")) and any(p.view != "triton" for p in shown):
-        raise TTLayoutError(f"--format {'json' if as_json else fmt} covers Triton's own views only, not the padded, "
+    if fmt in ("svg", "html") and not as_json and any(p.view != "triton" for p in shown):
+        raise TTLayoutError(f"--format {fmt} covers Triton's own views only, not the padded, "
                             "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 

@@ -126,6 +126,15 @@ def _dims_match(layout: CuteLayout, shape) -> bool:
     return len(modes) == len(shape) and all(tuple_size(m) == s for m, s in zip(modes, shape))
 
 
+DEFAULT_LANES = 32          # lanes per warp a thread mode splits into when nothing says otherwise
+
+
+def two_readings(layout: CuteLayout, shape) -> bool:
+    """Whether CuTe text reads both ways at `shape`: no swizzle, and two top-level modes that have the sizes of a
+    2-D tensor's dims (a shared layout's one mode per dim, or a thread-value layout's (thread, value))."""
+    return layout.swizzle is None and len(shape) == 2 and _dims_match(layout, shape)
+
+
 def cute_kind(layout: CuteLayout, shape) -> str:
     """'shared' or 'distributed': a swizzle, or top-level modes that are the tensor's dims (or one mode over all
     its elements), read as element -> offset; two top-level modes otherwise read as (thread, value)."""

@@ -34,7 +34,8 @@ MAX_CUTE_DIGITS = 20            # larger numbers are far beyond any layout (2^64
 
 _INT = re.compile(r"_?-?[0-9]+")
 _WORD = re.compile(r"[A-Za-z_0-9]+|\S")
-_PREFIX = re.compile(r"\s*cute(?:-(tv|shared))?\s*:")
+_PREFIX = re.compile(r"\s*cute(?:-(tv|shared))?(?:\s*\[([a-z0-9=,\s]{0,40})\])?\s*:")
+_PARAM = re.compile(r"\s*(ctas|lanes)\s*=\s*([0-9]{1,6})\s*")
 READINGS = {"tv": "distributed", "shared": "shared"}      # the prefix's word -> the kind of layout it reads as
 _SWIZZLE = re.compile(r"Swizzle\b|Sw(?=\s*<)")
 
@@ -53,7 +54,8 @@ def is_cute_text(text: str) -> bool:
 
 
 def has_cute_prefix(text: str) -> bool:
-    """Whether the text says it is CuTe (`cute:`, `cute-tv:`, `cute-shared:`), rather than only looking like it."""
+    """Whether the text says it is CuTe (`cute:`, `cute-tv:`, `cute-shared:`, with `[ctas=N, lanes=N]`), rather
+    than only looking like it."""
     return isinstance(text, str) and _PREFIX.match(text) is not None
 
 
@@ -66,6 +68,27 @@ def cute_reading(text: str) -> str | None:
     """
     m = _PREFIX.match(text) if isinstance(text, str) else None
     return READINGS[m.group(1)] if m and m.group(1) else None
+
+
+def cute_params(text: str) -> dict[str, int]:
+    """What CuTe text's prefix says of the hardware, `cute-tv[ctas=2, lanes=16]:`: `ctas`, the CTAs (blocks) the
+    layout spans, its outermost threads or top offsets (1 unless given); `lanes`, the lanes per warp its thread
+    mode splits into (absent unless given: the target's). ParseError on anything else in the brackets.
+
+    >>> cute_params("cute-tv[ctas=2]: ((_32,_4,_2),_4):((_4,_128,_512),_1)"), cute_params("(_32,_32):(_32,_1)")
+    ({'ctas': 2}, {})
+    """
+    m = _PREFIX.match(text) if isinstance(text, str) else None
+    if not m or m.group(2) is None:
+        return {}
+    out: dict[str, int] = {}
+    for part in m.group(2).split(","):
+        found = _PARAM.fullmatch(part)
+        if not found or found.group(1) in out or int(found.group(2)) < 1:
+            raise ParseError(f"expected 'ctas=N' or 'lanes=N' in the brackets of the CuTe prefix, got "
+                             f"'{part.strip()}'", 1, m.start(2) + 1)
+        out[found.group(1)] = int(found.group(2))
+    return out
 
 
 class _Reader:
@@ -223,4 +246,4 @@ def parse_cute(text: str) -> CuteLayout:
     return CuteLayout(shape, stride, swizzle)
 
 
-__all__ = ["parse_cute", "is_cute_text", "has_cute_prefix", "cute_reading", "MAX_CUTE_DIGITS"]
+__all__ = ["parse_cute", "is_cute_text", "has_cute_prefix", "cute_reading", "cute_params", "MAX_CUTE_DIGITS"]

@@ -57,7 +57,7 @@ def number_table(count: int, width: int) -> np.ndarray:
     return table
 
 
-TABLE_SIZE = 1 << 12     # dimensions up to this size are formatted once and gathered
+TABLE_SIZE = 1 << 16     # dimensions up to this size are formatted once (cached) and gathered
 
 
 @functools.lru_cache(maxsize=64)

@@ -84,13 +84,17 @@ def _holder_cells(x: np.ndarray, ok: np.ndarray, coset: np.ndarray, split) -> np
     return out
 
 
-def tensor_json(layout, header: dict, write) -> None:
-    """'elements': the holders of every element, nested like the tensor."""
+def tensor_json(layout, header: dict, write, holder=None) -> None:
+    """'elements': the holders of every element, nested like the tensor. `holder`: (layout, names, split) for
+    other input spaces (the memory views): the layout whose flat inputs are the holders, the holder's field names
+    and split(flat inputs) -> their '[a,b,...]' cells."""
     shared = layout.has_in_dim("offset")
-    if shared:
+    if holder is not None:
+        layout, names, split = holder
+    elif shared:
         layout = layout.transpose_ins([d for d in ("offset", "block") if layout.has_in_dim(d)])
         sizes_in = [layout.get_in_dim_size(d) if layout.has_in_dim(d) else 1 for d in ("offset", "block")]
-        names: tuple[str, ...] = SHARED_HOLDER
+        names = SHARED_HOLDER
 
         def split(hw):
             return _tuples([hw // sizes_in[0], hw % sizes_in[0]], [sizes_in[1] - 1, sizes_in[0] - 1])

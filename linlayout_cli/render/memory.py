@@ -174,18 +174,13 @@ def _fast_shared_cells(layout, sizes, padding, pad: str, offsets: int, blocks: i
 # ----------------------------------------------------------------------------------------- tensor memory
 
 TMEM_INS = ("row", "col", "block")
-COPY_ROW_BITS = (5, 6)       # a zero basis there is a copy for another warp; any other zero basis an unused slot
-
-
-def _unused_mask(layout, dim: str, keep=()) -> int:
-    return sum(1 << k for k, v in enumerate(layout.get_in_dim_bases(dim)) if not any(v) and k not in keep)
 
 
 def _tmem(layout, bits: int):
+    from ..analysis.info import tmem_unused
     layout = layout.transpose_ins(list(TMEM_INS))
     rows, cols, blocks = _sizes(layout, TMEM_INS)
-    row_unused = _unused_mask(layout, "row", COPY_ROW_BITS)
-    col_unused = _unused_mask(layout, "col")
+    row_unused, col_unused = tmem_unused(layout)
     slots = max(1, 32 // bits)
     show_slot = slots > 1 and any(c % slots for c in range(cols) if not c & col_unused)
     return layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot
@@ -231,67 +226,72 @@ def _tmem_tensor_view_streamed(layout, bits: int, write) -> None:
              "row": [layout.get_in_dim_bases("row")[k] for k in used_rows],
              "block": list(layout.get_in_dim_bases("block")) if layout.has_in_dim("block") else []}
     used = LinearLayout(bases, layout.get_out_dims(), require_surjective=False)
-    col_values = _spread(len(used_cols), used_cols)
-    row_values = _spread(len(used_rows), used_rows)
-    head = [f"B{b}:" if blocks > 1 else "" for b in range(blocks)]
-    col_text = [f"C{c // slots}" + (f".{c % slots}" if show_slot else "") for c in col_values]
-    row_text = [f"R{r}:" for r in row_values]
-    width = max(map(len, head)) + max(map(len, row_text)) + max(map(len, col_text))
-    entry = _JoinedText(width, [(col_text, len(used_cols)), (row_text, len(used_rows)), (head, None)], np)
-    holders_view(used, entry, write)
+    holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
+                 write)
 
 
-def _spread(count: int, positions: list[int]) -> list[int]:
-    """The values of the used bits (at `positions`) for the compressed indices 0 .. 2^count - 1.
+def _spread(positions: list[int], np):
+    """The values of the used bits (at `positions`) for the compressed indices 0 .. 2^len(positions) - 1.
 
-    >>> _spread(2, [1, 3])
+    >>> import numpy
+    >>> _spread([1, 3], numpy).tolist()
     [0, 2, 8, 10]
     """
-    out = []
-    for x in range(1 << count):
-        v = 0
-        for j, p in enumerate(positions):
-            if x >> j & 1:
-                v |= 1 << p
-        out.append(v)
+    out = np.zeros(1, dtype=np.int64)
+    for p in positions:                      # each used bit doubles the table: the low bits vary fastest
+        out = np.concatenate([out, out | (1 << p)])
     return out
 
 
-class _JoinedText:
-    """Flat indices -> right-aligned texts made of parts, each looked up in its own table by a bit field of the
-    index (lowest field first, the last taking the remaining bits); the parts are written right to left."""
+class _HolderText:
+    """Flat holder indices (used column bits lowest, then used row bits, then the block) -> the right-aligned
+    texts `B<b>:R<row>:C<col>[.<slot>]` as rows of a byte matrix, the tensor view's entries.
 
-    def __init__(self, width: int, parts, np):
-        self.width, self.np = width, np
-        self.fields = []
-        for texts, bits in parts:
-            lens = np.array([len(t) for t in texts], dtype=np.int64)
-            table = np.full((len(texts), max(1, int(lens.max(initial=0)))), ord(" "), dtype=np.uint8)
-            for k, t in enumerate(texts):
-                if t:
-                    table[k, table.shape[1] - len(t):] = np.frombuffer(t.encode(), dtype=np.uint8)
-            self.fields.append((table, lens, bits))
+    Two tables and one OR per entry: the column parts right-aligned with zero bytes on their left, and each
+    (block, row) part placed to end where a column text of each possible length starts; zero bytes become
+    spaces. With columns 5 and 12 and rows 0 and 3: entry (row 3, col 12) = `R3:` ending 3 bytes from the
+    right, OR `C12`."""
+
+    def __init__(self, col_values, row_values, blocks: int, slots: int, show_slot: bool, np):
+        from .chars import put_char, put_number
+        self.np = np
+        heads = [f"B{b}:" if blocks > 1 else "" for b in range(blocks)]
+        row_texts = [h + f"R{r}:" for h in heads for r in row_values.tolist()]
+        numbers = col_values // slots
+        room = 1 + len(str(int(numbers.max(initial=0)))) + (1 + len(str(slots - 1)) if show_slot else 0)
+        texts = np.zeros((len(col_values), room), dtype=np.uint8)
+        end = np.full(len(col_values), room, dtype=np.int64)
+        if show_slot:
+            end = put_number(texts, end, col_values % slots)
+            put_char(texts, end - 1, ".")
+            end = end - 1
+        start = put_number(texts, end, numbers) - 1
+        put_char(texts, start, "C")
+        lengths = room - start
+        col_width = int(lengths.max(initial=0))
+        self.width = width = max(map(len, row_texts)) + col_width
+        cols = np.zeros((len(col_values), width), dtype=np.uint8)
+        cols[:, width - col_width:] = texts[:, room - col_width:]
+        classes = np.unique(lengths)
+        self.col_bits = max(0, len(col_values).bit_length() - 1)
+        self.cols = cols.view(f"V{width}")[:, 0]
+        self.col_class = np.searchsorted(classes, lengths)
+        heads_rows = np.zeros((len(row_texts), len(classes), width), dtype=np.uint8)
+        for k, text in enumerate(row_texts):
+            data = np.frombuffer(text.encode(), dtype=np.uint8)
+            for j, length in enumerate(classes.tolist()):
+                heads_rows[k, j, width - length - len(text):width - length] = data
+        self.classes = len(classes)
+        self.rows = heads_rows.view(f"V{width}").reshape(-1)
 
     def __call__(self, hw):
         np = self.np
         hw = np.asarray(hw, dtype=np.int64)
-        buf = np.full((len(hw), self.width), ord(" "), dtype=np.uint8)
-        end = np.full(len(hw), self.width, dtype=np.int64)
-        rest = hw
-        pieces = []
-        for table, lens, bits in self.fields:
-            idx = rest & ((1 << bits) - 1) if bits is not None else rest
-            rest = rest >> bits if bits is not None else rest
-            pieces.append((table, lens, idx))
-        for table, lens, idx in pieces:                  # the lowest field is the rightmost text
-            size = lens[idx]
-            for length in np.unique(size).tolist():
-                if not length:
-                    continue
-                sel = np.flatnonzero(size == length)
-                cols = end[sel, None] - length + np.arange(length)[None, :]
-                buf[sel[:, None], cols] = table[idx[sel]][:, table.shape[1] - length:]
-                end[sel] -= length
+        c = hw & ((1 << self.col_bits) - 1)
+        r = hw >> self.col_bits
+        buf = self.rows[r * self.classes + self.col_class[c]].view(np.uint8).reshape(len(hw), self.width)
+        buf = buf | self.cols[c].view(np.uint8).reshape(len(hw), self.width)
+        buf[buf == 0] = ord(" ")
         return buf
 
 
@@ -323,26 +323,43 @@ def tmem_hardware_view(layout, bits: int, write) -> None:
 
 
 def _tmem_hardware_view_streamed(layout, sizes, rows, cols, blocks, row_unused, col_unused, slots, write) -> None:
-    """The same view for big layouts, one row at a time, its columns in chunks, formatted by numpy."""
+    """The same view for big layouts: a block's column images are computed once and XORed with each row's image;
+    a row's columns go out in chunks, formatted by numpy straight into the line's bytes (a template holding the
+    `|` and `, ` separators, each slot's cells copied into it)."""
     import numpy as np
 
     from .apply import images, split_coords
-    from .chars import coord_cells, join_cells
+    from .chars import coord_cells
     fb = layout.flat_bases()
+    row_bits = rows.bit_length() - 1
+    row_images = images(fb[:row_bits], np.arange(rows, dtype=np.int64))
     columns = -(-cols // slots)
     per_chunk = max(1, CHUNK // slots)
+    width = len(_coords(0, sizes, ","))
+    step = slots * (width + 1) + 1                  # one 32-bit column: its slots, '|' between them, then ', '
+    template = np.full(step, ord("|"), dtype=np.uint8)
+    template[-2:] = np.frombuffer(b", ", dtype=np.uint8)
+    unused = np.full(width, ord(" "), dtype=np.uint8)
+    unused[-1] = ord("-")
+    c = np.arange(columns * slots, dtype=np.int64)
+    col_ok = (c < cols) & (c & col_unused == 0)
+    c = np.minimum(c, cols - 1)
     for b in range(blocks):
         write(f"Block: {b}:\n".encode())
+        col_images = images(fb[row_bits:], c + cols * b)
         for r in range(rows):
             write(f"Row {r}: ".encode())
             for k0 in range(0, columns, per_chunk):
                 k1 = min(columns, k0 + per_chunk)
-                c = np.arange(k0 * slots, k1 * slots, dtype=np.int64)
-                ok = (c < cols) & (c & col_unused == 0) & (r & row_unused == 0)
-                idx = r + rows * (np.minimum(c, cols - 1) + cols * b)
-                cells = coord_cells(split_coords(images(fb, idx), sizes), sizes, ",")
-                cells[~ok] = ord(" ")
-                cells[~ok, -1] = ord("-")
-                line = join_cells(join_cells(cells.reshape(k1 - k0, slots, -1), b"|")[None], b", ")[0]
-                write((b", " if k0 else b"") + line.tobytes())
+                line = np.empty((k1 - k0, step), dtype=np.uint8)
+                line[:] = template
+                cells = line[:, :slots * (width + 1)].reshape(k1 - k0, slots, width + 1)[:, :, :width]
+                if r & row_unused:
+                    cells[:] = unused
+                else:
+                    found = coord_cells(split_coords(col_images[k0 * slots:k1 * slots] ^ row_images[r], sizes), sizes, ",")
+                    found[~col_ok[k0 * slots:k1 * slots]] = unused
+                    cells[:] = found.reshape(k1 - k0, slots, width)
+                body = line.reshape(-1)
+                write(body[:-2].tobytes() if k1 == columns else body.tobytes())
             write(b"\n")

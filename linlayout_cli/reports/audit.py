@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from ..analysis.global_sectors import AMD_LINE_BYTES
 from ..analysis.kernel.facts import (
     CONVERTED,
     LOCAL_LOAD,
@@ -124,16 +125,23 @@ def limit_words(bound) -> str:
     return "limited by " + " and ".join(f"the {b}" for b in bound)
 
 
+# the verb of each AMD buffer op's verdict
+BUFFER_VERBS = {"amdg.buffer_load": "load", "amdg.buffer_store": "store", "amdg.buffer_atomic_rmw": "atomic",
+                "amdg.buffer_atomic_cas": "atomic", "amdg.buffer_load_to_local": "load to shared"}
+
+
 def _global_words(op: str, d: GlobalAccess) -> str:
     """A global access: 'load 8 x 16-bit per thread (4 instruction(s)), at the 128-bit cap; 16 sector(s) of 32
-    bytes per warp access (ideal 16)'; an AMD buffer op's has no sectors; a scalar's its width."""
+    bytes per warp access (ideal 16)'; an AMD buffer op's its lines; a scalar's its width."""
     verb = {"tt.load": "load", "tt.store": "store"}.get(op, "atomic")
     if d.scalar:
         return f"scalar {verb} of {d.vector_bits} bits"
     vec, n = d.vector_width, d.instructions_per_thread
     each = f"{vec} x {d.vector_bits // vec}-bit per thread ({n} instruction(s)), {limit_words(d.bound_by or ())}"
-    if op in BUFFER_OPS:
-        return f"buffer {'load' if op.endswith('load') else 'store'} {each}"
+    if op in BUFFER_OPS:                             # AMD: 128-byte lines
+        unit = "line(s)" if d.sector_bytes == AMD_LINE_BYTES else "sector(s)"
+        return (f"buffer {BUFFER_VERBS[op]} {each}; {d.sectors_per_warp_access} {unit} of {d.sector_bytes} bytes "
+                f"per warp access (ideal {d.ideal_sectors})")
     return (f"{verb} {each}; {d.sectors_per_warp_access} sector(s) of {d.sector_bytes} bytes per warp access "
             f"(ideal {d.ideal_sectors})")
 

@@ -13,7 +13,7 @@ MAX_LISTED = 8                  # bits and offsets listed in text; JSON has them
 
 
 def _what_bits(d: LayoutDiff) -> str:
-    return "offset bits" if d.category_a == d.category_b == "shared" else "hardware bits"
+    return {"shared": "offset bits", "tensor memory": "row and column bits"}.get(d.category_a, "hardware bits")
 
 
 def headline(d: LayoutDiff) -> str:
@@ -21,8 +21,12 @@ def headline(d: LayoutDiff) -> str:
     if d.equal:
         return f"equal: the same linear layout at {shape_text(d.shape)} (every input bit maps to the same element)"
     if not d.same_category:
-        return (f"different: A is a {d.category_a} layout, B a {d.category_b} one (what storing one into the other "
-                "costs: ttlayout bank)")
+        how = ("tmem_load and tmem_store move data between them: print the tensor memory layout with --tmem-warps N "
+               "for their register layout" if "tensor memory" in (d.category_a, d.category_b)
+               else "what storing one into the other costs: ttlayout bank")
+        return f"different: A is a {d.category_a} layout, B a {d.category_b} one ({how})"
+    if not d.changes:
+        return "different: the same offsets of the same elements, padded differently"
     return f"different: {len(d.changes)} of {plural(d.bits, _what_bits(d)[:-1])} map to other elements"
 
 
@@ -63,7 +67,7 @@ def _convert_rows(d: LayoutDiff, verdict) -> list[tuple[str, str]]:
 def _offset_rows(d: LayoutDiff) -> list[tuple[str, str]]:
     o = d.offsets
     if o is None:
-        both = d.category_a == d.category_b == "shared"
+        both = d.category_a == d.category_b == "shared" and not d.partitioned
         return [("offsets", "the two layouts have offset spaces of different sizes: no offset-by-offset "
                             "comparison")] if both else []
     rows = [("offsets", f"{o.moved} of {o.total} offsets hold another element in B than in A"
@@ -105,12 +109,20 @@ def blocks(d: LayoutDiff, a_text: str, b_text: str, element: str | None, bitwidt
     rows = [("A", f"{a_text}  ({d.category_a})"), ("B", f"{b_text}  ({d.category_b})"),
             ("tensor", f"{shape_text(d.shape)}, {bitwidth}-bit elements{elem}")]
     rows += _spread_rows(d)
+    if d.padding_a or d.padding_b:
+        rows.append(("padding", _padding_text(d.padding_a, d.padding_b)))
     if d.changes and d.same_category:
         rows.append(("bits", f"{_what_bits(d)} that step other elements (named by their index), A -> B:"))
         rows += [("", _bit(c)) for c in d.changes[:MAX_LISTED]]
         rows += [("", t) for t in _more(min(len(d.changes), MAX_LISTED), len(d.changes))]
     rows += _convert_rows(d, verdict) + _offset_rows(d) + _bank_rows(d, register, register_note)
     return [Line(((f"{word}: ", f"bold {colour}"), (rest, ""))), Fields(tuple(rows))]
+
+
+def _padding_text(a, b) -> str:
+    def text(p):
+        return "[" + ", ".join(f"{i}:+{q}" for i, q in p) + "]" if p else "none"
+    return f"A, B  {text(a)}" if a == b else f"A {text(a)}, B {text(b)}"
 
 
 def _change_json(c: BitChange) -> dict:
@@ -153,4 +165,6 @@ def json_text(d: LayoutDiff, a_text: str, b_text: str, element: str | None, bitw
             "examples": [{"block": b, "offset": x, "a": list(ea), "b": list(eb)} for b, x, ea, eb in o.examples]},
         "banks": _banks_json(d, register, register_note),
     }
+    if d.padding_a or d.padding_b:
+        obj["padding"] = {"a": [list(x) for x in d.padding_a], "b": [list(x) for x in d.padding_b]}
     return json.dumps(obj, indent=2) + "\n"

@@ -3,9 +3,9 @@
 JSON."""
 from __future__ import annotations
 
-from ..analysis.cute import cute_input, reads_back_as_shared
+from ..analysis.cute import cute_input
 from ..analysis.info import HARDWARE, LayoutInfo, Spread, alignment_of, bases_of
-from ..analysis.lookup import Held, Holder, bank_of
+from ..analysis.lookup import Held, Holder, MemoryPlace, TmemPlace, bank_of
 from ..attributes import encodings as enc
 from ..records import frozen
 from . import gluon
@@ -49,6 +49,8 @@ class Paste:
 
 
 def paste(info: LayoutInfo) -> Paste:
+    if info.tensor_memory is not None or (info.shared and (info.shared.padding or info.shared.partitions > 1)):
+        return Paste(None, gluon.class_text(info.encoding), None)
     text = linear_attr(info)
     shared = info.category == "shared"
     lin_gluon = (gluon.linear_text(bases_of(info.linear), info.shape, alignment_of(info.encoding) if shared else None)
@@ -57,9 +59,10 @@ def paste(info: LayoutInfo) -> Paste:
 
 
 def cute_line(info: LayoutInfo) -> str:
-    """The layout in CuTe notation, or `none: <why>` (one line)."""
+    """The layout in CuTe notation as it reads back (`cute_input`: prefixed where the text alone could be read
+    another way or spans several CTAs), or `none: <why>` (one line)."""
     form = info.cute
-    return str(form.text) if form.layout is not None else f"none: {form.reason}"
+    return str(cute_input(form, info.shape)) if form.layout is not None else f"none: {form.reason}"
 
 
 def _mask_bits(mask: int) -> list[int]:
@@ -125,8 +128,15 @@ def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     s = info.shared
     assert s is not None                       # a shared layout's
     rows = [("memory", f"{s.offsets} offsets x {info.element_bits} bits = {s.offsets * info.element_bits // 8} bytes"
-                       + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "") + f"; alignment {s.alignment} bytes"),
-            ("swizzle", s.swizzle)]
+                       + (f" per CTA, {s.blocks} CTAs" if s.blocks > 1 else "")
+                       + (f" per partition, {s.partitions} partitions (separate buffers)" if s.partitions > 1 else "")
+                       + (f"; alignment {s.alignment} bytes" if s.alignment is not None else ""))]
+    if s.padding:
+        size = s.padded_size or 0
+        rows.append(("padding", ", ".join(f"{i}:+{q}" for i, q in s.padding) + f" (after every interval offsets, "
+                                f"that many unused): {size} positions = {size * info.element_bits // 8} bytes"
+                                + (" per buffer" if s.blocks > 1 or s.partitions > 1 else "")))
+    rows.append(("swizzle", s.swizzle))
     if s.mixed:
         rows.append(("mixed bits", ", ".join(f"offset {1 << i} -> {coord(s.offset_bases[i])}" for i in s.mixed[:8])
                      + more_count(len(s.mixed), 8, ", ... and {} more")))
@@ -140,22 +150,43 @@ def _shared_rows(info: LayoutInfo) -> list[tuple[str, str]]:
     return rows
 
 
+def _tmem_rows(info: LayoutInfo) -> list[tuple[str, str]]:
+    m = info.tensor_memory
+    assert m is not None                       # a tensor memory layout's
+    rows = [("tensor memory", f"{m.rows} rows x {plural(m.columns, '32-bit column')} allocated"
+                              + (" per CTA, " + plural(m.blocks, "CTA") if m.blocks > 1 else "")
+                              + " (Triton's getTmemAllocSizes)"),
+            ("columns", f"{m.slots} element slots per row, {m.per_column} x {info.element_bits} bits per 32-bit "
+                        "column" + (f"; {m.unused} of {m.row_span * m.slots} (row, slot) places unused"
+                                    if m.unused else ""))]
+    if m.warp_copies:
+        rows.append(("copies", f"each element is also held {'once' if m.warp_copies == 1 else f'{m.warp_copies} times'}"
+                               " more, rows 32 or 64 apart, for the other warps of the warpgroup"))
+    for sp in m.spread:
+        rows.append((spread_label(sp), spread_text(sp)))
+    rows.append(("mapping", ("injective" if m.injective else "not injective (copies or unused slots)") + ", "
+                 + ("surjective" if m.surjective else "not surjective")))
+    return rows
+
+
 def blocks(info: LayoutInfo) -> list:
     ll = info.linear
     head = [line(info.attr, "bold"),
             line(f"{info.kind} ({info.category}) at tensor<{'x'.join(map(str, info.shape))}x{info.element}>")]
-    rows = _distributed_rows(info) if info.distributed else _shared_rows(info)
+    rows = (_distributed_rows(info) if info.distributed else _shared_rows(info) if info.shared
+            else _tmem_rows(info))
     basis_rows = [("bases" if i == 0 else "", f"{d} = {enc.int_lists(ll.get_in_dim_bases(d))}")
                   for i, d in enumerate(ll.in_dims)]
     p = paste(info)
-    tail = [("paste", p.linear_attr or "none: Triton accepts no linear attribute with these bases"),
+    tail = [("paste", p.linear_attr or ("none: Triton 3.9 has no linear attribute for tensor memory"
+                                         if info.tensor_memory else
+                                         "none: a #ttg.shared_linear holds no padding or partitions"
+                                         if info.shared and (info.shared.padding or info.shared.partitions > 1) else
+                                         "none: Triton accepts no linear attribute with these bases")),
             ("gluon", p.gluon or "none: Gluon builds no layout with these bases")]
     if p.gluon_linear is not None and p.gluon != p.gluon_linear:
         tail.append(("", p.gluon_linear))
     tail.append(("cute", cute_line(info)))
-    if reads_back_as_shared(info.cute, info.shape):
-        tail.append(("", "(its two modes are also this tensor's dims: give it back as 'cute-tv: ...', or it reads "
-                         "as a shared layout)"))
     return head + [Fields(tuple(rows + basis_rows + tail)), BLANK,
                    line("linear layout (Triton's LinearLayout::toString):", "bold")] + \
         [line(text) for text in str(ll).strip("\n").split("\n")]
@@ -179,7 +210,8 @@ def _shared_json(info: LayoutInfo) -> dict:
         "offsets": s.offsets, "blocks": s.blocks, "alignment": s.alignment, "swizzle": s.swizzle,
         "vec": s.vec, "per_phase": s.per_phase, "max_phase": s.max_phase, "mixed_offset_bits": list(s.mixed),
         "row_dim": s.row_dim, "row_banks": {str(n): list(v) for n, v in s.row_banks.items()},
-        "injective": s.injective, "surjective": s.surjective,
+        "injective": s.injective, "surjective": s.surjective, "partitions": s.partitions,
+        "padding": [list(x) for x in s.padding], "padded_size": s.padded_size,
     }
 
 
@@ -201,8 +233,15 @@ def json_text(info: LayoutInfo) -> str:
                    replication={"copies": d.slots // d.distinct if d.distinct else 0, "distinct_elements": d.distinct,
                                 "slots": d.slots, "free_masks": {hw: d.free[hw] for hw in HARDWARE}},
                    distributed=_distributed_json(info))
-    else:
+    elif info.shared:
         obj.update(elements_per_thread=None, vector_width=None, replication=None, shared=_shared_json(info))
+    else:
+        m = info.tensor_memory
+        assert m is not None                       # the third category
+        obj.update(elements_per_thread=None, vector_width=None, replication=None, tensor_memory={
+            "alloc": [m.rows, m.columns], "rows": m.row_span, "slots": m.slots, "blocks": m.blocks,
+            "per_column": m.per_column, "warp_copies": m.warp_copies, "unused": m.unused,
+            "spread": [spread_json(sp) for sp in m.spread], "injective": m.injective, "surjective": m.surjective})
     return json.dumps(obj, indent=2) + "\n"
 
 
@@ -262,4 +301,55 @@ def at_offset_json(offset: int, block: int, element, element_bits: int) -> str:
     import json
     return json.dumps({"offset": offset, "block": block, "element": list(element),
                        "bank": bank_of(offset, element_bits), "bank64": bank_of(offset, element_bits, 64)},
+                      indent=2) + "\n"
+
+
+def tmem_places_blocks(element, found: list[TmemPlace]) -> list:
+    head = f"element {coord(element)}: " + (plural(len(found), "tensor memory place") if found else "stored nowhere")
+    rows = tuple((p.name, str(p.block), str(p.row), str(p.column), str(p.slot)) for p in found)
+    return [line(head, "bold")] + ([Table(("place", "block", "row", "column", "slot"), rows, "  ")] if rows else [])
+
+
+def tmem_places_json(element, found: list[TmemPlace]) -> str:
+    import json
+    return json.dumps({"element": list(element),
+                       "places": [{"block": p.block, "row": p.row, "column": p.column, "slot": p.slot,
+                                   "name": p.name} for p in found]}, indent=2) + "\n"
+
+
+def memory_places_blocks(element, found: list[MemoryPlace], partitions: int, element_bits: int) -> list:
+    """A padded or partitioned shared layout's places of one element: the memory position (offset plus padding)
+    is the one the hardware view prints and the one banks are counted on."""
+    head = f"element {coord(element)}: " + (plural(len(found), "place") if found else "stored nowhere")
+    names = ("block",) + (("partition",) if partitions > 1 else ()) + ("offset", "position", "bank/32", "bank/64")
+    rows = tuple((str(p.block),) + ((str(p.partition),) if partitions > 1 else ())
+                 + (str(p.offset), str(p.position), str(bank_of(p.position, element_bits)),
+                    str(bank_of(p.position, element_bits, 64))) for p in found)
+    return [line(head, "bold")] + ([Table(names, rows, "  ")] if rows else [])
+
+
+def memory_places_json(element, found: list[MemoryPlace], element_bits: int) -> str:
+    import json
+    return json.dumps({"element": list(element),
+                       "places": [{"block": p.block, "partition": p.partition, "offset": p.offset,
+                                   "position": p.position, "bank": bank_of(p.position, element_bits),
+                                   "bank64": bank_of(p.position, element_bits, 64)} for p in found]},
+                      indent=2) + "\n"
+
+
+def at_position_blocks(position: int, block: int, offset, found, element_bits: int) -> list:
+    where = f"{position} (block {block})"
+    if offset is None:
+        return [Fields((("offset", where), ("element", "none: padding")))]
+    rows = [("offset", where + (f", linear offset {offset}" if offset != position else ""))]
+    rows += [("element" if len(found) == 1 else f"partition {part}", coord(e)) for part, e in found]
+    rows.append(("bank", f"{bank_of(position, element_bits)} of 32, {bank_of(position, element_bits, 64)} of 64"))
+    return [Fields(tuple(rows))]
+
+
+def at_position_json(position: int, block: int, offset, found, element_bits: int) -> str:
+    import json
+    return json.dumps({"offset": position, "block": block, "linear_offset": offset, "padding": offset is None,
+                       "elements": [{"partition": part, "element": list(e)} for part, e in found],
+                       "bank": bank_of(position, element_bits), "bank64": bank_of(position, element_bits, 64)},
                       indent=2) + "\n"

@@ -1,63 +1,224 @@
-"""Every global access's vector width and instructions per thread against the compiled code, per Python line:
-tests/data/kernels/global_lines.json holds, for each of the 100 dumps of tests/data/kernels, the global load,
+"""Every global access's vector width and instructions per thread against the compiled code, per op and per Python
+line: tests/data/kernels/global_lines.json holds, for each of the 100 dumps of tests/data/kernels, the global load,
 store, atomic and cp.async instructions of Triton 3.9's PTX / AMDGCN by form and width, attributed to Python lines
-by scripts/asm_counts.py (independent of linlayout_cli). The audit's rows of each line, summed, must give the same
-forms and counts; the only differences are LLVM peeling a loop's first iteration (the TTGIR does not decide it),
-listed below with both sides exactly."""
+and to source locations (line and column) by scripts/asm_counts.py (independent of linlayout_cli);
+tests/data/cache_global_lines.json holds the same for the stored assembly of the real cache in tests/data/cache, and
+tests/data/buffer_ops/buffer_ops.gfx942.json for a TTGIR file of every AMD buffer op (atomics and the load to shared
+memory included), compiled the same way.
+
+Per op: the audit's rows at one source location (a Python op and every copy of it the compiler made, such as a
+pipeline's prologue copy) must give exactly the forms, widths and counts the assembly has at that location, and
+each row's own form must be one the assembly has there. The only differences are LLVM peeling a loop's first
+iteration (the TTGIR does not decide it; docs/audit_model.md, "Global instructions LLVM peels"), listed below with
+both sides exactly."""
 from __future__ import annotations
 
 import collections
 import json
 
 import pytest
-from golden_cases import DATA
+from golden_cases import DATA, ROOT
 
-from linlayout_cli.analysis.asm import python_line
+from linlayout_cli import advise
+from linlayout_cli.analysis.asm import _same_file, python_line
 from linlayout_cli.analysis.audit import analyze_audit
 from linlayout_cli.parsing.module import read_modules
 
 LINES = json.loads((DATA / "kernels" / "global_lines.json").read_text())["dumps"]
+CACHE = json.loads((DATA / "cache_global_lines.json").read_text())["entries"]
 
 NVIDIA = {"tt.load": "ld.global", "tt.store": "st.global", "ttg.async_copy_global_to_local": "cp.async",
           "tt.atomic_rmw": "atom.global", "tt.atomic_cas": "atom.global"}
 AMD = {"tt.load": "global_load", "tt.store": "global_store", "amdg.buffer_load": "buffer_load",
        "amdg.buffer_store": "buffer_store", "ttg.async_copy_global_to_local": "global_load_lds",
-       "tt.atomic_rmw": "global_atomic", "tt.atomic_cas": "global_atomic"}
+       "amdg.buffer_load_to_local": "buffer_load_lds", "tt.atomic_rmw": "global_atomic",
+       "tt.atomic_cas": "global_atomic", "amdg.buffer_atomic_rmw": "buffer_atomic",
+       "amdg.buffer_atomic_cas": "buffer_atomic"}
 
-# (dump, Python line) -> (model, assembly): LLVM peels the first iteration of these loops, so the loop's loads
-# appear 1.5 times (the stream-pipelined gfx942 matmuls) or twice (matmul_kloop on sm100: `%.peel.next` in the PTX)
+# (dump, Python line) where LLVM peels the first iteration of the loop (docs/audit_model.md, "Loops LLVM peels"):
+# the assembly holds the model's instructions plus one more copy of the loop body's ops of that line (the
+# stream-pipelined gfx942 matmuls with one shared-memory slot: prologue, peeled iteration, loop; matmul_kloop on
+# sm100: `%.peel.next` in the PTX). Per iteration a thread issues what the model says; statically the code holds
+# the loop body twice. `test_each_line_is_the_compiled_one` checks exactly that on these lines.
 PEELED = {
-    ("fp8_matmul.gfx942.ttgir", 19): ({"global_load 128": 8}, {"global_load 128": 12}),
-    ("matmul_epilogue_transpose.gfx942.ttgir", 19): ({"global_load 128": 8}, {"global_load 128": 12}),
-    ("matmul_pipelined.gfx942.ttgir", 19): ({"global_load 128": 4}, {"global_load 128": 6}),
-    ("matmul_pipelined.gfx942.ttgir", 20): ({"global_load 128": 4}, {"global_load 128": 6}),
-    ("matmul_kloop.sm100.ttgir", 19): ({"ld.global 128": 4}, {"ld.global 128": 8}),
-    ("matmul_kloop.sm100.ttgir", 20): ({"ld.global 128": 2}, {"ld.global 128": 4}),
+    ("fp8_matmul.gfx942.ttgir", 19),
+    ("matmul_epilogue_transpose.gfx942.ttgir", 19),
+    ("matmul_pipelined.gfx942.ttgir", 19),
+    ("matmul_pipelined.gfx942.ttgir", 20),
+    ("matmul_kloop.sm100.ttgir", 19),
+    ("matmul_kloop.sm100.ttgir", 20),
 }
 
 
-def model_lines(name: str, entry: dict) -> dict:
+def source_position(frames, loc, source) -> tuple[int, int] | None:
+    """(line, column) where the assembly attributes an op's instructions: its outermost frame in the kernel's file."""
+    own = [f for f in frames if f[1] and _same_file(f[0], source)]
+    if own:
+        return own[-1][1], own[-1][2]
+    line = python_line(frames, loc, source)
+    return None if line is None else (line, int(loc.rsplit(":", 1)[1]))
+
+
+def model_ops(text: str, kind: str, source: str, in_loops: bool = False) -> dict:
+    """(line, column) -> [(op, 'form bits', instructions per thread)] of the audit's global rows and cp.async rows
+    (only those inside a loop with `in_loops`)."""
+    forms = NVIDIA if kind == "ptx" else AMD
+    out: dict = collections.defaultdict(list)
+    for m in analyze_audit(read_modules(text)):
+        for f in m.findings:
+            bits = getattr(f.facts, "vector_bits", None)
+            if f.op in forms and bits is not None and (f.loops > 0 or not in_loops):
+                at = source_position(f.frames, f.loc, source)
+                out[at].append((f.op, f"{forms[f.op]} {bits}", f.facts.instructions_per_thread))
+    return out
+
+
+def summed(rows) -> dict:
+    c: collections.Counter = collections.Counter()
+    for _, form, n in rows:
+        c[form] += n
+    return dict(c)
+
+
+def asm_ops(entry: dict) -> dict:
+    return {tuple(int(x) for x in k.rsplit(":", 2)[1:]): v for k, v in entry["ops"].items()}
+
+
+def check_ops(model: dict, asm: dict, peeled_lines: set = frozenset(), in_loops: dict | None = None) -> list:
+    """The source locations where the model and the assembly differ: a row's form absent from the assembly there,
+    or the location's counts unequal; on a peeled line the assembly must hold one more copy of the location's
+    loop-body rows (`in_loops`, model_ops(..., in_loops=True))."""
+    bad = []
+    for at in sorted(set(model) | set(asm)):
+        rows, have = model.get(at, []), asm.get(at, {})
+        want = collections.Counter(summed(rows))
+        if at[0] in peeled_lines:
+            want.update(summed((in_loops or {}).get(at, [])))
+        if any(form not in have for _, form, _ in rows) or dict(want) != have:
+            bad.append((at, rows, have))
+    return bad
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+def test_each_global_op_is_the_compiled_one(name):
+    entry = LINES[name]
+    assert not entry["unattributed"]
+    text = (DATA / "kernels" / name).read_text()
+    model = model_ops(text, entry["kind"], entry["source"])
+    peeled = {line for (dump, line) in PEELED if dump == name}
+    in_loops = model_ops(text, entry["kind"], entry["source"], in_loops=True)
+    assert check_ops(model, asm_ops(entry), peeled, in_loops) == []
+
+
+@pytest.mark.parametrize("key", sorted(CACHE))
+def test_each_global_op_of_the_real_cache_is_the_compiled_one(key):
+    entry = CACHE[key]
+    assert not entry["unattributed"]
+    text = (DATA / "cache" / entry["ttgir"]).read_text()
+    model = model_ops(text, entry["kind"], entry["source"])
+    peeled = {line for (dump, line) in PEELED if dump == f"{entry['kernel']}.{entry['target']}.ttgir"}
+    in_loops = model_ops(text, entry["kind"], entry["source"], in_loops=True)
+    assert check_ops(model, asm_ops(entry), peeled, in_loops) == []
+
+
+@pytest.mark.parametrize("name, ops", [
+    ("buffer_ops.gfx942.ttgir", {"amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw",
+                                 "amdg.buffer_atomic_cas", "amdg.buffer_load_to_local"}),
+    ("async_copy.gfx942.ttgir", {"ttg.async_copy_global_to_local", "tt.store"})])
+def test_each_amd_buffer_op_is_the_compiled_one(name, ops):
+    # every AMD buffer op, and an async copy to shared memory without a `contiguity` attribute (the lowering takes
+    # the pointers' AxisInfo: 2 x f16, `global_load_lds_dword`), compiled by Triton 3.9 for gfx942
+    path = DATA / "buffer_ops" / name
+    entry = json.loads(path.with_suffix(".json").read_text())
+    model = model_ops(path.read_text(), entry["kind"], entry["source"])
+    assert not entry["unattributed"] and check_ops(model, asm_ops(entry)) == []
+    assert {op for rows in model.values() for op, _, _ in rows} == ops
+
+
+def test_amd_buffer_ops_get_lines_from_their_offsets():
+    # hand-checked: 64x64 f16 in sizePerThread [1, 2], threadsPerWarp [2, 32]: one instruction of the 64 lanes
+    # covers 2 rows x 64 contiguous columns (128 bytes each), rows a runtime stride apart: 2 lines of 128 bytes,
+    # the fewest 256 bytes can fill. The f32 atomics (sizePerThread [4], one element per instruction): 64 lanes
+    # 16 bytes apart span 1024 bytes, 8 lines, where 256 bytes could fill 2.
+    (m,) = analyze_audit(read_modules((DATA / "buffer_ops" / "buffer_ops.gfx942.ttgir").read_text()))
+    got = {f.op: (f.facts.sectors_per_warp_access, f.facts.ideal_sectors, f.facts.sector_bytes,
+                  f.facts.address_assumptions) for f in m.findings if f.op.startswith("amdg.")}
+    two_rows = (2, 2, 128, ("alignment", "strided-dim"))
+    assert got == {"amdg.buffer_load": two_rows, "amdg.buffer_store": two_rows,
+                   "amdg.buffer_load_to_local": two_rows,
+                   "amdg.buffer_atomic_rmw": (8, 2, 128, ("alignment",)),
+                   "amdg.buffer_atomic_cas": (8, 2, 128, ("alignment",))}
+    # a 1-D copy of 2048 f16, 8 per thread: 64 lanes x 16 bytes, 8 full lines (buffer_copy's load and store)
+    (m,) = analyze_audit(read_modules((DATA / "kernels" / "buffer_copy.gfx942.ttgir").read_text()))
+    assert {(f.op, f.facts.lines_per_warp_access, f.facts.ideal_sectors) for f in m.findings
+            if f.op.startswith("amdg.")} == {("amdg.buffer_load", 8, 8), ("amdg.buffer_store", 8, 8)}
+
+
+ADVISED = [json.loads(line) for line in (ROOT / "golden" / "advise" / "cases.jsonl").read_text().splitlines()]
+ADVISED = [c for c in ADVISED if c["change"]]
+
+
+def global_widths(text: str) -> tuple[dict, dict]:
+    """The model's global loads and stores of a whole kernel as {bits: instructions per thread} (the assembly's
+    global_loads / global_stores classes: atomics are in neither)."""
+    loads: collections.Counter = collections.Counter()
+    stores: collections.Counter = collections.Counter()
+    for m in analyze_audit(read_modules(text)):
+        for f in m.findings:
+            counts = f.counts or {}
+            if counts.get("global_loads") or counts.get("global_stores"):
+                side = loads if counts.get("global_loads") else stores
+                side[str(f.facts.vector_bits)] += f.facts.instructions_per_thread
+    return dict(loads), dict(stores)
+
+
+@pytest.mark.parametrize("case", ADVISED, ids=[c["id"] for c in ADVISED])
+def test_advise_predicts_the_compiled_global_instructions(case):
+    # golden/advise compiled each dump and the patch advise writes for it (scripts/golden/advise.py): advise's
+    # predicted global counts, before and after, are the compiled ones, and so are the audit's widths of both
+    change = advise(str(DATA / "kernels" / f"{case['id']}.ttgir")).changes[0]
+    for k in ("global_loads", "global_stores"):
+        assert (change.totals_before[k], change.totals_after[k]) == (case["compiled_before"][k],
+                                                                     case["compiled_after"][k]), k
+    for which, text in (("before", (DATA / "kernels" / f"{case['id']}.ttgir").read_text()),
+                        ("after", (ROOT / "golden" / "advise" / case["patched"]).read_text())):
+        compiled = case[f"compiled_{which}"]
+        assert global_widths(text) == (compiled["global_load_bits"], compiled["global_store_bits"]), which
+
+
+def model_lines(name: str, entry: dict, in_loops: bool = False) -> dict:
     """Python line -> {form: instructions per thread} of the audit's global rows (and cp.async rows)."""
-    forms = NVIDIA if entry["kind"] == "ptx" else AMD
-    (m,) = analyze_audit(read_modules((DATA / "kernels" / name).read_text()))
     out: dict = collections.defaultdict(collections.Counter)
-    for f in m.findings:
-        bits = getattr(f.facts, "vector_bits", None)
-        if f.op in forms and bits is not None:
-            line = python_line(f.frames, f.loc, entry["source"])
-            out[line][f"{forms[f.op]} {bits}"] += f.facts.instructions_per_thread
+    text = (DATA / "kernels" / name).read_text()
+    for (line, _), rows in model_ops(text, entry["kind"], entry["source"], in_loops).items():
+        out[line].update(summed(rows))
     return {line: dict(c) for line, c in out.items()}
 
 
 @pytest.mark.parametrize("name", sorted(LINES))
-def test_each_global_access_is_the_compiled_one(name):
+def test_each_line_is_the_compiled_one(name):
     entry = LINES[name]
     model = model_lines(name, entry)
+    in_loops = model_lines(name, entry, in_loops=True)
     asm = {int(k.rsplit(":", 1)[1]): v for k, v in entry["lines"].items()}
-    assert not entry["unattributed"]
     for line in sorted(set(model) | set(asm)):
         got = (model.get(line, {}), asm.get(line, {}))
-        assert got[0] == got[1] or PEELED.get((name, line)) == got, (line, got)
+        if (name, line) in PEELED:
+            # one more copy of the line's loop-body ops, nothing else
+            peeled = collections.Counter(got[0]) + collections.Counter(in_loops.get(line, {}))
+            assert got[0] != got[1] and dict(peeled) == got[1], (line, got)
+        else:
+            assert got[0] == got[1], (line, got)
+
+
+def test_every_op_kind_of_the_issue_is_compared():
+    # tt.load, tt.store, an atomic, cp.async and the AMD buffer ops all occur in the compared data
+    seen = set()
+    for name, entry in LINES.items():
+        for rows in model_ops((DATA / "kernels" / name).read_text(), entry["kind"], entry["source"]).values():
+            seen.update(op for op, _, _ in rows)
+    assert {"tt.load", "tt.store", "tt.atomic_rmw", "ttg.async_copy_global_to_local", "amdg.buffer_load",
+            "amdg.buffer_store"} <= seen
 
 
 def test_agreement_over_every_line():

@@ -144,12 +144,17 @@ def test_golden_case_through_the_command_line(case):
     text = d["cute"]
     assert d["cute_reason"] is None
     assert_library_gives(text, case["bases"], shape)
-    assert ok([*args, "--format", "cute"]) == text + "\n"
     back_text = d["cute_input"]
-    assert back_text in (text, "cute-tv: " + text)
+    assert ok([*args, "--format", "cute"]) == back_text + "\n"       # the text says what it is (issue 32 A.9)
+    word = "tv" if d["category"] == "distributed" else "shared"
+    blocks = 1 << len(case["bases"].get("block", []))
+    prefix = back_text[:len(back_text) - len(text)]
+    assert back_text.endswith(text) and (prefix == "" or re.fullmatch(rf"cute-{word}(\[.*\])?: ", prefix)), back_text
+    assert (f"ctas={blocks}" in prefix) == (blocks > 1)
     back = json.loads(ok(["info", "-l", back_text, "-t", args[3], "--json"]))
     assert back["category"] == d["category"]
     assert same_threads(back["bases"], case["bases"]), back["attr"]
+    assert back["bases"].get("block", []) == case["bases"].get("block", [])      # blocks read back as blocks
     if back["bases"] == case["bases"] or not any(a in HW_FLAGS for a in case["args"]):
         hw = [a for a in case["args"] if a in HW_FLAGS][:1]
         printed = ok(["-l", back_text, "-t", args[3], *hw])
@@ -252,13 +257,17 @@ def test_an_option_reads_its_own_kind_and_a_prefix_says_which():
     rows = "#ttg.blocked<{sizePerThread = [1, 32], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>"
     plain = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
     t = ["-t", "tensor<32x32xf16>"]
-    assert ok(["-l", "(_32,_32):(_32,_1)", *t]).startswith(f"Print layout attribute: {plain}\n")
+    assert ok(["-l", "cute-shared: (_32,_32):(_32,_1)", *t]).startswith(f"Print layout attribute: {plain}\n")
     assert ok(["-l", "cute-tv: (_32,_32):(_32,_1)", *t]).startswith(f"Print layout attribute: {rows}\n")
+    both = error_line(["-l", "(_32,_32):(_32,_1)", *t])               # written by someone else: both readings named
+    assert "reads two ways" in both and "shared #ttg.swizzled_shared<{vec = 1" in both
+    assert "thread-value #ttg.blocked<{sizePerThread = [1, 32]" in both
     got = json.loads(ok(["bank", "-r", "(_32,_32):(_32,_1)", "-s", "(_32,_32):(_32,_1)", *t, "--json"]))
     assert (got["register_layout"], got["shared_layout"]) == (rows, plain)
     d = json.loads(ok(["info", "-l", rows, *t, "--json"]))
     assert (d["cute"], d["cute_input"]) == ("(_32,_32):(_32,_1)", "cute-tv: (_32,_32):(_32,_1)")
-    assert "give it back as 'cute-tv: ...'" in ok(["info", "-l", rows, *t])
+    assert "\ncute          cute-tv: (_32,_32):(_32,_1)\n" in ok(["info", "-l", rows, *t])
+    assert "\ncute          cute-shared: (_32,_32):(_32,_1)\n" in ok(["info", "-l", plain, *t])
 
 
 def test_cute_text_in_t_with_the_same_encoding_is_one_layout():
@@ -315,7 +324,7 @@ ERRORS = [
      r"^no CuTe form: an XOR in a distributed layout: lane bit 0 -> \(0, 1\) and warp bit 0 -> \(1, 1\) both move "
      r"dim1 bit 0"),
     (["-l", "#ttg.padded_shared<[2:+1, 4:+2] {order = [1, 0], shape = [2, 4]}>", "-t", "tensor<2x4xf16>", "--format",
-      "cute"], r"^--format cute covers Triton's own views only"),
+      "cute"], r"^no CuTe form: ttlayout writes no CuTe text for padded shared memory"),
 ]
 
 

@@ -181,9 +181,9 @@ def test_tmem_warps_json_is_the_register_layouts():
     (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--tmem-warps", "2"], ["power of two", "4"]),
     (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--tmem-warps", "4", "--tmem-instr", "16x32bx2"],
      ["16x32bx2"]),
-    (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--json"], ["json"]),
+    (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--format", "svg"], ["svg"]),
     (["-l", "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t", "tensor<16x16xf16>",
-      "--format", "json"], ["json"]),
+      "--format", "svg"], ["svg"]),
 ])
 def test_option_misuse_is_one_clean_line(argv, words):
     err = error_of(*argv)
@@ -192,12 +192,12 @@ def test_option_misuse_is_one_clean_line(argv, words):
 
 
 @pytest.mark.parametrize("command", [["info", "-l"], ["lookup", "--offset", "0", "-l"]])
-def test_analysis_commands_refuse_padded_layouts(command):
-    """info and lookup describe linear layouts only (bank, swizzle and audit price padding:
-    tests/commands/test_shared_access_cli.py)."""
-    err = error_of(*command, "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t",
-                   "tensor<16x16xf16>")
-    assert "padded_shared" in err and "printed" in err
+def test_analysis_commands_take_padded_layouts(command):
+    """info and lookup describe padded layouts too, padding included (issue 32 A.8; the values are checked against
+    Triton in tests/commands/test_tmem_everywhere.py)."""
+    code, out, err = run([*command, "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t",
+                          "tensor<16x16xf16>"])
+    assert code == 0 and ("4:+4" in out or "element       (0, 0)" in out), err
 
 
 def test_all_aliases_mode_skips_tmem_but_prints_it_by_name(tmp_path):

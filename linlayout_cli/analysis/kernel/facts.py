@@ -70,7 +70,7 @@ class SharedAccess:
 
 @frozen
 class AsyncCopy:
-    """An asynchronous copy from global to shared memory (cp.async; buffer_load ... lds), on the bank model."""
+    """An asynchronous copy from global to shared memory (cp.async; AMD: global_load_lds), on the bank model."""
     bank_conflicts: int
     vector_width: int
     vector_bits: int

@@ -13,7 +13,8 @@ if TYPE_CHECKING:      # annotations only: convert loads when a dump has a conve
     from ..convert import ConvertReport
 
 LOOP_WEIGHT = 8                  # an op inside a loop weighs this much (a dump does not tell the trip count)
-GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store")   # atomics are not counted
+GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store",
+                  "amdg.buffer_load_to_local")   # atomics are not counted
 
 
 @frozen
@@ -74,13 +75,14 @@ class Finding:
             p = assembly_counts(self.conversion) if self.conversion is not None else facts.per_thread
             return zero | {"shared_loads": p["shared_loads"], "shared_stores": p["shared_stores"],
                            "shuffles": p["shuffles"], "barriers": p["barriers"]}
-        if isinstance(facts, AsyncCopy):
-            return zero
+        if isinstance(facts, AsyncCopy):     # AMD's direct-to-LDS loads are global loads; NVIDIA's cp.async is not
+            return zero | ({"global_loads": facts.instructions_per_thread}
+                           if facts.instruction.startswith("global_load_lds") else {})
         if isinstance(facts, SharedAccess):
             key = "shared_loads" if facts.access == READ else "shared_stores"
             return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
         if isinstance(facts, GlobalAccess) and self.op in GLOBAL_COUNTED:
-            key = "global_loads" if self.op.endswith("load") else "global_stores"
+            key = "global_stores" if self.op.endswith("store") else "global_loads"
             return zero | {key: facts.instructions_per_thread}
         if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero

@@ -10,7 +10,8 @@ TMA_OPS = ("ttng.async_tma_copy_global_to_local", "ttng.async_tma_copy_local_to_
            "ttng.async_tma_scatter", "ttng.async_tma_reduce", "tt.descriptor_load", "tt.descriptor_store")
 GLOBAL_OPS = ("tt.load", "tt.store", "tt.atomic_rmw", "tt.atomic_cas")
 ATOMIC_OPS = ("tt.atomic_rmw", "tt.atomic_cas")
-BUFFER_OPS = ("amdg.buffer_load", "amdg.buffer_store")
+BUFFER_OPS = ("amdg.buffer_load", "amdg.buffer_store", "amdg.buffer_atomic_rmw", "amdg.buffer_atomic_cas",
+              "amdg.buffer_load_to_local")
 REDUCE_OPS = ("tt.reduce",)
 SCAN_OPS = ("tt.scan",)
 MMA_V5_OPS = ("ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")     # tcgen05: issued by one thread, after a barrier

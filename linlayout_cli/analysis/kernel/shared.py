@@ -72,10 +72,10 @@ def shared_op(ctx: Context, op) -> Finding:
     vec = report.vector_width
     instruction = access.instruction
     if op.name == "ttg.async_copy_global_to_local":
-        contig = op.int_attr("contiguity") or 1
+        contig = op.int_attr("contiguity") or _pointer_vector(ctx, op, reg, report.bitwidth)
         vec = max(1, min(vec, contig))
         instruction = f"cp.async ({vec * report.bitwidth} bits per lane)" if ctx.target.vendor == "nvidia" else \
-            f"buffer_load ... lds ({vec * report.bitwidth} bits per lane)"
+            f"global_load_lds ({vec * report.bitwidth} bits per lane)"
     elements = report.instructions_per_warp * report.vector_width
     per_thread = max(1, elements // vec)
     from ..bank import vector_limit
@@ -84,6 +84,15 @@ def shared_op(ctx: Context, op) -> Finding:
                       value_bytes(mem), instruction, limit, _copy_sectors(ctx, reg, vec, report.bitwidth))
     return finding(ctx, op, Category.SHARED, (reg, mem), reg, per_thread * (1 + access.conflicts),
                    ideal_instructions(elements, report.bitwidth), facts=facts)
+
+
+def _pointer_vector(ctx: Context, op, ptr_vt, bits: int) -> int:
+    """Elements one copy may move by the pointers alone, as Triton lowers an async copy without a `contiguity`
+    attribute: their AxisInfo along the layout's fastest dim, contiguity and alignment (divisibility in bytes)."""
+    from .global_access import layout_facts
+    dim, _, _ = layout_facts(ctx, ptr_vt, ctx.linear(ptr_vt))
+    axes = ctx.axes.operand(op, 0, len(ptr_vt.shape))
+    return max(1, min(axes.contiguity[dim], axes.divisibility[dim] // max(1, bits // 8)))
 
 
 def _direction(ctx: Context, reg_vt, mem_vt, kind: str):
