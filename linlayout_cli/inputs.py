@@ -22,6 +22,7 @@ from .errors import (
     abbreviate_path,
 )
 from .outfile import remember_stream
+from .patterns import lazy
 from .records import frozen
 
 TYPE_CHECKING = False
@@ -458,7 +459,7 @@ def element_bitwidth(element: str) -> int:
 # ----------------------------------------------------------------------------------------- attributes
 
 
-_LOCATED = re.compile(r"(?:line [0-9]+, )?column [0-9]+: ")
+_LOCATED = lazy(r"(?:line [0-9]+, )?column [0-9]+: ")
 _MAX_MESSAGE = 280                    # the error line stays under 300 characters with 'ttlayout: error: '
 
 
@@ -875,8 +876,6 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False, t
     assembly of another kernel (its `.entry` names none of the TTGIR's public functions) is refused (`--asm`) or
     left out (the file beside)."""
     import os
-
-    from .parsing.asm import AsmError, read_asm
     if option is None:
         if path == "-" or several:
             return None
@@ -892,6 +891,7 @@ def assembly(path: str, option: str | None, stdin=None, several: bool = False, t
             raise TTLayoutError("--asm: standard input already holds the TTGIR")
         file = option
     text = read_text(file, stdin)
+    from .parsing.asm import AsmError, read_asm  # here: a kernel without assembly never loads its 14 regexes
     try:
         listing = read_asm(text)                     # the text says which it is, whatever the file is named
     except AsmError as e:

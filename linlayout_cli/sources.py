@@ -9,11 +9,11 @@ A kernel that cannot be audited is a `KernelFailure` with its reason in one line
 from __future__ import annotations
 
 import os
-import re
 
 from . import inputs, outfile
 from .analysis.kernels import KernelAudit, KernelFailure
 from .errors import TTLayoutError, abbreviate_path, printable
+from .patterns import lazy
 from .records import frozen, replace
 
 TYPE_CHECKING = False
@@ -24,7 +24,7 @@ METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
 TTGIR = ".ttgir"
-_HASH_DIR = re.compile(r"[A-Za-z0-9_-]{16,}")      # Triton's cache directories: base32 (3.x) or hex (older)
+_HASH_DIR = lazy(r"[A-Za-z0-9_-]{16,}")      # Triton's cache directories: base32 (3.x) or hex (older)
 
 def not_ttgir_error(path: str) -> str | None:
     """The error for a file given as a kernel that is another file Triton writes (`inputs.path_kind`: metadata,

@@ -12,19 +12,22 @@ buffers until none interfere. The total is the highest end.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 
-@dataclass
 class Buffer:
-    name: str
-    size: int
-    alignment: int
-    start: int                      # liveness in post-order op ids: [start, end)
-    end: int
-    region: int = -1                # the region of the op owning it
-    concurrent: int = -1            # the warp_specialize whose partitions it lives in (they run at once), or -1
-    offset: int = 0
+    """One allocation as the allocator places it: size, alignment, live range [start, end) in post-order op ids,
+    the region of the op owning it, the warp_specialize whose partitions it lives in (they run at once; -1 none),
+    and its offset once placed. (A plain class: `dataclasses` costs the audit's start-up, see records.py.)"""
+    __slots__ = ("name", "size", "alignment", "start", "end", "region", "concurrent", "offset")
+
+    def __init__(self, name: str, size: int, alignment: int, start: int, end: int, region: int = -1,
+                 concurrent: int = -1, offset: int = 0):
+        self.name, self.size, self.alignment, self.start, self.end = name, size, alignment, start, end
+        self.region, self.concurrent, self.offset = region, concurrent, offset
+
+    def __repr__(self) -> str:
+        return (f"Buffer(name={self.name!r}, size={self.size}, alignment={self.alignment}, start={self.start}, "
+                f"end={self.end}, region={self.region}, concurrent={self.concurrent}, offset={self.offset})")
 
     def intersects(self, other: "Buffer") -> bool:
         return self.start < other.end and other.start < self.end
@@ -123,6 +126,9 @@ def compute_offsets(buffers: list[Buffer]) -> int:
             for b in group:
                 offset = b.place(offset) + b.size
             size = max(size, offset)
+            continue
+        if len(group) == 1:                          # alone in its live range (an op's scratch, mostly)
+            size = max(size, group[0].place(0) + group[0].size)
             continue
         size = max(size, _offsets_of(group))
     return size

@@ -103,38 +103,63 @@ def warp_access(ll, element_bits: int, vec: int, contiguity: tuple, constancy: t
     regs = _span(ll.remove_zero_bases_along_dim("register").flat_in_dim("register"))
     lanes = _span(ll.flat_in_dim("lane"))
     vec = max(1, vec)
-    unit_of = _unit_key(sizes, fast, contiguity, constancy, bytes_, unit)
+    tables = _unit_tables(sizes, fast, contiguity, constancy, bytes_, unit)
     per_instruction = []
     distinct_bytes = 0
     for start in range(0, len(regs), vec):
         cells = {r ^ lane for r in regs[start:start + vec] for lane in lanes}
-        per_instruction.append(len({unit_of(x) for x in cells}))
+        per_instruction.append(len(_units(cells, tables)))
         distinct_bytes = max(distinct_bytes, len(cells) * bytes_)
     ideal = max(1, math.ceil(distinct_bytes / unit))
     return WarpAccess(tuple(per_instruction), ideal, unit, distinct_bytes, tuple(sorted(reasons)))
 
 
-def _unit_key(sizes: list, fast: int, contiguity: tuple, constancy: tuple, bytes_: int, unit: int):
-    """The function from a flat tensor index (dim 0 in the lowest bits) to the memory unit holding that element,
-    as one int: the far components of its address (per dim, its run along `fast`, its constant block along the
-    others) and its unit index within its contiguous run, in mixed radix."""
-    dims = []
+def _unit_tables(sizes: list, fast: int, contiguity: tuple, constancy: tuple, bytes_: int, unit: int) -> list:
+    """The map from a flat tensor index (dim 0 in the lowest bits) to the memory unit holding that element, as one
+    table per dim, (shift, mask, table): the unit is the sum over dims of table[(x >> shift) & mask]. Each dim's
+    entry is the far component of its address (its run along `fast`, its constant block along the others) in mixed
+    radix, and along `fast` also the unit index within its contiguous run (the only part that is not per dim-block).
+
+    >>> sorted(_units({0, 1, 2, 3, 16, 17}, _unit_tables([16, 4], 0, (16, 1), (1, 1), 2, 4)))   # f16, 4-byte units
+    [0, 16, 64]
+    """
+    top = math.prod(sizes)
+    tables = []
     shift, radix = 0, 1
     for d, size in enumerate(sizes):
-        dims.append((shift, size - 1, contiguity[d] if d == fast else constancy[d], radix, d == fast))
+        block = contiguity[d] if d == fast else constancy[d]
+        at = ((lambda c, b=block, r=radix: (c // b) * r + ((c % b) * bytes_ // unit) * top) if d == fast
+              else (lambda c, b=block, r=radix: (c // b) * r))
+        tables.append((shift, size - 1, [at(c) for c in range(size)] if size <= TABLE_LIMIT else _Lazy(at)))
         shift += size.bit_length() - 1
         radix *= size
-    top = radix
+    return tables
 
-    def unit_of(x: int) -> int:
-        key = offset = 0
-        for at, mask, block, weight, is_fast in dims:
-            c = (x >> at) & mask
-            key += (c // block) * weight
-            if is_fast:
-                offset = (c % block) * bytes_
-        return key + (offset // unit) * top
-    return unit_of
+
+TABLE_LIMIT = 1 << 16                # a longer dim gets its entries computed as they are asked for
+
+
+class _Lazy(dict):
+    """A table whose entries are computed when first read (a dim too long to tabulate whole)."""
+
+    def __init__(self, at):
+        super().__init__()
+        self.at = at
+
+    def __missing__(self, c: int) -> int:
+        self[c] = value = self.at(c)
+        return value
+
+
+def _units(cells, tables) -> set[int]:
+    """The distinct memory units of a set of flat tensor indices (`_unit_tables`)."""
+    if len(tables) == 1:
+        (_, m0, t0), = tables
+        return {t0[x & m0] for x in cells}
+    if len(tables) == 2:
+        (_, m0, t0), (s1, m1, t1) = tables
+        return {t0[x & m0] + t1[(x >> s1) & m1] for x in cells}
+    return {sum(t[(x >> s) & m] for s, m, t in tables) for x in cells}
 
 
 def _span(vectors) -> list[int]:

@@ -13,7 +13,10 @@ from ..engine import LinearLayout
 from ..engine.bits import is_pow2
 from ..engine.gf2 import XorBasis
 from ..records import frozen
-from .cute import CuteForm, cute_form
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the CuTe form loads with `analyze_info`, not with the audit's helpers
+    from .cute import CuteForm
 
 HARDWARE = ("register", "lane", "warp", "block")
 MAX_ROW_STARTS = 64
@@ -328,18 +331,25 @@ class LayoutInfo:
         return dict(self.linear.get_out_dims())
 
 
+def _cute_form(ll, *args):
+    """`cute.cute_form`, loaded here: the audit reads this module's alignment and order helpers, and the CuTe
+    modules would add ~1 ms to its start-up."""
+    from .cute import cute_form
+    return cute_form(ll, *args)
+
+
 def analyze_info(attr, ll: LinearLayout, shape, element: str, element_bits: int, padding=None) -> LayoutInfo:
     """Everything `ttlayout info` shows for `attr` at `shape` (its linear layout `ll` already converted; a padded
     layout's linear component with its `padding`)."""
     if ll.has_in_dim("row"):
         return LayoutInfo(mnemonic(attr), "tensor memory", str(attr), attr, tuple(shape), element, element_bits, ll,
-                          None, None, cute_form(ll), describe_tmem(ll, element_bits))
+                          None, None, _cute_form(ll), describe_tmem(ll, element_bits))
     shared = ll.has_in_dim("offset")
     category = "shared" if shared else "distributed"
     return LayoutInfo(mnemonic(attr), category, str(attr), attr, tuple(shape), element, element_bits, ll,
                       None if shared else describe_distributed(ll, element_bits),
                       describe_shared(attr, ll, element_bits, padding) if shared else None,
-                      cute_form(ll, mnemonic(attr), padding is not None))
+                      _cute_form(ll, mnemonic(attr), padding is not None))
 
 
 __all__ = ["LayoutInfo", "TensorMemory", "analyze_info", "tmem_alloc", "tmem_unused", "contig_per_thread", "vector_width", "layout_order", "alignment_of"]

@@ -96,6 +96,12 @@ def holders(ll: LinearLayout, element) -> list[Holder]:
 
 def thread_elements(ll: LinearLayout, thread: int, block: int | None = None) -> list[Held]:
     """Every element thread `thread` holds, register by register, for one block or (None) each block in turn."""
+    return list(iter_thread_elements(ll, thread, block))
+
+
+def iter_thread_elements(ll: LinearLayout, thread: int, block: int | None = None):
+    """`thread_elements` one at a time (a thread of an 8192x8192 tensor holds 262,144 elements: JSON streams
+    them); a thread or block out of range is refused here, before any is made."""
     sizes = _sizes(ll, HARDWARE)
     threads = sizes["lane"] * sizes["warp"]
     if not 0 <= thread < threads:
@@ -108,11 +114,13 @@ def thread_elements(ll: LinearLayout, thread: int, block: int | None = None) -> 
     flat = {d: _flat_columns(ll, (d,)) for d in HARDWARE}
     regs = gf2.span(flat["register"])            # element of each register, relative to register 0
     thread_base = gf2.apply(flat["lane"], lane) ^ gf2.apply(flat["warp"], warp)
-    out = []
-    for b in range(sizes["block"]) if block is None else [block]:
-        base = thread_base ^ gf2.apply(flat["block"], b)
-        out += [Held(b, r, tuple(unflatten(base ^ e, out_sizes))) for r, e in enumerate(regs)]
-    return out
+
+    def held():
+        for b in range(sizes["block"]) if block is None else [block]:
+            base = thread_base ^ gf2.apply(flat["block"], b)
+            for r, e in enumerate(regs):
+                yield Held(b, r, tuple(unflatten(base ^ e, out_sizes)))
+    return held()
 
 
 def shared_offsets(ll: LinearLayout, element) -> list[tuple[int, int]]:

@@ -375,7 +375,12 @@ def _build_blocked(items, ctx: Ctx):
     f, legacy = read_fields(_dict_body(items, ctx), _BLOCKED, ctx)
     spt, tpw, wpc, order = f["sizePerThread"], f["threadsPerWarp"], f["warpsPerCTA"], f["order"]
     cga = _cga(f["CGALayout"], legacy, len(spt), ctx)
-    _verify(ctx, V.verify_blocked, spt, tpw, wpc, order, len(spt))
+    release = active_release()
+    if release is not None and release.blocked_zero_as_one:
+        # --triton 3.3, 3.4 check no power of two and lay a 0 out as 1 (releases.modelled_attr)
+        _verify(ctx, V.verify_blocked, *[tuple(x or 1 for x in xs) for xs in (spt, tpw, wpc)], order, len(spt))
+    else:
+        _verify(ctx, V.verify_blocked, spt, tpw, wpc, order, len(spt))
     return BlockedEncoding(spt, tpw, wpc, order, cga)
 
 
@@ -455,7 +460,7 @@ _AMD_MFMA = FieldTable({
     "version": Field(read_uint, default=0),
     "warpsPerCTA": Field(read_uint_array, default=(), required=True),
     "instrShape": Field(read_uint_array),
-    "isTransposed": Field(read_bool, default=False),   # Triton 3.9 leaves it unset when omitted; it prints false
+    "isTransposed": Field(read_bool),   # Triton 3.9 leaves it unset when omitted; it prints false
     "CGALayout": _CGA_FIELD,
     "tilesPerWarp": Field(read_uint_array, default=()),
     "elementBitWidth": Field(read_uint, default=32),
@@ -481,11 +486,17 @@ def _build_amd_mfma(items, ctx: Ctx):
     release = active_release()
     if release is not None and release.mfma_version_pair and f["versionMajor"] is not None:
         version = f["versionMajor"]             # --triton 3.2 ... 3.4 read versionMajor as the version
+    if release is not None and release.mfma_instr_two:
+        ebw = 32                                # --triton 3.2 ... 3.5 know no elementBitWidth: the key is ignored
     cga = _cga(f["CGALayout"], legacy, len(wpc), ctx)
     if all(x == 1 for x in tpw) and len(tpw) == len(instr):
         tpw = ()          # Triton's default; other all-ones lists still count (rank 3 needs 3 entries)
     _verify(ctx, V.verify_amd_mfma, version, instr, ebw)
-    return AMDMfmaEncoding(version, wpc, instr, f["isTransposed"], cga, tpw, ebw)
+    if f["isTransposed"] is None and release is not None and release.mfma_unset_transposed:
+        # --triton 3.5 reads the omitted flag from uninitialized memory
+        from .releases import MfmaUnsetTransposed
+        return MfmaUnsetTransposed(version, wpc, instr, False, cga, tpw, ebw)
+    return AMDMfmaEncoding(version, wpc, instr, bool(f["isTransposed"]), cga, tpw, ebw)
 
 
 _AMD_WMMA = FieldTable({
@@ -534,8 +545,8 @@ def _build_amd_wmma(items, ctx: Ctx):
     cga = _cga(f["CGALayout"], legacy, rank, ctx)
     instr = f["instrShape"]
     release = active_release()
-    if release is not None and release.wmma_warps:
-        instr = (16, 16, 16)                     # releases with warpsPerCTA know no instrShape: they ignore it
+    if release is not None and release.wmma_warps and not release.wmma_instr:
+        instr = (16, 16, 16)                     # releases with warpsPerCTA (but 3.6) know no instrShape: ignored
     _verify(ctx, V.verify_amd_wmma, f["version"], instr)
     return AMDWmmaEncoding(f["version"], f["isTranspose"], register, warp, cga, instr, rank)
 

@@ -13,11 +13,9 @@ strides are ints or nested tuples of them, congruent (the same tree).
 """
 from __future__ import annotations
 
-from typing import Union
-
 from ..records import frozen
 
-IntTuple = Union[int, tuple]
+IntTuple = int | tuple           # (not typing.Union: `typing` costs the audit's start-up ~5 ms)
 
 
 def int_tuple_text(x: IntTuple) -> str:

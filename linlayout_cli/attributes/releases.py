@@ -12,9 +12,8 @@ Ground truth: ``golden/releases/`` (each release's own tool, ``scripts/golden/re
 from __future__ import annotations
 
 from ..records import frozen, replace
+from . import TRITON as DEFAULT
 from . import encodings as enc
-
-DEFAULT = "3.9"
 
 
 @frozen
@@ -26,10 +25,18 @@ class Release:
     mfma_version_pair: bool = False            # amd_mfma: versionMajor / versionMinor instead of version
     mfma_instr_two: bool = False               # amd_mfma: a two-entry instrShape [M, N]
     wmma_warps: bool = False                   # amd_wmma: warpsPerCTA instead of ctaLayout, no instrShape
+    wmma_dot_parent_cga: bool = False          # an amd_wmma dot operand keeps its parent's CTAs along K
+    wmma_instr: bool = False                   # ... but with instrShape (printed where not [16, 16, 16])
     wmma_transpose: bool = True                # amd_wmma has isTranspose (not in 3.2)
     old_shared: bool = False                   # swizzled_shared spelled #triton_gpu.shared<{..., hasLeadingOffset}>
     keeps_broadcast_registers: bool = False    # blocked layouts keep broadcast register bases
     nvmma_plain_layout: bool = False           # an unswizzled transposed nvmma_shared laid out as if not transposed
+    blocked_zero_as_one: bool = False          # a blocked layout's 0 entry is laid out as 1 (no power-of-two check)
+    mfma_dot_no_tiles: bool = False            # an amd_mfma's dot operands ignore its tilesPerWarp
+    mfma_unset_transposed: bool = False        # amd_mfma without isTransposed reads as transposed (3.5: garbage)
+    swizzle_whole_tensor: bool = False         # swizzled_shared laid out over the whole tensor, then cut to a CTA
+    shrink: str = "mask"                       # fitting a layout to a smaller tensor: "mask" zeroes components past
+                                               # the size; "largest" / "largest_sized" zero the largest first
     notes: tuple = ()                          # what else differs from 3.9, for `ttlayout help releases`
 
 
@@ -47,15 +54,18 @@ _KINDS["3.8"] = _KINDS["3.9"] = _ALL
 _OLD = True                                   # keeps_broadcast_registers: every release before 3.9
 RELEASES = {r.name: r for r in (
     Release("3.2", dialect="triton_gpu", kinds=_KINDS["3.2"], cta_fields=True, mfma_version_pair=True,
-            mfma_instr_two=True, wmma_warps=True, wmma_transpose=False, old_shared=True, keeps_broadcast_registers=_OLD),
-    Release("3.3", kinds=_KINDS["3.3"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
-            wmma_warps=True, keeps_broadcast_registers=_OLD),
-    Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, mfma_version_pair=True, mfma_instr_two=True,
-            wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
+            mfma_instr_two=True, wmma_warps=True, wmma_transpose=False, old_shared=True, keeps_broadcast_registers=_OLD,
+            swizzle_whole_tensor=True, shrink="largest"),
+    Release("3.3", kinds=_KINDS["3.3"], cta_fields=True, blocked_zero_as_one=True, mfma_version_pair=True, mfma_instr_two=True,
+            wmma_warps=True, keeps_broadcast_registers=_OLD, swizzle_whole_tensor=True, shrink="largest"),
+    Release("3.4", kinds=_KINDS["3.4"], cta_fields=True, blocked_zero_as_one=True, mfma_version_pair=True, mfma_instr_two=True,
+            wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD, shrink="largest"),
     Release("3.5", kinds=_KINDS["3.5"], cta_fields=True, mfma_instr_two=True, wmma_warps=True,
-            nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
-    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
-    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, keeps_broadcast_registers=_OLD),
+            nvmma_plain_layout=True, mfma_unset_transposed=True, mfma_dot_no_tiles=True, keeps_broadcast_registers=_OLD, shrink="largest_sized"),
+    Release("3.6", kinds=_KINDS["3.6"], wmma_warps=True, wmma_instr=True, wmma_dot_parent_cga=True, nvmma_plain_layout=True, keeps_broadcast_registers=_OLD,
+            shrink="largest_sized"),
+    Release("3.7", kinds=_KINDS["3.7"], nvmma_plain_layout=True, wmma_dot_parent_cga=True, keeps_broadcast_registers=_OLD,
+            shrink="largest_sized"),
     Release("3.8", kinds=_KINDS["3.8"], keeps_broadcast_registers=_OLD),
     Release("3.9", kinds=_KINDS["3.9"]),
 )}
@@ -67,14 +77,30 @@ _WORDS = (
     ("cta_fields", lambda r: r.cta_fields, "CTAsPerCGA / CTASplitNum / CTAOrder instead of CGALayout"),
     ("mfma_version_pair", lambda r: r.mfma_version_pair, "amd_mfma has versionMajor / versionMinor, not version"),
     ("mfma_instr_two", lambda r: r.mfma_instr_two, "amd_mfma's instrShape has two entries [M, N]"),
-    ("wmma_warps", lambda r: r.wmma_warps, "amd_wmma has warpsPerCTA instead of ctaLayout, and no instrShape "
-     "(a 16x16x16 instruction)"),
+    ("wmma_warps", lambda r: r.wmma_warps and not r.wmma_instr, "amd_wmma has warpsPerCTA instead of ctaLayout, "
+     "and no instrShape (a 16x16x16 instruction)"),
+    ("wmma_dot_parent_cga", lambda r: r.wmma_dot_parent_cga, "an amd_wmma dot operand keeps its parent's CTAs "
+     "along K (3.9 replicates them)"),
+    ("wmma_instr", lambda r: r.wmma_instr, "amd_wmma has warpsPerCTA instead of ctaLayout (instrShape printed only "
+     "where it is not [16, 16, 16])"),
     ("wmma_transpose", lambda r: not r.wmma_transpose, "amd_wmma has no isTranspose"),
     ("old_shared", lambda r: r.old_shared, "swizzled_shared is #triton_gpu.shared<{..., hasLeadingOffset = false}>"),
     ("keeps_broadcast_registers", lambda r: r.keeps_broadcast_registers, "a thread holding an element in several "
      "registers lists every register (T0:0|  T0:4); 3.9 lists the first"),
     ("nvmma_plain_layout", lambda r: r.nvmma_plain_layout, "an unswizzled transposed nvmma_shared is laid out as if "
      "it were not transposed (both views)"),
+    ("blocked_zero_as_one", lambda r: r.blocked_zero_as_one, "a blocked layout's 0 in sizePerThread, threadsPerWarp "
+     "or warpsPerCTA is laid out as 1 (other non-powers of two abort)"),
+    ("mfma_dot_no_tiles", lambda r: r.mfma_dot_no_tiles, "an amd_mfma's dot operands ignore its tilesPerWarp"),
+    ("mfma_unset_transposed", lambda r: r.mfma_unset_transposed, "an amd_mfma without isTransposed reads it from "
+     "uninitialized memory: laid out transposed on every run recorded (the header says false, or garbage)"),
+    ("swizzle_whole_tensor", lambda r: r.swizzle_whole_tensor, "a swizzled_shared or nvmma_shared spanning several "
+     "CTAs is laid out over the whole tensor and then cut to one CTA's part (offsets past it repeat)"),
+    ("shrink", lambda r: r.shrink == "largest", "a layout larger than the tensor is cut by zeroing its largest "
+     "components first; where that leaves it larger than the tensor, the release aborts ('expected to be "
+     "surjective')"),
+    ("shrink", lambda r: r.shrink == "largest_sized", "a layout larger than the tensor is cut by zeroing its largest "
+     "components first; where that leaves a component past the tensor, the release aborts ('Invalid basis')"),
 )
 
 
@@ -195,8 +221,10 @@ def _body(attr, release: Release) -> str:
             raise Unspellable(f"Triton {release.name}'s amd_wmma takes warpsPerCTA: no register bases, warp bases "
                               "1, 2, 4 .. per dimension from the last one down")
         transpose = f", isTranspose = {'true' if attr.is_transpose else 'false'}" if release.wmma_transpose else ""
+        instr = (f", instrShape = {enc.int_list(attr.instr_shape)}" if release.wmma_instr and tuple(attr.instr_shape) !=
+                 (16, 16, 16) else "")
         return (f"#ttg.amd_wmma<{{version = {attr.version}{transpose}, warpsPerCTA = {enc.int_list(warps)}"
-                f"{_cga_text(attr, attr.rank, release)}}}>")
+                f"{_cga_text(attr, attr.rank, release)}{instr}}}>")
     if type(attr) is enc.SwizzledSharedEncoding and release.old_shared:
         return (f"#ttg.shared<{{vec = {attr.vec}, perPhase = {attr.per_phase}, maxPhase = {attr.max_phase}, "
                 f"order = {enc.int_list(attr.order)}{_cga_text(attr, len(attr.order), release)}, hasLeadingOffset = "
@@ -209,18 +237,38 @@ def _body(attr, release: Release) -> str:
     return text
 
 
+@frozen
+class MfmaUnsetTransposed(enc.AMDMfmaEncoding):
+    """An amd_mfma written without isTransposed under a release that reads the flag from uninitialized memory
+    (3.5): its header says false, and every run recorded laid it out transposed (`modelled_attr`)."""
+
+
 def modelled_attr(attr, release: Release):
     """The layout `release` builds from `attr`'s text: releases with a warpsPerCTA amd_wmma know no instrShape
     (a 16x16x16 instruction) and 3.2 no isTranspose; 3.2 - 3.5 no amd_mfma elementBitWidth; 3.4 - 3.7 lay an
     unswizzled transposed nvmma_shared out as if it were not transposed; parents likewise."""
+    if (release.mfma_dot_no_tiles and isinstance(attr, enc.DotOperandEncoding)
+            and isinstance(attr.parent, enc.AMDMfmaEncoding) and any(t != 1 for t in attr.parent.tiles_per_warp)):
+        attr = replace(attr, parent=replace(attr.parent, tiles_per_warp=(1,) * attr.parent.rank))
+    if release.blocked_zero_as_one and isinstance(attr, enc.BlockedEncoding):
+        ones = [tuple(x or 1 for x in xs) for xs in (attr.size_per_thread, attr.threads_per_warp, attr.warps_per_cta)]
+        if ones != [attr.size_per_thread, attr.threads_per_warp, attr.warps_per_cta]:
+            return replace(attr, size_per_thread=ones[0], threads_per_warp=ones[1], warps_per_cta=ones[2])
     if isinstance(attr, (enc.SliceEncoding, enc.DotOperandEncoding)):
         parent = modelled_attr(attr.parent, release)
         return attr if parent is attr.parent else replace(attr, parent=parent)
     if isinstance(attr, enc.AMDWmmaEncoding) and release.wmma_warps:
-        return replace(attr, instr_shape=(16, 16, 16),
+        return replace(attr, instr_shape=attr.instr_shape if release.wmma_instr else (16, 16, 16),
                        is_transpose=attr.is_transpose if release.wmma_transpose else False)
-    if isinstance(attr, enc.AMDMfmaEncoding) and release.mfma_instr_two and attr.element_bit_width != 32:
-        return replace(attr, element_bit_width=32)      # no elementBitWidth before 3.6: the release ignores it
+    if isinstance(attr, MfmaUnsetTransposed):
+        attr = enc.AMDMfmaEncoding(attr.version, attr.warps_per_cta, attr.instr_shape, True, attr.cga,
+                                   attr.tiles_per_warp, attr.element_bit_width)
+    if isinstance(attr, enc.AMDMfmaEncoding) and release.mfma_instr_two:
+        if attr.element_bit_width != 32:            # no elementBitWidth before 3.6: the release ignores it
+            attr = replace(attr, element_bit_width=32)
+        if not attr.tiles_per_warp and attr.rank > len(attr.instr_shape):
+            attr = replace(attr, tiles_per_warp=(1,) * attr.rank)   # no tilesPerWarp before 3.6: one tile per dim
+        return attr
     if (release.nvmma_plain_layout and isinstance(attr, enc.NVMMASharedEncoding) and attr.transposed
             and attr.swizzling_byte_width == 0):
         return replace(attr, transposed=False)
@@ -251,9 +299,18 @@ def check(attr, shape, release: Release) -> None:
     except Unspellable as e:
         raise TTLayoutError(str(e)) from None
     for rule in REFUSALS:
-        if release.name in rule.releases and rule.applies(attr, tuple(shape)):
+        hit = rule.applies(attr, tuple(shape)) if release.name in rule.releases else None
+        if hit:
+            why = hit if isinstance(hit, str) else rule.why
             raise TTLayoutError(f"Triton {release.name}'s triton-tensor-layout {rule.what} on this layout "
-                                f"({rule.why}); Triton 3.9 prints it")
+                                f"({why}); Triton {DEFAULT} prints it")
+
+
+def aborts(release: Release, why: str):
+    """The one error line where `release`'s tool aborts on a layout that Triton 3.9 prints."""
+    from ..errors import TTLayoutError
+    return TTLayoutError(f"Triton {release.name}'s triton-tensor-layout aborts on this layout ({why}); Triton "
+                         f"{DEFAULT} prints it")
 
 
 @frozen
@@ -291,6 +348,10 @@ def _dot_op_32(attr, shape) -> bool:
     return not (isinstance(p, enc.NvidiaMmaEncoding) and p.version_major == 2 and p.rank == 2 and attr.k_width == 8)
 
 
+def _dot_op_rank_1(attr, shape) -> bool:
+    return any(isinstance(a, enc.DotOperandEncoding) and a.parent.rank not in (2, 3) for a in _nested(attr))
+
+
 def _slice_of_cga(attr, shape) -> bool:
     return isinstance(attr, enc.SliceEncoding) and bool(getattr(attr.parent, "cga", ()))
 
@@ -302,7 +363,53 @@ def _unswizzled_nvmma(attr, shape) -> bool:
 def _small_wmma(attr, shape) -> bool:
     """An amd_wmma at a tensor whose last two dimensions are neither 1 nor at least the 16x16 instruction: the
     assertion 'Unsupported tensor shape for given wmma layout' of the releases before 3.8."""
+    while isinstance(attr, enc.SliceEncoding):       # a slice's parent is built at the shape with a 1 inserted
+        shape = shape[:attr.dim] + (1,) + shape[attr.dim:]
+        attr = attr.parent
     return isinstance(attr, enc.AMDWmmaEncoding) and any(s != 1 and s < 16 for s in shape[-2:])
+
+
+def _sliced_linear(attr, depth: int):
+    """(the linear layout under `depth` or more nested slices, the linear's dims they remove) or None."""
+    removed: list[int] = []
+    while isinstance(attr, enc.SliceEncoding):
+        removed.append(attr.dim)
+        attr = attr.parent
+    if len(removed) < depth or type(attr) is not enc.LinearEncoding:
+        return None
+    dims: list[int] = []
+    for d in reversed(removed):                 # innermost first: each index counts the dims still there
+        kept = [k for k in range(attr.rank) if k not in dims]
+        dims.append(kept[d])
+    return attr, sorted(dims)
+
+
+def _slice_block_first(depth: int):
+    """Triton 3.6 (any slice) and 3.7 (a slice of a slice) cut a linear layout's sliced dimension by dropping its
+    block bases first, one halving each: a register, lane or warp basis left at or past the size then aborts
+    ('Invalid basis'). Found on each release's own tool; the words name the first basis, as the release does."""
+    def applies(attr, shape):
+        found = _sliced_linear(attr, depth)
+        if found is None:
+            return None
+        linear, dims = found
+        for d in dims:
+            size = max([1] + [_pow2_above(b[d]) for bs in (linear.register, linear.lane, linear.warp, linear.block)
+                              for b in bs])
+            size >>= sum(1 for b in linear.block if b[d])
+            for name in ("register", "lane", "warp"):
+                for b in getattr(linear, name):
+                    if b[d] >= size:
+                        return f"LLVM ERROR: Invalid basis {b[d]} for in-dim '{name}' and out-dim 'dim{d}'"
+        return None
+    return applies
+
+
+def _pow2_above(c: int) -> int:
+    p = 1
+    while p <= c:
+        p *= 2
+    return p
 
 
 # Where a release aborts or dies although 3.9 prints (from golden/releases: each release's own tool).
@@ -311,8 +418,14 @@ REFUSALS: tuple = (
             "dot_op: 'Failed to convert layout to linear layout', 'getThreadsPerWarp not implemented'", _dot_op_32),
     Refusal(("3.2",), "aborts", "a slice of a layout spanning several CTAs: 'getCTAsPerCGA for SliceEncodingAttr "
             "is not well-defined'", _slice_of_cga),
-    Refusal(("3.2", "3.3", "3.4", "3.5", "3.6", "3.7"), "aborts", "an amd_wmma at a tensor whose last two "
-            "dimensions are neither 1 nor at least 16: 'Unsupported tensor shape for given wmma layout'", _small_wmma),
+    Refusal(("3.2", "3.3", "3.4", "3.5", "3.6", "3.7"), "aborts", "an amd_wmma (or a slice of one) at a tensor whose "
+            "last two dimensions are neither 1 nor at least 16: 'Unsupported tensor shape for given wmma layout'", _small_wmma),
+    Refusal(("3.3", "3.4", "3.5"), "aborts", "a dot_op of rank other than 2 or 3: Assertion 'rank == 2 || rank == 3 "
+            "&& \"Invalid dotLayout\"' failed", _dot_op_rank_1),
+    Refusal(("3.6",), "aborts", "a slice of a linear layout with block bases along the sliced dimension",
+            _slice_block_first(1)),
+    Refusal(("3.7",), "aborts", "a slice of a slice of a linear layout with block bases along a sliced dimension",
+            _slice_block_first(2)),
     Refusal(("3.3",), "runs out of memory or aborts", "an unswizzled nvmma_shared (swizzlingByteWidth = 0)",
             _unswizzled_nvmma),
 )

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
+
 _INT_TYPE = re.compile(r"^(?:(s|u)?i([0-9]+)|index)$")
-_FLOAT_TYPE = re.compile(r"^(?:f16|bf16|f32|f64|f80|f128|tf32|f[0-9]+E[0-9]+M[0-9]+[A-Za-z0-9]*)$")
+_FLOAT_TYPE = lazy(r"^(?:f16|bf16|f32|f64|f80|f128|tf32|f[0-9]+E[0-9]+M[0-9]+[A-Za-z0-9]*)$")
 # bare identifiers that MLIR accepts as an attribute value (builtin types as TypeAttr, `unit`)
-_TYPE_LIKE = re.compile(r"^(?:unit|none|index|(?:s|u)?i[0-9]+|f16|bf16|f32|f64|f80|f128|tf32|"
-                        r"f[0-9]+E[0-9]+M[0-9]+[A-Za-z0-9]*)$")
-_BARE_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
+_TYPE_LIKE = lazy(r"^(?:unit|none|index|(?:s|u)?i[0-9]+|f16|bf16|f32|f64|f80|f128|tf32|"
+                  r"f[0-9]+E[0-9]+M[0-9]+[A-Za-z0-9]*)$")
+_BARE_KEY = lazy(r"^[A-Za-z_][A-Za-z0-9_$.]*$")
 
 
 class AttrError(Exception):

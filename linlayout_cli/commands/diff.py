@@ -69,7 +69,7 @@ def run(ctx: Context, given: Request) -> int:
     bank_target = select(given.target, p.targets, bank=True, ctx=ctx) if register is not None else None
     paddings = tuple(p.paddings) if p.paddings else (None, None)
     result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target, paddings)
-    texts = (str(p.attrs[0]), str(p.attrs[1]), p.tensor.element, p.width, register[0] if register else None, note)
+    texts = (p.header(0), p.header(1), p.tensor.element, p.width, register[0] if register else None, note)
     write_report(ctx, given.output, lambda: report.blocks(result, *texts), lambda: report.json_text(result, *texts),
                  as_json=given.as_json)
     return 1 if given.exit_code and not result.equal else 0

@@ -37,5 +37,8 @@ def run(ctx: Context, given: Request) -> None:
     t = p.tensor
     padding = p.paddings[0] if p.paddings else None
     result = analyze_info(p.attrs[0], p.layouts[0], t.shape, t.element, t.element_bits, padding)
+    if p.headers:                                   # --triton X.Y: the attribute as that release writes it
+        from ..records import replace
+        result = replace(result, attr=p.header(0))
     write_report(ctx, given.output, lambda: report.blocks(result), lambda: report.json_text(result),
                  as_json=given.as_json)

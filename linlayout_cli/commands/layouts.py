@@ -87,6 +87,11 @@ class Picked:
     paddings: tuple = ()
     table: object = None
     given: tuple = ()
+    headers: tuple = ()      # with --triton naming an older release: each attribute as that release writes it
+
+    def header(self, k: int) -> str:
+        """Attribute `k` as the release modelled writes it (3.9: its own text)."""
+        return self.headers[k] if self.headers else str(self.attrs[k])
 
     @property
     def width(self) -> int:
@@ -139,10 +144,10 @@ def pick(ctx: Context, command: str, roles: tuple[Role, ...], given: LayoutReque
     attrs = _defaults(roles, attrs, command)
     t = t or inputs.tensor(given.tensor_type, given.max_elements, example=example)
     bits = element_bits(t, given.bitwidth) if isinstance(given, BitsRequest) else None
-    attrs = _as_release_builds(attrs, t.shape)
+    attrs, headers = _as_release_builds(attrs, t.shape)
     pairs = [_linear(a, r, t.shape, given.max_elements) for a, r in zip(attrs, roles)]
     return Picked(tuple(attrs), tuple(ll for ll, _ in pairs), t, bits, dump.targets if dump else (),
-                  paddings=tuple(p for _, p in pairs), table=table, given=filled)
+                  paddings=tuple(p for _, p in pairs), table=table, given=filled, headers=headers)
 
 
 def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor_type: str | None) -> list[str]:
@@ -155,16 +160,17 @@ def wanted_aliases(texts: list[str | None], alias_names: tuple[str, ...], tensor
     return list(dict.fromkeys(n.lstrip("#") for n in names))
 
 
-def _as_release_builds(attrs, shape) -> list:
-    """With --triton naming an older release: its refusals (`attributes.releases.check`) and the layouts it builds."""
+def _as_release_builds(attrs, shape) -> tuple[list, tuple]:
+    """With --triton naming an older release: its refusals (`attributes.releases.check`), the layouts it builds and
+    the attributes as it writes them (the headers); 3.9: the attributes and no headers."""
     from .. import attributes
     release = attributes.active_release
     if release is None:
-        return attrs
-    from ..attributes.releases import check, modelled_attr
+        return attrs, ()
+    from ..attributes.releases import check, modelled_attr, spelled
     for a in attrs:
         check(a, shape, release)
-    return [modelled_attr(a, release) for a in attrs]
+    return [modelled_attr(a, release) for a in attrs], tuple(spelled(a, release) for a in attrs)
 
 
 def _linear(attr, role: Role, shape, max_elements: int):

@@ -103,9 +103,18 @@ def _thread(ll, thread: int, block):
                             "--element I,J; print it with --tmem-warps N for the registers tmem_load gives)")
     if ll.has_in_dim("offset"):
         raise TTLayoutError("--thread needs a distributed layout; a shared layout has offsets (use --offset N)")
-    held = lookup.thread_elements(ll, thread, block)
+    lookup.iter_thread_elements(ll, thread, block)          # a thread or block out of range: refused now
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
-    return lambda: report.thread_blocks(thread, held, blocks), lambda: report.thread_json(thread, held)
+    return (lambda: report.thread_blocks(thread, lookup.thread_elements(ll, thread, block), blocks),
+            StreamedJson(lambda write: report.write_thread_json(
+                thread, lookup.iter_thread_elements(ll, thread, block), lambda s: write(s.encode("utf-8")))))
+
+
+class StreamedJson:
+    """A JSON report written piece by piece to the output (`write_report` passes `write`), never held whole."""
+
+    def __init__(self, stream):
+        self.stream = stream
 
 
 def _offset(ll, offset: int, block: int, t):

@@ -33,10 +33,11 @@ def write_result(ctx, output: str | None, text, json, fmt: str = "text", as_json
 def write_report(ctx, output: str | None, blocks, json_text, fmt: str = "text", as_json: bool = False,
                  pictures=None) -> None:
     """`write_result` for a report: `blocks()` (reports' text blocks) as plain or rich text, `json_text()` as
-    JSON."""
+    JSON (or, where `json_text` has a `stream(write)`, that: JSON too large to hold)."""
     from ..reports.blocks import to_rich, to_text
+    stream = getattr(json_text, "stream", None)     # a report that writes its JSON piece by piece
     write_result(ctx, output, lambda write: write(to_text(blocks()).encode("utf-8")),
-                 lambda write: write(json_text().encode("utf-8")), fmt, as_json, pictures,
+                 stream or (lambda write: write(json_text().encode("utf-8"))), fmt, as_json, pictures,
                  lambda: to_rich(blocks(), width()))
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import os
 import re
 
+from ..attributes import TRITON
 from ..errors import TTLayoutError, abbreviate
 
 ENV = "TTLAYOUT_TRITON"
-DEFAULT = "3.9"
+DEFAULT = TRITON
 RELEASE_COMMANDS = ("print", "info", "lookup", "diff")
 COMPILER_COMMANDS = ("convert", "bank", "swizzle", "audit", "advise")
 

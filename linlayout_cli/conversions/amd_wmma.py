@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..attributes.encodings import AMDWmmaEncoding, DotOperandEncoding
 from ..engine import LinearLayout
 from ..errors import VerifyError
-from .common import cga_layout, combine, dot_order, matrix_order, standard_out_dims
+from .common import cga_layout, combine, dot_order, matrix_order, standard_out_dims, wmma_dot_keeps_k_ctas
 from .mma_util import check_layout_rank, dim, dot_cga, identity, require_pow2
 
 WARP_SIZE = 32
@@ -111,7 +111,8 @@ def wmma_dot_to_ll(attr: DotOperandEncoding, shape) -> LinearLayout:
     if non_k_repeat > 1:
         tile = tile * LinearLayout.identity1D(non_k_repeat, "register", dim_non_k)
     layout = (tile * _cta_without_k(wmma, order[0])).transpose_outs([dim(d) for d in order])
-    return combine(layout, dot_cga(wmma.cga, rank, attr.op_idx), shape)
+    cga = cga_layout(wmma.cga, rank) if wmma_dot_keeps_k_ctas() else dot_cga(wmma.cga, rank, attr.op_idx)
+    return combine(layout, cga, shape)
 
 
 def _cta_without_k(wmma: AMDWmmaEncoding, k: int) -> LinearLayout:

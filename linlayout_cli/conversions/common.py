@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from .. import attributes
 from ..engine import LinearLayout
 from ..engine.bits import is_pow2
-from ..errors import ShapeError
+from ..errors import LayoutError, ShapeError
 
 
 def keeps_broadcast_registers() -> bool:
@@ -19,6 +19,20 @@ def keeps_broadcast_registers() -> bool:
     3.9 drops them."""
     release = attributes.active_release
     return release is not None and release.keeps_broadcast_registers
+
+
+def swizzles_whole_tensor() -> bool:
+    """Whether the release modelled (--triton) lays a swizzled_shared or nvmma_shared out over the whole tensor and
+    then cuts it to one CTA's part (3.2, 3.3), rather than over one CTA's part."""
+    release = attributes.active_release
+    return release is not None and release.swizzle_whole_tensor
+
+
+def wmma_dot_keeps_k_ctas() -> bool:
+    """Whether the release modelled (--triton) gives an amd_wmma dot operand its parent's CGA unchanged, CTAs along K
+    included (3.6, 3.7), rather than replicating the CTAs along K."""
+    release = attributes.active_release
+    return release is not None and release.wmma_dot_parent_cga
 
 
 def standard_out_dims(rank: int) -> list[str]:
@@ -70,6 +84,9 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int], broadcast_
     With broadcast_registers=False, register bases that this clamping turns into all-zero bases are dropped
     (so a tensor smaller than sizePerThread has fewer registers, as in Triton's blocked/linear conversion).
     """
+    release = attributes.active_release
+    if release is not None and release.shrink != "mask":
+        return _zero_largest(layout, shape, broadcast_registers, release)
     new_sizes = {}
     for out in layout.out_dims:
         want = shape[out]
@@ -95,6 +112,58 @@ def ensure_not_larger(layout: LinearLayout, shape: Mapping[str, int], broadcast_
             kept.append(clamped)
         bases[in_dim] = kept
     return LinearLayout(bases, [(o, new_sizes[o]) for o in outs], require_surjective=False)
+
+
+def _zero_largest(layout: LinearLayout, shape: Mapping[str, int], broadcast_registers: bool, release) -> LinearLayout:
+    """ensure_not_larger as Triton 3.2 - 3.7 did it: per out dim, zero the largest components first (the order of
+    the in dims and bases breaks ties), one per halving, until the size fits; a register basis chosen when
+    `broadcast_registers` is False is dropped. 3.2 - 3.4 then infer the out sizes and require a surjective layout,
+    3.5 - 3.7 give the sizes and require every component below them: a swizzled basis that keeps a large component
+    aborts the release (`release.shrink`: "largest" or "largest_sized").
+
+    E.g. a swizzled_shared laid out over a whole 32-row tensor, shrunk to a CTA's 16 rows: offsets 16 -> (0, 16)
+    and 64 -> (2, 16) both reach 16; only the first is zeroed, so dim1 keeps 32 rows and the release aborts.
+    """
+    outs = layout.out_dims
+    bases = {name: [list(b) for b in vecs] for name, vecs in layout.get_bases().items()}
+    dropped: set[int] = set()
+    sizes = {}
+    for i, out in enumerate(outs):
+        actual, want = layout.get_out_dim_size(out), shape[out]
+        if not is_pow2(want):
+            raise ShapeError(f"tensor dimension {out[3:]} has size {want}; layouts need a positive power of two")
+        sizes[out] = min(actual, want)
+        if actual <= want:
+            continue
+        found = [(name, k, b[i]) for name, vecs in bases.items() for k, b in enumerate(vecs) if b[i]]
+        if not all(is_pow2(v) for _, _, v in found):
+            raise _release_abort(release, "Assertion 'isPowerOf2_32(outValue)' failed in ensureLayoutNotLargerThan")
+        found.sort(key=lambda t: -t[2])          # stable, as the insertion sort of these short lists is
+        for name, k, _ in found:
+            if actual <= want:
+                break
+            if not broadcast_registers and name == "register":
+                dropped.add(k)
+            else:
+                bases[name][k][i] = 0
+            actual >>= 1
+    if dropped:
+        bases["register"] = [b for k, b in enumerate(bases["register"]) if k not in dropped]
+    try:
+        if release.shrink == "largest":
+            result = LinearLayout(bases, outs)
+            if any(result.get_out_dim_size(o) != sizes[o] for o in outs):
+                raise _release_abort(release, "an out dimension larger than the tensor: 'ret.getOutDimSize(dim) == "
+                                              "labeledShape[dim]'")
+            return result
+        return LinearLayout(bases, [(o, sizes[o]) for o in outs], require_surjective=False)
+    except LayoutError as e:
+        raise _release_abort(release, "LLVM ERROR: " + str(e).split(":", 1)[0].split(".  ")[0]) from None
+
+
+def _release_abort(release, why: str):
+    from ..attributes.releases import aborts
+    return aborts(release, why)
 
 
 def cga_layout(cga: Sequence[Sequence[int]], rank: int) -> LinearLayout:

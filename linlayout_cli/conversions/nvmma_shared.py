@@ -14,7 +14,7 @@ from ..attributes.encodings import NVMMASharedEncoding
 from ..engine import LinearLayout
 from ..engine.bits import is_pow2, log2
 from ..errors import ShapeError, VerifyError
-from .common import cga_layout, combine, ensure_not_smaller, shape_per_cta, standard_out_dims
+from .common import cga_layout, combine, ensure_not_smaller, shape_per_cta, standard_out_dims, swizzles_whole_tensor
 from .mma_util import check_layout_rank
 
 BOX_DIM_MAX = 256   # TMA boxes are at most 256 elements along every dim
@@ -122,7 +122,7 @@ def nvmma_shared_to_ll(attr: NVMMASharedEncoding, shape) -> LinearLayout:
     """Offsets of one TMA box, repeated (extra offset bits) over the per-CTA shape, then the CTAs."""
     _check(attr, shape)
     rank = attr.rank
-    spc = shape_per_cta(attr.cga, shape)
+    spc = shape if swizzles_whole_tensor() else shape_per_cta(attr.cga, shape)
     box = tma_block_shape(attr, spc)
     layout = _swizzled(attr, box) if attr.swizzling_byte_width else _unswizzled(attr, box)
     layout = ensure_not_smaller(layout, dict(zip(standard_out_dims(rank), spc)))

@@ -12,7 +12,7 @@ from ..attributes.encodings import AMDRotatingSharedEncoding, SharedLinearEncodi
 from ..engine import LinearLayout
 from ..engine.bits import is_pow2
 from ..errors import ShapeError, VerifyError
-from .common import cga_layout, check_rank, combine, shape_per_cta, standard_out_dims
+from .common import cga_layout, check_rank, combine, shape_per_cta, standard_out_dims, swizzles_whole_tensor
 
 
 def _check_shape(shape):
@@ -40,11 +40,11 @@ def swizzled_to_ll(attr: SwizzledSharedEncoding, shape):
     rank = len(shape)
     spc = shape_per_cta(attr.cga, shape)
     outs = standard_out_dims(rank)
+    # The AMD rotating layout swizzles over the whole tensor, not one CTA's slice (as every layout did in 3.2, 3.3).
+    sizes = shape if isinstance(attr, AMDRotatingSharedEncoding) or swizzles_whole_tensor() else spc
     if rank == 1:
-        cta = LinearLayout.identity1D(spc[0], "offset", "dim0")
+        cta = LinearLayout.identity1D(shape[0] if swizzles_whole_tensor() else spc[0], "offset", "dim0")
     else:
-        # The AMD rotating layout swizzles over the whole tensor, not one CTA's slice.
-        sizes = shape if isinstance(attr, AMDRotatingSharedEncoding) else spc
         col, row = attr.order[0], attr.order[1]
         num_cols, num_rows = sizes[col], sizes[row]
         bases = [(0, c) for c in _powers(num_cols)]

@@ -6,6 +6,7 @@ import re
 
 from ..attributes.values import AttrError
 from ..errors import ParseError
+from ..patterns import lazy
 from .lalr import run_lalr
 from .lexical import skip_balanced
 from .locate import MAX_ATTRIBUTE_CHARS, check_limits, raise_located
@@ -45,8 +46,8 @@ def parse_attribute(text: str, aliases: Mapping[str, object] | None = None):
     return parse_attr_at(text, aliases, 0, text, False)
 
 
-_ALIAS_HEAD = re.compile(r"\s*#[A-Za-z0-9_$\-]+\s*=(?!=)\s*")      # `#blocked = ` of a whole alias line
-_LOC_CALL = re.compile(r"(?<![A-Za-z0-9_$.#\-])loc\s*\(")
+_ALIAS_HEAD = lazy(r"\s*#[A-Za-z0-9_$\-]+\s*=(?!=)\s*")      # `#blocked = ` of a whole alias line
+_LOC_CALL = lazy(r"(?<![A-Za-z0-9_$.#\-])loc\s*\(")
 _LOC_CANDIDATES = 4        # the trailing `loc(` is among the last few (each try scans to the end)
 
 

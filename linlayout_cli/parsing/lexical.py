@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
+
 # Every pattern here repeats a single character class, or a group once per comment: a group repeated once per
 # character would make the regex engine keep a backtracking record per character (about 130 bytes each).
 _WS = re.compile(r"\s*(?://[^\n]*\s*)*")
@@ -16,7 +18,7 @@ def skip_ws(s: str, i: int) -> int:
     return m.end()
 
 
-_SIMPLE = re.compile(r'"[^"\\\n]*"')            # a string without escapes (the usual one): one regex step
+_SIMPLE = lazy(r'"[^"\\\n]*"')                 # a string without escapes (the usual one): one regex step
 
 
 def skip_string(s: str, i: int) -> int:
@@ -52,7 +54,7 @@ def skip_string(s: str, i: int) -> int:
 _BRACKET_OR_QUOTE = re.compile(r'["<>()\[\]{}]')
 
 
-_QUOTE_RUN = re.compile(r'"+')
+_QUOTE_RUN = lazy(r'"+')
 
 
 def skip_strings(s: str, i: int) -> int:
@@ -102,7 +104,7 @@ def skip_balanced(s: str, i: int) -> int:
         i += 1
 
 
-_BLANKS = re.compile(r"[ \t]*")
+_BLANKS = lazy(r"[ \t]*")
 
 
 def line_matches(pattern: re.Pattern, text: str, literal: str):

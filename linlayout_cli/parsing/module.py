@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from ..patterns import lazy
+from ..records import frozen, frozen_slots
 from .lexical import line_matches, skip_balanced, skip_string
 from .mlir_file import normalise_newlines
 
@@ -21,9 +22,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only
     from typing import Any
 
-_LINE_PREFIX = re.compile(r"^line (\d+), column \d+: ")
+_LINE_PREFIX = lazy(r"^line (\d+), column \d+: ")
 
-SEPARATOR = re.compile(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
+SEPARATOR = lazy(r"^// -----.*$", re.M)     # every line starting '// -----' (a lit file's or a dump's)
 _RESULTS = re.compile(r"((?:%[\w$.\-]+(?::\d+)?)(?:\s*,\s*%[\w$.\-]+(?::\d+)?)*)\s*=\s*")
 _NAME = re.compile(r'"([\w.$\-]+)"|([A-Za-z_][\w$]*(?:\.[\w$]+)+|module)\b')
 _SSA = re.compile(r"%[\w$.\-]+(?:#\d+)?")
@@ -31,7 +32,7 @@ _REGION_HEAD = re.compile(r"^(?:default|partition\d+\s*\(.*\)\s*num_warps\s*\(\d
 _LIBRARY = ("triton/", "<frozen", "<string>")
 
 
-@dataclass(frozen=True)
+@frozen_slots
 class Loc:
     """A source position: the user's frame (`file`, `line`, `col`), and every frame from innermost to outermost."""
     file: str
@@ -144,11 +145,11 @@ _CAPTURES = re.compile(r"ttg\.warp_specialize\(([^)]*)\)")
 _NUM_WARPS = re.compile(r"num_warps\((\d+)\)")
 _ALLOC_SHAPE = re.compile(r",\s*(\d+(?:x\d+)+)\s*>$")
 _LEADING_MEMDESC = re.compile(r"memdesc<(\d+)x")
-_SYMBOL = re.compile(r"@([\w$.\-]+)")
-_ALIAS_REF = re.compile(r"#([A-Za-z_][\w$]*)")
-_SLICE = re.compile(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
-_TYPE_SHAPE = re.compile(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
-_LEADING_INT = re.compile(r"\s*(\d{1,9})\b")
+_SYMBOL = lazy(r"@([\w$.\-]+)")
+_ALIAS_REF = lazy(r"#([A-Za-z_][\w$]*)")
+_SLICE = lazy(r"^#ttg\.slice<\{dim = (\d+), parent = (.*)\}>$")
+_TYPE_SHAPE = lazy(r"(?:tensor|!ttg\.memdesc)?<((?:\d+x)+)")
+_LEADING_INT = lazy(r"\s*(\d{1,9})\b")
 
 
 def iter_args(text: str) -> tuple[tuple[str, str], ...]:
@@ -236,15 +237,18 @@ def _type_lists(types: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(_types(types[arrow + 2:], _clip(spans, arrow + 2, len(types)))))
 
 
-@dataclass
 class Module:
-    """One module of a file: its attributes (`ttg.num-warps`, `ttg.target`, ...), alias definitions and ops."""
-    first_line: int
-    attributes: dict
-    aliases: Mapping                # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
-    ops: list = field(default_factory=list)
-    types: dict = field(default_factory=dict, repr=False, compare=False)    # value_type's cache
-    section: object = None          # the file's `sections.Section` this module is (None: read on its own)
+    """One module of a file: its attributes (`ttg.num-warps`, `ttg.target`, ...), alias definitions and ops. (A plain
+    class, not a dataclass: importing `dataclasses` costs the audit's start-up ~15 ms, see records.py.)"""
+    __slots__ = ("first_line", "attributes", "aliases", "ops", "types", "section")
+
+    def __init__(self, first_line: int, attributes: dict, aliases: Mapping, ops: list | None = None,
+                 types: dict | None = None, section: object = None):
+        self.first_line, self.attributes = first_line, attributes
+        self.aliases = aliases          # name -> parsed attribute (layouts) or OtherAttribute (locations, ...)
+        self.ops: list = [] if ops is None else ops
+        self.types: dict = {} if types is None else types    # value_type's cache
+        self.section = section          # the file's `sections.Section` this module is (None: read on its own)
 
     def value_type(self, text: str) -> ValueType:
         """A type written in this module (an op's operand or result type) read by `parse_type`, its layout
@@ -453,6 +457,7 @@ class OpReader:
         self.locations = locations
         self.fields: dict[str, tuple] = {}           # op text without its loc(...) -> its fields
         self.types: dict[str, tuple] = {}            # type text -> (operand types, result types)
+        self.type_texts: dict[str, str] = {}         # type text -> its one copy
 
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
@@ -460,7 +465,13 @@ class OpReader:
         if fields is None:
             if len(self.fields) >= self.FIELDS_LIMIT:
                 self.fields.clear()
-            fields = self.fields[body] = _op_fields(body) or _NO_OP
+            fields = _op_fields(body) or _NO_OP
+            if fields is not _NO_OP and fields[3]:     # one copy of each type text (a dump's few types)
+                if len(self.type_texts) >= self.FIELDS_LIMIT:
+                    self.type_texts.clear()
+                types = self.type_texts.setdefault(fields[3], fields[3])
+                fields = fields[:3] + (types,) + fields[4:]
+            self.fields[body] = fields
         if fields is _NO_OP:
             return None
         name, results, operands, types, attrs = fields
@@ -518,11 +529,26 @@ def _lines(text: str):
         pos = nl + 1
 
 
-def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[dict], int]:
+def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tuple[list, int]:
     """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
     text that follows each of its regions appended (see the module docstring), and how many regions are numbered
-    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over."""
-    out: list[dict] = []
+    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over.
+
+    `make(stmt)`: each statement is replaced by what it returns as soon as nothing can be added to its text (it
+    holds no open region and is not the last one completed, which a `default {` line could still extend), so a
+    function of 450,000 ops never holds 450,000 statement dicts beside its ops."""
+    out: list = []
+    pending: list[int] = []             # indices in `out` of statements not yet given to `make`
+
+    def settle() -> None:
+        keep = []
+        for k in pending:
+            stmt = out[k]
+            if stmt is last or "open" in stmt:
+                keep.append(k)
+            else:
+                out[k] = make(stmt)
+        pending[:] = keep
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
     count = regions_before              # regions numbered so far (in the file's earlier operations)
@@ -548,10 +574,12 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
                 regions[-1] = count
             else:
                 last = stack.pop()
+                del last["open"]
                 regions.pop()
             continue
         if _REGION_HEAD.match(raw) and last is not None:
             stack.append(last)              # the regions of an op whose header ended its line (warp_specialize)
+            last["open"] = True
             last["text"] += " " + raw[:-1].strip()
             count += 1
             regions.append(count)
@@ -579,13 +607,20 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
         stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
                 "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
                 "name": (m.group(1) or m.group(2)) if m else ""}
+        if make is not None:
+            settle()
+            pending.append(len(out))
         out.append(stmt)
         if opens:
             stack.append(stmt)
+            stmt["open"] = True
             count += 1
             regions.append(count)
         else:
             last = stmt
+    if make is not None:
+        for k in pending:
+            out[k] = make(out[k])
     return out, count
 
 
@@ -593,6 +628,7 @@ def _statements(text: str, first: int, regions_before: int = 0) -> tuple[list[di
 
 _LOC_TOKEN = re.compile(r'"|#([\w$.\-]+)')
 _LINE_COL = re.compile(r":(\d+):(\d+)")
+_PLAIN_REF = re.compile(r"#[\w$.\-]+")
 
 
 def _loc_tokens(text: str) -> list[tuple[str, Any]]:
@@ -689,6 +725,8 @@ class Locations:
     def frames(self, text: str) -> tuple:
         """Every file frame a location text names, innermost first."""
         text = text.strip()
+        if text.startswith("#") and _PLAIN_REF.fullmatch(text):
+            return self._alias(text[1:])            # a plain alias (a dump's every op): no second cache entry
         out = self.cache.get(text)
         if out is None:
             frames: list = []
@@ -819,17 +857,18 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
         raise _shifted(e, first_line) from None
     module = Module(first_line, _module_attributes(text), aliases, section=section)
     reader = OpReader(Locations(aliases))
+
+    def make(stmt: dict) -> Op | None:
+        if stmt["text"].lstrip().startswith("#"):
+            return None                              # an alias definition
+        return reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
+
     line, pos, regions = first_line, 0, 0
     for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
         line += text.count("\n", pos, start)
         pos = start
-        statements, regions = _statements(text[start:end], line, regions)
-        for stmt in statements:
-            if stmt["text"].lstrip().startswith("#"):
-                continue                             # an alias definition
-            op = reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
-            if op is not None:
-                module.ops.append(op)
+        ops, regions = _statements(text[start:end], line, regions, make)
+        module.ops += [op for op in ops if op is not None]
     return module
 
 
@@ -895,7 +934,7 @@ def replace_alias_values(text: str, values: dict[int, dict[str, str]]) -> str:
 # ----------------------------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
+@frozen
 class ValueType:
     """A tensor or shared-memory descriptor type: its shape, element type and layout (an encoding object, or None
     when it has none or it could not be read; `problem` then says why)."""

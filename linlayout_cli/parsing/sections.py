@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import lazy
 from ..records import frozen
 from .lexical import line_matches
 
-BREAK = re.compile(r"^// -----.*$", re.M)             # every line that starts a new section
-_DUMP = re.compile(r"^// -----// IR Dump (Before|After) ([^:(]+?)(?:: (.*?))? \('([\w.]+)' operation(?:: @(\S+))?\)"
-                   r" //----- //\s*$")
-_PIPELINER = re.compile(r"^// -----// (SoftwarePipeliner) internal IR Dump (After): (\w+)\s*$")
+BREAK = lazy(r"^// -----.*$", re.M)             # every line that starts a new section
+_DUMP = lazy(r"^// -----// IR Dump (Before|After) ([^:(]+?)(?:: (.*?))? \('([\w.]+)' operation(?:: @(\S+))?\)"
+              r" //----- //\s*$")
+_PIPELINER = lazy(r"^// -----// (SoftwarePipeliner) internal IR Dump (After): (\w+)\s*$")
 _NOT_SPACE = re.compile(r"\S")                       # what `str.strip` keeps: a section that holds more than space
-_TTGIR = re.compile(r'"?ttg\.num-warps"?\s*=')
-_TT_FUNC = re.compile(r"^\s*tt\.func\b", re.M)
-_LLVM_FUNC = re.compile(r"^\s*llvm\.func\b", re.M)
+_TTGIR = lazy(r'"?ttg\.num-warps"?\s*=')
+_TT_FUNC = lazy(r"^\s*tt\.func\b", re.M)
+_LLVM_FUNC = lazy(r"^\s*llvm\.func\b", re.M)
 
 
 @frozen

@@ -37,8 +37,8 @@ values lives in `analysis/axis.py`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from ..records import frozen
 from .lexical import skip_balanced
 from .module import _depth_split, _find_top, _top_spans
 
@@ -47,7 +47,7 @@ ValueId = tuple          # (op index, "r" | "a", k)
 _INT = re.compile(r"-?\d{1,30}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Argument:
     """A function argument: its name, type text and integer attributes (`tt.divisibility = 16 : i32` -> (16,);
     `dense<[1, 16]>` -> (1, 16))."""
@@ -56,7 +56,7 @@ class Argument:
     attrs: dict
 
 
-@dataclass(frozen=True)
+@frozen
 class ForLoop:
     """`scf.for %iv = LB to UB step STEP iter_args(%a = INIT, ...)`: the values LB, UB, STEP and the inits (None
     for a name the module does not define)."""
@@ -66,20 +66,22 @@ class ForLoop:
     inits: tuple
 
 
-@dataclass
 class Ssa:
     """Per op (by index): its results' and operands' ValueIds; per function op: its arguments; per `scf.for` /
     `scf.while`: the loop's header; per region op: the operand ids of each terminator in its regions (`scf.yield`,
-    `scf.condition`, in order)."""
-    results: list = field(default_factory=list)
-    operands: list = field(default_factory=list)
-    functions: dict = field(default_factory=dict)
-    loops: dict = field(default_factory=dict)
-    whiles: dict = field(default_factory=dict)         # op index -> inits (first region's arguments)
-    yields: dict = field(default_factory=dict)         # region op index -> [operand ids of each scf.yield]
-    conditions: dict = field(default_factory=dict)     # scf.while index -> operand ids of its scf.condition
-    owner: list = field(default_factory=list)          # op index -> index of the op whose region holds it (-1)
-    arguments: dict = field(default_factory=dict)      # region op index -> its first region's argument names
+    `scf.condition`, in order). (A plain class: `dataclasses` costs the audit's start-up, see records.py.)"""
+    __slots__ = ("results", "operands", "functions", "loops", "whiles", "yields", "conditions", "owner", "arguments")
+
+    def __init__(self) -> None:
+        self.results: list = []
+        self.operands: list = []
+        self.functions: dict = {}
+        self.loops: dict = {}
+        self.whiles: dict = {}           # op index -> inits (first region's arguments)
+        self.yields: dict = {}           # region op index -> [operand ids of each scf.yield]
+        self.conditions: dict = {}       # scf.while index -> operand ids of its scf.condition
+        self.owner: list = []            # op index -> index of the op whose region holds it (-1)
+        self.arguments: dict = {}        # region op index -> its first region's argument names
 
 
 def result_names(results: tuple) -> list[str]:

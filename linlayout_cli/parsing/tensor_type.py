@@ -8,6 +8,7 @@ import re
 from ..attributes.encodings import TensorType
 from ..attributes.values import found_text
 from ..errors import ParseError, UnsupportedError
+from ..patterns import lazy
 from ..records import frozen
 from .attribute import parse_attribute
 from .lexical import skip_balanced, skip_string, skip_ws
@@ -17,16 +18,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is not loaded on the print path
     from typing import NoReturn
 
-_TYPE_NAME = re.compile(r"[A-Za-z_!][A-Za-z0-9_$.]*")
-_DIM = re.compile(r"([0-9]+|\?)\s*x")      # `16x16xf16`: a dimension is digits/'?' followed by 'x'
-_DIALECT_TYPE = re.compile(r"![A-Za-z_][A-Za-z0-9_$.]*")
-_ELEM_TYPE = re.compile(
+_TYPE_NAME = lazy(r"[A-Za-z_!][A-Za-z0-9_$.]*")
+_DIM = lazy(r"([0-9]+|\?)\s*x")      # `16x16xf16`: a dimension is digits/'?' followed by 'x'
+_DIALECT_TYPE = lazy(r"![A-Za-z_][A-Za-z0-9_$.]*")
+_ELEM_TYPE = lazy(
     r"(?:(?:s|u)?i[1-9][0-9]*|index|f16|bf16|f32|f64|f80|f128|tf32|f[0-9]+E[0-9]+M[0-9]+[A-Za-z0-9]*)"
     r"(?![A-Za-z0-9_$.])")
-_CONTAINER_TYPE = re.compile(r"(complex|vector)\s*<")
-_SPACES = re.compile(r"\s+")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_ALLOC_SHAPE = re.compile(r"[0-9]+(?:x[0-9]+)*")
+_CONTAINER_TYPE = lazy(r"(complex|vector)\s*<")
+_SPACES = lazy(r"\s+")
+_WORD = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_ALLOC_SHAPE = lazy(r"[0-9]+(?:x[0-9]+)*")
 MEMDESC_NAMES = ("!ttg.memdesc", "!triton_gpu.memdesc")
 
 # element type spellings of other languages (PyTorch, numpy, C) -> the MLIR name

@@ -56,22 +56,51 @@ class Styles:
 
 
 class LineBuffer:
-    """write(bytes) that hands whole lines to `paint_lines` (renderers may split a write anywhere)."""
+    """write(bytes) that hands whole lines to `paint_lines` (renderers may split a write anywhere). A painter with
+    `safe_cuts` (bytes after which its cells may be split) also gets the part of a long line up to the last such
+    byte once LONG_LINE bytes are waiting: a view whose line is 100 MB (a heavily replicated layout) is coloured
+    in bounded pieces, never held whole."""
+    LONG_LINE = 1 << 16
 
     def __init__(self, paint_lines, write):
-        self.paint_lines, self.write, self.rest = paint_lines, write, b""
+        self.paint_lines, self.write = paint_lines, write
+        self.cuts = getattr(paint_lines, "safe_cuts", ())
+        self.pieces: list[bytes] = []               # what waits for its line's end (joined once, not per write)
+        self.waiting = 0
 
     def __call__(self, data: bytes) -> None:
-        data = self.rest + data
+        if self.cuts and len(data) > self.LONG_LINE:    # one write of a whole long line: in pieces
+            for k in range(0, len(data), self.LONG_LINE):
+                self(data[k:k + self.LONG_LINE])
+            return
         cut = data.rfind(b"\n") + 1
-        self.rest = data[cut:]
+        if not cut:
+            self.pieces.append(data)
+            self.waiting += len(data)
+            if self.cuts and self.waiting >= self.LONG_LINE:
+                self._flush_long()
+            return
+        head = b"".join(self.pieces + [data[:cut]]) if self.pieces else data[:cut]
+        self.pieces, self.waiting = ([data[cut:]], len(data) - cut) if cut < len(data) else ([], 0)
+        self.write(self.paint_lines(head))
+
+    def _flush_long(self) -> None:
+        data = b"".join(self.pieces)
+        cut = max(data.rfind(c) for c in self.cuts) + 1
         if cut:
             self.write(self.paint_lines(data[:cut]))
+            data = data[cut:]
+        self.pieces, self.waiting = [data], len(data)
+
+    @property
+    def rest(self) -> bytes:
+        return b"".join(self.pieces)
 
     def close(self) -> None:
-        if self.rest:
-            self.write(self.paint_lines(self.rest))
-            self.rest = b""
+        rest = self.rest
+        if rest:
+            self.write(self.paint_lines(rest))
+        self.pieces, self.waiting = [], 0
 
 
 def _hardware_sizes(layout):

@@ -75,7 +75,9 @@ def _next(positions: np.ndarray, after: np.ndarray) -> np.ndarray:
 
 class DistributedTensor:
     """Holders `[B<b>:]T<t>:<r>` coloured by warp group and lane; in a replicated layout every holder and every
-    '|' between holders is underlined (the '|' in grey), as `color.distributed_tensor` paints them."""
+    '|' between holders is underlined (the '|' in grey), as `color.distributed_tensor` paints them. Each holder
+    and each '|' is painted on its own, so a line may be cut after any '|' or ' ' (`safe_cuts`)."""
+    safe_cuts = (b"|", b" ")
 
     def __init__(self, R: int, T: int, W: int, B: int, replicated: bool, styles):
         self.T, self.W = T, W

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from ..analysis.advise import MAX_PRICED, Advice, Change, OpChange, Refusal
 from ..analysis.kinds import Path
+from ..attributes import TRITON
 from .blocks import BLANK, Fields, Table, line
-from .common import plural
+from .common import models, plural
 
 SHOWN_REFUSED = 6
 
@@ -101,7 +102,7 @@ def change_blocks(k: int, c: Change, cost: float) -> list:
 
 def module_blocks(a: Advice, path: str, several: bool = False) -> list:
     where = path + (f", module {a.index + 1} (line {a.first_line})" if several else "")
-    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}", "bold")]
+    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}; {models()}", "bold")]
     counts = ", ".join(f"{COUNT_WORDS.get(k, k)} {v}" for k, v in a.totals.items() if k != "shared_bytes")
     out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; weighted cost "
                                       f"{a.cost:g}"),
@@ -184,7 +185,7 @@ def refusal_words(why: str | Refusal) -> str:
 
 
 def module_json(a: Advice) -> dict:
-    return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target,
+    return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target, "triton": TRITON,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
             "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
             "refused": [{"alias": al, "after": text, "why": refusal_words(why)} for al, text, why in a.refused],

@@ -28,10 +28,11 @@ from ..analysis.kernel.facts import (
 from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
 from ..analysis.kernel.ops import BUFFER_OPS
 from ..analysis.kinds import Category, Path
+from ..attributes import TRITON
 from ..errors import abbreviate
 from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
-from .common import plural
+from .common import models, plural
 from .convert import verdict as convert_verdict
 
 COST_UNIT = "issue slots per thread"
@@ -378,7 +379,7 @@ def _title(m: ModuleAudit, path: str, several: bool) -> str:
     else:
         where = path
     default = " (the module names no ttg.target; give --target)" if m.target_given == "default" else ""
-    return f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}"
+    return f"ttlayout audit {where}: {t.name}{default}, {t.arch}, {warps}{lanes}; {models()}"
 
 
 def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bool = False, wide: bool = False,
@@ -508,7 +509,7 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
     total = module_cost(m)
     sec = m.section
     return {
-        "module": m.index, "first_line": m.first_line, "target": m.target.name, "target_from": m.target_given,
+        "module": m.index, "first_line": m.first_line, "target": m.target.name, "triton": TRITON, "target_from": m.target_given,
         **({"section": sec.number, "pass": sec.pass_name, "dump": sec.title()} if sec is not None and sec.is_pass
            else {"section": sec.number} if sec is not None else {}),
         "num_warps": m.num_warps,

@@ -4,8 +4,9 @@ from __future__ import annotations
 from ..analysis import bank as bank_model
 from ..analysis.bank import Access, BankReport, PaddedBankReport
 from ..analysis.targets import READ, WRITE
+from ..attributes import TRITON
 from .blocks import Fields, Line, Table, line
-from .common import coord, lane_ranges, more_count, plural, shape_text
+from .common import coord, lane_ranges, models, more_count, plural, shape_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ def json_text(report: BankReport, reg_text: str, shared_text: str, element: str 
         "ideal_wavefronts": p.phases,
         "simulated_conflicts": max(a.sim_conflicts for a in report.accesses.values()),
         "target": t.name,
+        "triton": TRITON,
         "vendor": t.vendor,
         "num_banks": t.num_banks,
         "bank_bytes": t.bank_bytes,
@@ -140,6 +142,7 @@ def padded_json_text(report: PaddedBankReport, reg_text: str, shared_text: str, 
         "ideal_wavefronts": None,
         "simulated_conflicts": None,
         "target": t.name,
+        "triton": TRITON,
         "vendor": t.vendor,
         "num_banks": t.num_banks,
         "bank_bytes": t.bank_bytes,
@@ -261,7 +264,7 @@ def padded_blocks(report: PaddedBankReport, reg_text: str, shared_text: str, ele
                       "model has no count for padding)", "")))
     elem = f" ({element})" if element else ""
     rows = [("target", f"{t.name}: {t.arch}, {t.num_banks} banks x {t.bank_bytes} bytes, "
-                       f"{t.warp_size}-lane {'warps' if t.vendor == 'nvidia' else 'wavefronts'}"),
+                       f"{t.warp_size}-lane {'warps' if t.vendor == 'nvidia' else 'wavefronts'}; {models()}"),
             ("tensor", f"{shape_text(report.shape)}, {bw}-bit elements{elem}"),
             ("register", reg_text),
             ("shared", shared_text)]
@@ -298,7 +301,7 @@ def blocks(report: BankReport, reg_text: str, shared_text: str, element: str | N
                      (f"  (extra wavefronts per wavefront, 2^k - 1; {ref})", "")))
     elem = f" ({element})" if element else ""
     rows = [("target", f"{t.name}: {t.arch}, {t.num_banks} banks x {t.bank_bytes} bytes, "
-                       f"{t.warp_size}-lane {'warps' if t.vendor == 'nvidia' else 'wavefronts'}"),
+                       f"{t.warp_size}-lane {'warps' if t.vendor == 'nvidia' else 'wavefronts'}; {models()}"),
             ("tensor", f"{shape_text(report.shape)}, {bw}-bit elements{elem}"),
             ("register", reg_text),
             ("shared", shared_text)]

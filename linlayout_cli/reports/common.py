@@ -2,6 +2,13 @@
 from __future__ import annotations
 
 
+def models() -> str:
+    """What the compiler-model reports (convert, bank, swizzle, audit, advise) say they follow: 'models Triton 3.9'
+    (their JSON's "triton" key is `attributes.TRITON`)."""
+    from ..attributes import TRITON
+    return f"models Triton {TRITON}"
+
+
 def lane_ranges(lanes) -> str:
     """[0, 1, 2, 3, 20] -> '0-3, 20'."""
     lanes = sorted(int(x) for x in lanes)

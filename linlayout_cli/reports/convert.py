@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ..analysis import convert as cv
 from ..analysis.convert import ConvertReport
+from ..attributes import TRITON
 from .blocks import BLANK, Fields, Line, line
-from .common import plural, shape_text
+from .common import models, plural, shape_text
 
 
 def _access(name: str | None, bits: int | None, bitwidth: int, conflicts) -> str:
@@ -79,7 +80,7 @@ def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str |
     """`banks`: (store, load) bank reports of the scratch layout (analysis.bank.analyze_bank), or None;
     `gluon`: the Gluon constructors to show under the layouts ("source", "destination", "scratch")."""
     elem = f" ({element})" if element else ""
-    rows = [("target", r.target),
+    rows = [("target", f"{r.target}; {models()}"),
             ("tensor", f"{shape_text(shape)}, {r.bitwidth}-bit elements{elem}"),
             ("source", src_text), *_gluon(gluon, "source"), ("destination", dst_text), *_gluon(gluon, "destination")]
     rows += [("why" if i == 0 else "", m) for i, m in enumerate(r.moves or ("nothing moves",))]
@@ -152,7 +153,7 @@ def as_dict(r: ConvertReport) -> dict:
             "store_instruction": r.store_instruction, "load_instruction": r.load_instruction,
             "bank_conflicts": r.bank_conflicts, "uses_stmatrix": r.uses_stmatrix, "uses_ldmatrix": r.uses_ldmatrix,
             "rounds": r.reps, "barrier": r.barrier, "shuffle_method": r.shuffle_method,
-            "shared_layout": r.shared_layout, "moves": list(r.moves), "target": r.target, "element_bits": r.bitwidth,
+            "shared_layout": r.shared_layout, "moves": list(r.moves), "target": r.target, "triton": TRITON, "element_bits": r.bitwidth,
             "minimal_conversion": str(r.minimal_conversion).strip("\n"), "notes": notes(r),
             "shared_access": _shared_access_json(r)}
 

@@ -273,10 +273,27 @@ def thread_blocks(thread: int, held: list[Held], blocks_: int) -> list:
     return [line(f"{name}: {plural(len(held), 'element')}", "bold"), Table(("register", "element"), rows, "  ")]
 
 
-def thread_json(thread: int, held: list[Held]) -> str:
-    import json
-    return json.dumps({"thread": thread, "elements": [{"block": h.block, "register": h.register,
-                                                       "element": list(h.element)} for h in held]}, indent=2) + "\n"
+def thread_json(thread: int, held) -> str:
+    out: list[str] = []
+    write_thread_json(thread, held, out.append)
+    return "".join(out)
+
+
+def write_thread_json(thread: int, held, write, chunk: int = 4096) -> None:
+    """`{"thread": T, "elements": [{"block", "register", "element"}, ...]}` as json.dumps(..., indent=2) writes
+    it, streamed to write(str) `chunk` elements at a time from the iterable `held` (never all in memory)."""
+    write(f'{{\n  "thread": {thread},\n  "elements": [')
+    first, parts = True, []
+    for h in held:
+        coords = ",\n".join(f"        {c}" for c in h.element)
+        element = f"[\n{coords}\n      ]" if h.element else "[]"
+        parts.append(f'{"" if first else ","}\n    {{\n      "block": {h.block},\n      "register": {h.register},'
+                     f'\n      "element": {element}\n    }}')
+        first = False
+        if len(parts) >= chunk:
+            write("".join(parts))
+            parts = []
+    write("".join(parts) + ("]\n}\n" if first else "\n  ]\n}\n"))
 
 
 def offsets_blocks(element, found, element_bits: int) -> list:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from ..analysis.swizzle import GpuComparison, GpuCost, Score, Suggestion
+from ..attributes import TRITON
 from .blocks import BLANK, Fields, Table, line
-from .common import shape_text
+from .common import models, shape_text
 
 
 def _score_json(s: Score, threads_read: bool = True) -> dict:
@@ -35,6 +36,7 @@ def json_text(s: Suggestion, write_text: str, read_text: str, element: str | Non
         "conflicts": s.score.conflicts,
         "unswizzled_conflicts": s.baseline.conflicts,
         "target": s.target.name,
+        "triton": TRITON,
         "element_bits": s.bitwidth,
         "element_type": element,
         "shape": list(s.shape),
@@ -91,7 +93,7 @@ def blocks(s: Suggestion, write_text: str, read_text: str, element: str | None) 
     from .gluon import of_text
     gluon = of_text(s.attr_text)
     blocks = [line(s.attr_text, "bold green"), *([line(gluon, "green")] if gluon else []), BLANK,
-              line(f"target {s.target.name}, tensor {shape_text(s.shape)}, {bw}-bit elements{elem}"),
+              line(f"target {s.target.name}, tensor {shape_text(s.shape)}, {bw}-bit elements{elem}; {models()}"),
               Fields((("write", write_text), ("read", _reader_text(s, read_text))), label_width=8), BLANK,
               Table(("", "write (vector, conflicts)", "read (vector, conflicts)", "total conflicts", "wavefronts/warp"),
                     (_score_row("unswizzled", s.baseline, bw, s.reader), _score_row("suggested", s.score, bw, s.reader))),

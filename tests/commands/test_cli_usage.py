@@ -103,9 +103,9 @@ PLAIN = [["-l", B, "-t", "tensor<8xf16>"], ["-l=" + B, "--t", "tensor<8xf16>", "
 @pytest.mark.parametrize("argv", PLAIN, ids=["plain", "llvm-spellings", "stdout", "info", "lookup", "convert", "bank",
                                              "audit", "audit-many"])
 def test_a_plain_command_line_does_not_load_click(argv):
-    """Short commands start fast because they import little (start-up is measured by benchmarks/bench.py; this
-    only guards the imports that would cost most): no click; printing also loads no numpy, dataclasses (inspect)
-    or typing."""
+    """Short commands start fast because they import little (start-up is measured by benchmarks/bench.py and
+    benchmarks/startup.py; this only guards the imports that would cost most): no click; printing also loads no
+    numpy, dataclasses (inspect) or typing, and a kernel's audit no dataclasses, inspect or typing."""
     code = ("import json, sys; from linlayout_cli.cli import run; code, out, err = run(sys.argv[1:]); "
             "print(json.dumps([code, err, sorted(m for m in ('click', 'numpy', 'dataclasses', 'typing', 'inspect') "
             "if m in sys.modules)]))")
@@ -115,6 +115,7 @@ def test_a_plain_command_line_does_not_load_click(argv):
     assert status == 0 and (err == "" or err.startswith("ttlayout: note: 4 lanes per warp")), done.stdout + done.stderr
     printing = argv[0] not in SUBCOMMANDS
     assert "click" not in heavy and (not printing or heavy == []), heavy
+    assert argv[0] != "audit" or not {"dataclasses", "inspect", "typing"} & set(heavy), heavy
 
 
 @pytest.mark.parametrize("argv", [["-l", B, "-t", "tensor<8xf16>", "--color", "sometimes"], ["--help"],
@@ -143,3 +144,33 @@ def test_quick_path_prints_what_the_click_path_prints(monkeypatch):
     monkeypatch.setattr(commands, "quick", lambda argv: None)
     for line, expected in zip(lines, quick):
         assert run(line) == expected, line
+
+
+ENTRY = ("import atexit, sys\n"
+         "if sys.argv[1] == 'handler':\n"
+         "    atexit.register(lambda: sys.stderr.write('exit handler ran\\n'))\n"
+         "sys.argv = ['ttlayout'] + sys.argv[2:]\n"
+         "from linlayout_cli.cli import entry\n"
+         "entry()\n"
+         "sys.stderr.write('entry returned\\n')\n")
+
+
+@pytest.mark.parametrize("handler", ["none", "handler"])
+def test_the_entry_point_ends_the_process_after_flushing(tmp_path, handler):
+    """`entry` (the `ttlayout` script, `python -m linlayout_cli`) ends the process itself once stdout and stderr
+    are flushed: the whole output arrives through a pipe, the status is main's, and an -o file is complete. A run
+    that registered an exit handler ends the ordinary way, so the handler still runs."""
+    big = ["-l", "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+           "order = [1, 0]}>", "-t", "tensor<256x256xf16>"]
+    expected = run(big)
+    done = subprocess.run([sys.executable, "-c", ENTRY, handler, *big], capture_output=True, text=True, timeout=120)
+    said = "exit handler ran\n" if handler == "handler" else ""
+    assert (done.returncode, done.stdout, done.stderr) == (0, expected[1], said)
+    bad = subprocess.run([sys.executable, "-c", ENTRY, handler, "-l", "#ttg.blocked<{", "-t", "tensor<8xf16>"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and bad.stdout == ""
+    assert bad.stderr.startswith("ttlayout: error: ") and bad.stderr.endswith("\n" + said)
+    out = tmp_path / "view.txt"
+    done = subprocess.run([sys.executable, "-c", ENTRY, handler, *big, "-o", str(out)], capture_output=True,
+                          text=True, timeout=120)
+    assert (done.returncode, done.stdout, out.read_text()) == (0, "", expected[1])

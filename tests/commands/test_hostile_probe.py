@@ -405,3 +405,114 @@ def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_b
     code, big, err = run(argv)
     assert code == 0 and big == small
     assert not calls                                                  # no element formatted one by one
+
+
+# ----------------------------------------------------------------------------------------- B.3 output that streams
+
+def _child_peak_mb(argv, tmp_path) -> float:
+    """Peak RSS (MB) of `ttlayout ARGV` run as its own process (ru_maxrss of that child, from wait4): memory,
+    never time."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    child = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], cwd=tmp_path, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    err = child.stderr.read().decode() if child.stderr else ""
+    child.stderr.close()
+    assert os.waitstatus_to_exitcode(status) == 0, err
+    return usage.ru_maxrss / 1024
+
+
+BLOCKED_8_WARPS = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
+                   "order = [1, 0]}>")
+
+
+def test_lookup_thread_json_streams_its_elements(tmp_path):
+    """A thread of a 4096x4096 tensor holds 65,536 elements: their JSON is written as it is made (it took ~120 MB
+    held whole, ~450 MB at 8192x8192), so the process needs no more than for a 16x16 tensor plus a margin."""
+    import json
+    small = _child_peak_mb(["lookup", "-l", BLOCKED_8_WARPS, "-t", "tensor<16x16xf16>", "--thread", "5", "--json",
+                            "-o", "small.json"], tmp_path)
+    big = _child_peak_mb(["lookup", "-l", BLOCKED_8_WARPS, "-t", "tensor<4096x4096xf16>", "--thread", "5",
+                          "--json", "-o", "big.json"], tmp_path)
+    report = json.loads((tmp_path / "big.json").read_text())
+    assert report["thread"] == 5 and len(report["elements"]) == 4096 * 4096 // 256
+    assert report["elements"][0] == {"block": 0, "register": 0, "element": [0, 40]}
+    assert big < small + 40, (small, big)
+
+
+@pytest.mark.parametrize("attr, shape, block", [
+    (BLOCKED_8_WARPS, [64, 64], None),
+    ("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], "
+     "CGALayout = [[1]]}>", [1024], None),
+    ("#ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], "
+     "CGALayout = [[1]]}>", [1024], 1),
+    ("#ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 1, 4], "
+     "order = [2, 1, 0]}>", [1, 2, 2], None),
+])
+def test_streamed_thread_json_is_json_dumps_byte_for_byte(attr, shape, block):
+    import json
+
+    from linlayout_cli.analysis import lookup
+    from linlayout_cli.conversions import to_linear_layout
+    from linlayout_cli.parsing import parse_attribute
+    from linlayout_cli.reports import info
+    ll = to_linear_layout(parse_attribute(attr), shape)
+    for thread in (0, 37):
+        held = lookup.thread_elements(ll, thread, block)
+        expected = json.dumps({"thread": thread, "elements": [{"block": h.block, "register": h.register,
+                                                                "element": list(h.element)} for h in held]},
+                              indent=2) + "\n"
+        pieces: list[str] = []
+        info.write_thread_json(thread, iter(held), pieces.append, chunk=3)
+        assert "".join(pieces) == expected == info.thread_json(thread, held)
+    assert info.thread_json(3, []) == json.dumps({"thread": 3, "elements": []}, indent=2) + "\n"
+
+
+REPLICATED = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [32, 1], "
+              "order = [1, 0]}>")
+
+
+def test_color_of_a_heavily_replicated_layout_is_painted_in_bounded_pieces(tmp_path):
+    """1,024 threads over 16 rows: every cell lists 64 holders and a line of tensor<16x1024xf16> is 6 MB once
+    coloured. Each line was painted whole (numpy arrays of ~20 bytes per byte); it is painted in 64 KiB pieces,
+    and the pieces put together are the whole line's painting."""
+    small = _child_peak_mb(["-l", REPLICATED, "-t", "tensor<16x16xf16>", "--color", "always", "-o", "s.txt"],
+                           tmp_path)
+    big = _child_peak_mb(["-l", REPLICATED, "-t", "tensor<16x1024xf16>", "--color", "always", "-o", "b.txt"],
+                         tmp_path)
+    assert big < small + 30, (small, big)
+
+
+def test_a_long_line_cut_at_safe_bytes_is_painted_as_the_whole_line():
+    from linlayout_cli.conversions import to_linear_layout
+    from linlayout_cli.parsing import parse_attribute
+    from linlayout_cli.render import render_layout
+    from linlayout_cli.render.color import LineBuffer, Styles, color_system, painter
+    ll = to_linear_layout(parse_attribute(REPLICATED), [4, 256])
+    plain: list[bytes] = []
+    render_layout(ll, False, plain.append)
+    text = b"".join(plain)
+    paint = painter(ll, False, 16, Styles(color_system(True)))
+    assert getattr(paint, "safe_cuts", ())
+    whole = b"".join(paint(line) for line in text.splitlines(keepends=True))
+    out: list[bytes] = []
+    buffer = LineBuffer(paint, out.append)
+    buffer.LONG_LINE = 300
+    for k in range(0, len(text), 1000):
+        buffer(text[k:k + 1000])
+    buffer.close()
+    assert len(out) > text.count(b"\n") and b"".join(out) == whole
+
+
+def test_a_rank_24_view_stays_within_a_constant(tmp_path):
+    """A rank-24 blocked layout over 2^14 elements: the view streams like a rank-2 one (the probe saw 370 MB)."""
+    rank = 24
+    attr = (f"#ttg.blocked<{{sizePerThread = {[1] * rank}, threadsPerWarp = {[2] * 5 + [1] * (rank - 5)}, "
+            f"warpsPerCTA = {[2, 2] + [1] * (rank - 2)}, order = {list(range(rank - 1, -1, -1))}}}>")
+    shape = "tensor<" + "x".join(["2"] * 14 + ["1"] * (rank - 14)) + "xf16>"
+    small = _child_peak_mb(["-l", BLOCKED_8_WARPS, "-t", "tensor<16x16xf16>", "-o", "s.txt"], tmp_path)
+    for extra in ([], ["--use-hw-view"], ["--format", "json"]):
+        assert _child_peak_mb(["-l", attr, "-t", shape, *extra, "-o", "r.txt"], tmp_path) < small + 40, extra

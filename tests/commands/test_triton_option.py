@@ -119,3 +119,52 @@ def _subprocess(args, extra: dict):
     p = subprocess.run([sys.executable, "-m", "linlayout_cli", *args], capture_output=True, text=True,
                        env=_env(extra))
     return p.returncode, p.stdout, p.stderr
+
+
+ROWS = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+COLS = "#ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+SWIZZLED = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+KERNEL = "tests/data/kernels/matmul.sm90.ttgir"
+COMPILER_RUNS = {
+    "convert": ["convert", "-r", ROWS, "-d", COLS, "-t", "tensor<64x64xf16>"],
+    "bank": ["bank", "-r", ROWS, "-s", SWIZZLED, "-t", "tensor<64x64xf16>"],
+    "swizzle": ["swizzle", "-r", ROWS, "-d", COLS, "-t", "tensor<64x64xf16>"],
+    "audit": ["audit", KERNEL],
+    "advise": ["advise", KERNEL],
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMPILER_RUNS))
+def test_compiler_models_say_which_release_they_model(command, monkeypatch):
+    """Text: the target line ends 'models Triton 3.9'; JSON: "triton": "3.9" beside "target" (per module for audit
+    and advise)."""
+    import json
+    import pathlib
+    monkeypatch.chdir(pathlib.Path(__file__).resolve().parents[2])
+    code, out, err = run(COMPILER_RUNS[command])
+    assert code == 0, err
+    assert sum(1 for line in out.splitlines() if line.endswith("; models Triton 3.9")) == 1, out[:600]
+    code, out, err = run([*COMPILER_RUNS[command], "--json"])
+    assert code == 0, err
+    doc = json.loads(out)
+    records = doc if isinstance(doc, list) else doc.get("modules", [doc])
+    assert records and all(r["triton"] == "3.9" and "target" in r for r in records), out[:600]
+
+
+CGA_BLOCKED = ("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], "
+               "CGALayout = [[0, 1]]}>")
+# Triton 3.2's own printer writes this layout so (golden/releases/3.2: CGALayout bases -> CTA fields, its dialect)
+CGA_BLOCKED_32 = ("#triton_gpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                  "order = [1, 0], CTAsPerCGA = [1, 2], CTASplitNum = [1, 2], CTAOrder = [1, 0]}>")
+
+
+def test_info_and_diff_write_the_layout_as_the_release_does():
+    import json
+    code, out, _ = run(["info", "--triton", "3.2", "-l", CGA_BLOCKED, "-t", "tensor<16x16xf16>"])
+    assert code == 0 and out.splitlines()[0] == CGA_BLOCKED_32
+    code, out, _ = run(["info", "--triton", "3.2", "-l", CGA_BLOCKED, "-t", "tensor<16x16xf16>", "--json"])
+    assert code == 0 and json.loads(out)["attr"] == CGA_BLOCKED_32
+    code, out, _ = run(["diff", "--triton", "3.2", CGA_BLOCKED, CGA_BLOCKED, "-t", "tensor<16x16xf16>"])
+    assert code == 0 and f"A             {CGA_BLOCKED_32}  (distributed)" in out.splitlines()
+    code, out, _ = run(["info", "-l", CGA_BLOCKED, "-t", "tensor<16x16xf16>"])       # 3.9: as given
+    assert code == 0 and out.splitlines()[0] == CGA_BLOCKED

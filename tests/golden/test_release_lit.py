@@ -14,6 +14,14 @@ LIT = DATA / "triton_lit" / "releases"
 # release -> the upstream commit whose test/Tools/tensor_layout_print.mlir it shipped
 SHIPPED = {"3.2": "45af9a9", "3.3": "6d3ed0b", "3.4": "6d3ed0b", "3.5": "e5a00f5", "3.6": "de2ba39",
            "3.7": "de2ba39", "3.8": "de2ba39", "3.9": "de2ba39"}
+# SHA-256 of each file as upstream has it at that commit (`git show COMMIT:test/Tools/tensor_layout_print.mlir`,
+# read from a mirror with Triton's full history; see the README beside the files)
+UPSTREAM_SHA256 = {
+    "45af9a9": "9cbfded98c1711494cfb38b500e8f33a49d45832f7e0aa26588be9af4ab0f512",
+    "6d3ed0b": "84f0783e038f8ba6a32a62c2ed1ff105d98f09e1f1f5761064d755c292f0b723",
+    "e5a00f5": "a1c36bdf38821621cb37a190186d149ec216866bcbd2ecdf7e8e004ec6de1749",
+    "de2ba39": "fe16166cb49e59dfe0879adc188b84279001c9a752671131760a37adba0cf534",
+}
 
 
 def check_pattern(line: str) -> re.Pattern:
@@ -48,6 +56,13 @@ def run_lines(path):
 def test_file_check_fails_on_a_missing_line():
     assert file_check("a\nb T0:1\n", ["a", "b {{.*}}:1"]) is None
     assert file_check("a\nb\n", ["b", "a"]) == "a"
+
+
+@pytest.mark.parametrize("commit", sorted(UPSTREAM_SHA256))
+def test_lit_file_is_upstream_verbatim(commit):
+    """The lit files are upstream's bytes, never a local edit."""
+    import hashlib
+    assert hashlib.sha256((LIT / f"{commit}.mlir").read_bytes()).hexdigest() == UPSTREAM_SHA256[commit]
 
 
 @pytest.mark.parametrize("release", sorted(SHIPPED))

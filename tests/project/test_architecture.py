@@ -14,7 +14,7 @@ PACKAGE = ROOT / "linlayout_cli"
 
 # Lowest first. A module may import from its own package and from any lower layer; "" is the package __init__.
 LAYERS = (
-    ("errors", "records", "resources", "outfile"),
+    ("errors", "records", "resources", "outfile", "patterns"),
     ("engine",),
     ("attributes",),
     ("parsing",),

@@ -54,6 +54,7 @@ class Context:
         self.type_cache: dict = {}
         self.types: dict = {}
         self.canon: dict = {}
+        self.same: dict = {}                         # tuple -> its one copy (`finding`)
         self._parse = module.value_type
         self.defined: dict[str, int] = {}
         self.position: dict[int, int] = {}
@@ -61,11 +62,20 @@ class Context:
             self.position[id(op)] = i
             for r in op.results:
                 self.defined[r.split(":")[0]] = i
-        from ..axis import Axes
-        # the values' AxisInfo depends on the ops, not on the layouts: one analysis for every advise candidate
-        ops, axes = self.memo.get(("axes", id(module.ops)), lambda: (module.ops, Axes(module, self.parse_type)))
-        self.axes = axes if ops is module.ops else Axes(module, self.parse_type)
+        self._axes = None
         self._tree = None
+
+    @property
+    def axes(self):
+        """The values' AxisInfo (`axis.Axes`), computed when a global access first asks for it: a function of
+        converts and shared-memory ops alone never walks its values for it."""
+        if self._axes is None:
+            from ..axis import Axes
+            module = self.module
+            # the values' AxisInfo depends on the ops, not on the layouts: one analysis for every advise candidate
+            ops, axes = self.memo.get(("axes", id(module.ops)), lambda: (module.ops, Axes(module, self.parse_type)))
+            self._axes = axes if ops is module.ops else Axes(module, self.parse_type)
+        return self._axes
 
     @property
     def tree(self):
@@ -125,10 +135,15 @@ def finding(ctx: Context, op, category: Category, types, vt, cost: float, ideal:
     """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown; `cost`
     and `ideal` per execution (a loop weighs them)."""
     types = [t for t in types if t is not None and t.encoding is not None]
-    return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category,
-                   tuple(t.encoding_text for t in types), tuple(ctx.key(t)[1] for t in types),
-                   tuple(vt.shape) if vt else (), vt.element if vt else "", Status.ANALYSED, cost * _weight(op),
-                   ideal=min(cost, ideal) * _weight(op), frames=op.loc.frames if op.loc else (), **kw)
+    same = ctx.same                                  # one copy of each tuple for the rows of a repeated op
+    layouts = tuple(t.encoding_text for t in types)
+    attrs = tuple(ctx.key(t)[1] for t in types)
+    shape = tuple(vt.shape) if vt else ()
+    loc = op.loc
+    return Finding(op.name, op.line, str(loc) if loc else None, op.loops, category,
+                   same.setdefault(layouts, layouts), same.setdefault(attrs, attrs), same.setdefault(shape, shape),
+                   vt.element if vt else "", Status.ANALYSED, cost * _weight(op),
+                   ideal=min(cost, ideal) * _weight(op), frames=loc.frames if loc else (), **kw)
 
 
 def ideal_instructions(elements: int, bits: int) -> int:

@@ -2,7 +2,7 @@
 no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audit (`ModuleAudit`)."""
 from __future__ import annotations
 
-from ...records import frozen
+from ...records import frozen, frozen_slots
 from ..kinds import Category, Status
 from ..targets import READ, Target
 from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
@@ -17,9 +17,10 @@ GLOBAL_COUNTED = ("tt.load", "tt.store", "amdg.buffer_load", "amdg.buffer_store"
                   "amdg.buffer_load_to_local")   # atomics are not counted
 
 
-@frozen
+@frozen_slots
 class Finding:
-    """One op's row: what it is, where it comes from, and what its layouts cost."""
+    """One op's row: what it is, where it comes from, and what its layouts cost. Slotted: a one-function dump of
+    450,000 ops keeps 450,000 rows, about 200 bytes each instead of a dict's 1 KB."""
     op: str
     line: int                        # line of the dump
     loc: str | None                  # Python file:line:col
@@ -87,6 +88,7 @@ class Finding:
         if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero
         return None
+
 
 
 # The instruction classes an op is counted in, as the assembly names them (NVIDIA / AMD):

@@ -195,7 +195,7 @@ def _view_of(ctx: Context, op, mem):
         text = next((t for t in op.operand_types + op.result_types if t.startswith(("!ttg.memdesc<", "<"))), "")
         alloc = alloc_shape(text)
         if alloc is not None:
-            from dataclasses import replace
+            from ...records import replace
             if len(alloc) == len(mem.shape):
                 return replace(mem, shape=alloc)
     return mem

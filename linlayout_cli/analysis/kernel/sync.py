@@ -1,6 +1,7 @@
 """Membar's barriers (analysis/membar.py) and the lowering's own barriers and warp-index shuffles."""
 from __future__ import annotations
 
+from ...records import replace
 from .context import Context
 from .findings import COUNT_CLASSES, Extra
 from .ops import MMA_V5_OPS, WARP_INDEX_OPS
@@ -9,7 +10,6 @@ from .ops import MMA_V5_OPS, WARP_INDEX_OPS
 def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> list[Extra]:
     """Membar's barriers (analysis/membar.py) and the lowering's own barriers at ops without a row: each op's
     row counts those at it (`Finding.membar`); the others are returned as Extras."""
-    from ...records import replace
     from .. import membar
     ops = ctx.module.ops
     warp_sync = {i for i, f in findings.items()
@@ -40,7 +40,6 @@ def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
     """Tensor memory is addressed by warp and a TMA store is issued by one elected warp: the first such op of a
     function (or of a warp_specialize partition, which becomes a function) makes the warp index uniform with one
     `shfl.sync.idx`; LLVM reuses it for the others."""
-    from ...records import replace
     from ..membar import partition_scopes
     seen, out = set(), []
     for i, (op, scope) in enumerate(zip(ops, partition_scopes(ops, tree))):
