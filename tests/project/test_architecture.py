@@ -335,7 +335,7 @@ def _sentences(tree) -> list[tuple[str, int]]:
         if isinstance(n, ast.JoinedStr):
             text = "".join(v.value for v in n.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
             where = context(n) if " " in text.strip() else None
-            if where is not None:
+            if where is not None and where not in ("__repr__", "__str__"):     # a record's own spelling
                 out.append((where, n.lineno))
     return out
 
