@@ -16,6 +16,10 @@ from .errors import TTLayoutError, abbreviate_path, printable
 from .patterns import lazy
 from .records import frozen, replace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from .analysis.targets import Target
+
 METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few KB): more is refused unparsed
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
@@ -233,7 +237,7 @@ def kernel_assembly(path: str, several: bool):
         return None, printable(str(e))
 
 
-def audit_modules(text: str, target: str | None = None, compiled=None, source: str = "metadata", memo=None):
+def audit_modules(text: str, target: Target | None = None, compiled=None, source: str = "metadata", memo=None):
     """(the parsed modules of one TTGIR text, their `ModuleAudit`s, who chose the target): audited for `target`
     (--target: "option"), else the compiler's target (`compiled`, `analysis.kernels.Compiled`: "metadata"), else
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
@@ -245,7 +249,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     chosen, origin = target, "option" if target is not None else None
     if chosen is None and compiled is not None:
         try:
-            chosen = get_target(compiled.target).name
+            chosen = get_target(compiled.target)        # the compiler's target, resolved once here
         except TTLayoutError as e:
             raise TTLayoutError(f"{source}: {e}") from None
         origin = "metadata"
@@ -291,7 +295,7 @@ def cache_label(name: str, key: str) -> str:
     return f"{name}@{directory[:SHORT_HASH]}" if directory else name
 
 
-def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = None, memo=None) -> list:
+def audit_kernel(kernel: Kernel, target: Target | None = None, keep: int | None = None, memo=None) -> list:
     """The records of one kernel file: its KernelAudits, or one KernelFailure saying why it could not be audited."""
     try:
         compiled = read_metadata(kernel.metadata) if kernel.metadata else None
@@ -355,7 +359,7 @@ def _audit_chunk(kernels, target, keep) -> list:
     return [r for k in kernels for r in audit_kernel(k, target, keep, memo)]
 
 
-def audit_kernels(kernels, target: str | None = None, keep: int | None = None, jobs: int | None = None,
+def audit_kernels(kernels, target: Target | None = None, keep: int | None = None, jobs: int | None = None,
                   progress=None) -> list:
     """Every kernel audited (`audit_kernel`), in parallel over `jobs` processes (default: every processor); the
     records in no particular order (rank them). `progress(done, total)` is called as kernels finish. Ctrl-C stops

@@ -48,6 +48,7 @@ from .kernel.facts import AsyncCopy, Convert, GlobalAccess, Reduction, SharedAcc
 from .kernel.findings import COUNT_CLASSES
 from .kernel.weights import WEIGHTS, Weights, kernel_cost, op_cost  # noqa: F401  (re-exported)
 from .kinds import Category
+from .targets import Target
 
 MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
                                 # search stops and says so, so the time stays linear in the module's size
@@ -99,6 +100,18 @@ class Change:
 
 
 @frozen
+class Refusal:
+    """Why a priced candidate cannot be proposed (reports/advise.py words it): an op at `line` the audit could read
+    before and cannot now (its `status` and `problem`), or a cp.async that would move `bits` per lane, which Triton
+    3.9 cannot lower."""
+    line: int
+    op: str
+    status: str = ""
+    problem: str = ""
+    bits: int = 0
+
+
+@frozen
 class Advice:
     """What `advise` found for one module: the changes that lower its cost (best first), how many candidates
     were priced and refused, and which aliases cannot change (and why)."""
@@ -108,7 +121,7 @@ class Advice:
     target: str
     changes: tuple[Change, ...]
     candidates_priced: int
-    refused: tuple[tuple[str, str, str], ...]      # (alias, candidate text, why)
+    refused: tuple[tuple[str, str, str | Refusal], ...]   # (alias, candidate text, the error's message or Refusal)
     ineligible: tuple[tuple[str, Fixed], ...]       # (alias, why: reports/advise.py words the code)
     totals: dict
     cost: float
@@ -188,10 +201,10 @@ def facts(f) -> dict:
 class Pricer:
     """Audits a module under alias redefinitions, with one cache of analyses; remembers refusals."""
 
-    def __init__(self, module, target, memo: Memo):
+    def __init__(self, module, target: Target | None, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
         self.priced = self.tried = 0
-        self.refused: list[tuple[str, str, str]] = []
+        self.refused: list[tuple[str, str, str | Refusal]] = []
         self.base = self.audit({})
         self.base_problems = {(f.line, f.op) for f in self.base.findings if f.problem}
         self.base_cost, self.base_totals = kernel_cost(self.base), totals(self.base)
@@ -219,17 +232,16 @@ class Pricer:
         return audit
 
 
-def refusal(audit, base_problems: set) -> str | None:
+def refusal(audit, base_problems: set) -> Refusal | None:
     """Why a priced module cannot be proposed: an op the audit could read before and cannot now, or an async copy
     Triton 3.9 cannot lower (cp.async moves 4, 8 or 16 bytes per lane; LoadStoreOpToLLVM asserts otherwise)."""
     for f in audit.findings:
         if f.problem and (f.line, f.op) not in base_problems:
-            return f"line {f.line}: {f.op} would be {f.verdict}: {f.problem}"
+            return Refusal(f.line, f.op, f.status, f.problem)
         if isinstance(f.facts, AsyncCopy) and audit.target.vendor == "nvidia":
             bits = f.facts.vector_bits
             if bits not in (32, 64, 128):
-                return (f"line {f.line}: the cp.async would move {bits} bits per lane (Triton 3.9 lowers only 4, 8 "
-                        f"or 16 bytes)")
+                return Refusal(f.line, f.op, bits=bits)
     return None
 
 
@@ -289,7 +301,7 @@ def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: d
     return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
-def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
+def advise_module(module, index: int = 0, target: Target | None = None, memo: Memo | None = None) -> Advice:
     """The advice for one module (see the module's docstring): every candidate priced, the changes that lower the
     weighted cost kept, best first (ties in the order they were priced)."""
     memo = memo if memo is not None else Memo()
@@ -431,7 +443,7 @@ def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]
     return out
 
 
-def analyze_advise(modules, target: str | None = None) -> list[Advice]:
+def analyze_advise(modules, target: Target | None = None) -> list[Advice]:
     """`advise_module` for every module of a dump (`modules`: the parsed modules, read one by one), with one cache
     of analyses for them all."""
     memo = Memo()

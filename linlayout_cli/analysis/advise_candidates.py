@@ -8,6 +8,10 @@ from ..parsing.module import alias_references, slice_parent, type_shape
 from ..records import frozen
 from .kernel.ops import DOT_OPS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from .targets import Target
+
 # ----------------------------------------------------------------------------------------- which aliases may change
 
 # ops that accept any layout, or relate layouts only through the same alias name (an elementwise op's operands
@@ -321,7 +325,7 @@ def _global_bits(module, usage: Usage) -> set:
     return out
 
 
-def shared_candidates(module, usage: Usage, target) -> list[Candidate]:
+def shared_candidates(module, usage: Usage, target: Target) -> list[Candidate]:
     """The alternatives of a shared alias: nvmma_shared swizzles for a wgmma / tcgen05 operand; else the swizzle
     search's best, the best nvmma_shared (NVIDIA) and the best padding for each writer / reader pair."""
     from ..attributes.encodings import NVMMASharedEncoding
@@ -395,7 +399,7 @@ def _accesses(module, usage: Usage):
     return writers, readers
 
 
-def _shared_for_pair(w_ll, r_ll, bits: int, target, shape, exact: bool):
+def _shared_for_pair(w_ll, r_ll, bits: int, target: Target, shape, exact: bool):
     """(attribute, why) of the shared layouts the swizzle search proposes for one writer / reader pair;
     shape-bound ones (shared_linear, padded) only where every buffer in the alias has this very shape."""
     from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
@@ -420,7 +424,7 @@ def _shared_for_pair(w_ll, r_ll, bits: int, target, shape, exact: bool):
                 yield SwizzledSharedEncoding(params[0], params[1], params[2], tuple(params[3])), \
                     "the swizzle search's best for its writer and reader"
         elif s is not None:
-            if exact and getattr(target, "vendor", "") == "nvidia":
+            if exact and target.vendor == "nvidia":
                 bases = tuple(tuple(unflatten(x, list(shape))) for x in s.offsets)
                 yield SharedLinearEncoding(bases, (), 16), "the swizzle search's best (Triton's generic swizzling)"
             # the best swizzled_shared as well: it fits every shape of the alias and every target lowers it
@@ -432,7 +436,7 @@ def _shared_for_pair(w_ll, r_ll, bits: int, target, shape, exact: bool):
                 params = found[0]
                 yield SwizzledSharedEncoding(params[0], params[1], params[2], tuple(params[3])), \
                     "the swizzle search's best swizzled_shared for its writer and reader"
-    if getattr(target, "vendor", "") == "nvidia" and len(shape) >= 2:
+    if target.vendor == "nvidia" and len(shape) >= 2:
         try:
             found = best_nvmma(w_ll, r_ll, bits, target)
         except TTLayoutError:

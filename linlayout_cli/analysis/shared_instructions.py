@@ -11,7 +11,7 @@ from ..records import frozen
 from .bank import (
     span_cosets,
 )
-from .targets import READ, TARGETS, WRITE, Target, get_target
+from .targets import READ, TARGETS, WRITE, Target
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 SHARED, MATRIX, MATRIX_TRANS, DS_READ_TR = "ld/st.shared", "matrix", "matrix.trans", "ds_read_tr"
@@ -55,13 +55,9 @@ MACHINES = {
 }
 
 
-def get_machine(target: str | Target | None) -> Machine:
-    """A target by any name `targets.get_target` knows (sm90, hopper, cuda:90, ...), or gfx1200."""
-    if isinstance(target, Target):
-        return MACHINES[target.name]
-    if isinstance(target, str) and target.strip().lower() == "gfx1200":
-        return MACHINES["gfx1200"]
-    return MACHINES[get_target(target).name]
+def get_machine(target: Target) -> Machine:
+    """The lowering facts of a target (every target in `targets.KNOWN` has them, gfx1200 included)."""
+    return MACHINES[target.name]
 
 
 # ----------------------------------------------------------------------------------------- the conversion

@@ -101,13 +101,12 @@ def _one(ctx: Context, given: Request, path: str) -> None:
     from ..reports import advise as report
     target, write, write_dir, change = given.target, given.write, given.write_dir, given.change
     text, shown = read_kernels(path, ctx)
-    if target is not None:
-        target = select(target).name
-    for named in inputs.module_targets(text) if target is None else ():
+    tgt = select(target) if target is not None else None      # resolved once; analysis takes the Target
+    for named in inputs.module_targets(text) if tgt is None else ():
         check_named(named)
-    advice = analyze_advise(inputs.modules(text), target)
-    if target is not None and advice:            # (after the analysis: an error stays the one line)
-        override_note(ctx, target, inputs.module_targets(text))
+    advice = analyze_advise(inputs.modules(text), tgt)
+    if tgt is not None and advice:            # (after the analysis: an error stays the one line)
+        override_note(ctx, tgt, inputs.module_targets(text))
     if not advice:
         raise TTLayoutError(f"{shown} holds no module to advise on")
     pick = (change or 1) - 1
@@ -135,7 +134,7 @@ def _many(ctx: Context, given: Request) -> None:
     from ..analysis.advise import analyze_advise
     from ..analysis.kernels import KernelAudit, ranked
     from ..reports import advise as report
-    target = select(given.target).name if given.target is not None else None
+    target = select(given.target) if given.target is not None else None     # resolved once
     labels = tuple(p for p in given.paths if sources.is_label(p))
     dirs = tuple(p for p in given.paths if p not in labels)
     if given.cache:

@@ -13,6 +13,7 @@ from .output import Progress, width, write_report, write_result
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..analysis.targets import Target
     from . import Context
 
 ARGUMENTS = (Arg("paths", "PATH...", required=False, many=True),)
@@ -95,7 +96,7 @@ def run(ctx: Context, given: Request) -> int | None:
     paths, fmt = given.paths, given.fmt
     if not paths and not given.cache:
         raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache")
-    target = select(given.target).name if given.target is not None else None
+    target = select(given.target) if given.target is not None else None     # resolved once
     if not given.cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
         _one_file(ctx, paths[0], target, given)
         return None
@@ -105,7 +106,7 @@ def run(ctx: Context, given: Request) -> int | None:
     return _many(ctx, paths, target, given)
 
 
-def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> None:
+def _one_file(ctx: Context, path: str, target: Target | None, given: Request) -> None:
     from ..analysis.audit import analyze_audit
     pass_name, line, op, output = given.pass_name, given.line, given.op, given.output
     as_json = given.as_json or given.fmt == "json"
@@ -131,7 +132,7 @@ def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> No
         return
     listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
-    command = report.advise_command(path, target=target)
+    command = report.advise_command(path, target=target.name if target is not None else None)
     write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns,
                                                     advise=command),
                  lambda: report.json_text(audits, shown, {**extra, "advise_command": command}, columns),
@@ -216,7 +217,7 @@ def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json:
     write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
+def _many(ctx: Context, paths: tuple[str, ...], target: Target | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
@@ -235,7 +236,7 @@ def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Reque
         for chunk in report.json_chunks(results, top):
             write(chunk.encode("utf-8"))
 
-    command = report.advise_line(results, paths if cache else None, target)
+    command = report.advise_line(results, paths if cache else None, target.name if target is not None else None)
 
     def text(write):
         write(to_text(report.blocks(results, where, top, command)).encode("utf-8"))

@@ -5,7 +5,7 @@ words; then the aliases that cannot change and the candidates refused. Blocks an
 from __future__ import annotations
 
 from ..analysis import advise as search
-from ..analysis.advise import Advice, AliasOutcome, Change, OpChange
+from ..analysis.advise import Advice, AliasOutcome, Change, OpChange, Refusal
 from ..analysis.advise_candidates import Fixed
 from ..analysis.kinds import Path
 from ..attributes import TRITON
@@ -132,7 +132,8 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
         out.append(Fields(tuple((f"#{o.alias}", outcome_text(o)) for o in a.aliases), label_width=12, indent="  "))
     if a.refused:
         out.append(line("candidates refused", "bold"))
-        rows = tuple((alias, f"{_short(text, 60)}: {why}") for alias, text, why in a.refused[:SHOWN_REFUSED])
+        rows = tuple((alias, f"{_short(text, 60)}: {refusal_words(why)}") for alias, text, why in
+                     a.refused[:SHOWN_REFUSED])
         out.append(Fields(rows, label_width=12, indent="  "))
         if len(a.refused) > SHOWN_REFUSED:
             out.append(line(f"... and {len(a.refused) - SHOWN_REFUSED} more (--json lists them)", indent="  "))
@@ -177,11 +178,21 @@ def change_json(c: Change) -> dict:
             "tradeoffs": list(tradeoffs(c))}
 
 
+def refusal_words(why: str | Refusal) -> str:
+    """Why a candidate was refused, in one line: the audit's error as it is, or the `Refusal` in words."""
+    if isinstance(why, str):
+        return why
+    if why.bits:
+        return (f"line {why.line}: the cp.async would move {why.bits} bits per lane (Triton 3.9 lowers only 4, 8 "
+                "or 16 bytes)")
+    return f"line {why.line}: {why.op} would be {why.status}: {why.problem}"
+
+
 def module_json(a: Advice) -> dict:
     return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target, "triton": TRITON,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
             "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
-            "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],
+            "refused": [{"alias": al, "after": text, "why": refusal_words(why)} for al, text, why in a.refused],
             "ineligible": [{"alias": f"#{n}", "why": fixed_text(why), **_fixed_json(why)} for n, why in a.ineligible],
             "aliases": [outcome_json(o) for o in a.aliases], "cost_unit": COST_UNIT,
             "not_counted_lines": list(a.not_counted)}

@@ -14,6 +14,7 @@ from golden_cases import DATA
 from linlayout_cli.analysis.audit import analyze_audit
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.module import read_modules
+from linlayout_cli.reports.audit import verdict
 
 NUMBERS = json.loads((DATA / "kernels" / "numbers.json").read_text())["dumps"]
 GLOBAL = json.loads((DATA / "kernels" / "global_access.json").read_text())["dumps"]
@@ -76,7 +77,7 @@ def test_softmax_reduction_crosses_warps():
     assert len(reduces) == 2
     for f in reduces:
         assert f.facts.lane_bits == 5 and f.facts.warp_bits == 2 and f.scratch_bytes == 64
-        assert f.verdict.startswith("across 4 warps")
+        assert verdict(f).startswith("across 4 warps")
         assert f.loc.startswith("tests/data/kernels/src/softmax.py:")
 
 
@@ -194,4 +195,4 @@ def test_column_sum_of_the_issue_is_audited_with_the_compilers_scratch():
     (m,) = analyze_audit(read_modules(text))
     (f,) = [f for f in m.findings if f.op == "tt.reduce"]
     assert f.scratch_bytes == case["shared"] == 512 and m.shared.total == 512
-    assert "512 bytes scratch" in f.verdict
+    assert "512 bytes scratch" in verdict(f)

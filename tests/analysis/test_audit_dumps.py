@@ -16,6 +16,7 @@ from linlayout_cli import inputs
 from linlayout_cli.analysis.audit import analyze_audit, module_cost, rank_by_waste
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.module import read_modules
+from linlayout_cli.reports.audit import verdict
 
 DUMP = DATA / "dumps" / "softmax.sm90.mlir_dump.txt"
 MANIFEST = json.loads((DATA / "dumps" / "manifest.json").read_text())["files"][DUMP.name]
@@ -212,7 +213,7 @@ def test_the_softmax_row_names_the_mask():
                                      "pointer divisibility": 4, "mask": 1}
     assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 4)
     assert load.facts.mask == "%mask_12"
-    assert "limited by the mask" in load.verdict
+    assert "limited by the mask" in verdict(load)
     code, out, _ = run(["audit", str(DATA / "limits" / "softmax_f32_odd_cols.sm90.ttgir")])
     assert "1x32b x32, mask; sectors 16/4" in out
 

@@ -19,7 +19,7 @@ from golden_cases import DATA
 from linlayout_cli import inputs
 from linlayout_cli.analysis import shared_access as sa
 from linlayout_cli.analysis.convert import analyze_convert
-from linlayout_cli.analysis.targets import READ, WRITE
+from linlayout_cli.analysis.targets import READ, WRITE, get_target
 
 CASES = [json.loads(line) for line in (DATA / "packed_shared.jsonl").read_text().splitlines()]
 # found by this class, outside it: sm100 moves some 8-bit tiles with its .b8 matrix forms, which the model lacks
@@ -38,13 +38,13 @@ def model(case: dict) -> dict[str, dict[str, int]]:
     w, r = _ll(case["write"], shape), _ll(case["read"], shape)
     if case["kind"] == "local":
         smem = _ll(case["shared"], shape)
-        dirs = [sa.local_access(w, smem, case["bitwidth"], WRITE, case["target"]),
-                sa.local_access(r, smem, case["bitwidth"], READ, case["target"])]
+        dirs = [sa.local_access(w, smem, case["bitwidth"], WRITE, get_target(case["target"])),
+                sa.local_access(r, smem, case["bitwidth"], READ, get_target(case["target"]))]
     else:
-        report = analyze_convert(w, r, case["bitwidth"], case["target"], case["num_warps"])
+        report = analyze_convert(w, r, case["bitwidth"], get_target(case["target"]), case["num_warps"])
         if report.path != "shared_memory":
             return {WRITE: {}, READ: {}}
-        rt = sa.convert_access(w, r, case["bitwidth"], case["target"], warp_sync=report.barrier == "warp")
+        rt = sa.convert_access(w, r, case["bitwidth"], get_target(case["target"]), warp_sync=report.barrier == "warp")
         dirs = [rt.write, rt.read]
     return {d.op: {d.instruction: d.instructions_per_warp} for d in dirs}
 

@@ -56,13 +56,13 @@ def _applies(op) -> bool:
     return op.name in ANALYSES
 
 
-def _audit_module(module, index: int, target: Target | str | None = None, memo: Memo | None = None,
+def _audit_module(module, index: int, target: Target | None = None, memo: Memo | None = None,
                   several: bool = False) -> ModuleAudit:
     tgt, given = module_target(module, target, several)
     check_threads(module, tgt, several)
     memo = memo if memo is not None else Memo()
     rows: list[Finding] = []
-    problems: list[str] = []
+    problems: list[Finding] = []
     shared: list[SharedUse] = []
     extras: list[Extra] = []
     for unit in function_units(module):
@@ -81,7 +81,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                 findings[i] = analyse(ctx, op)
             except TTLayoutError as e:
                 findings[i] = problem_row(op, category, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         roots = buffer_roots(unit.ops)
         users = buffer_users(ctx, roots[0], findings)
         for i, op in enumerate(unit.ops):
@@ -94,7 +94,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                     findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
                 findings[i] = problem_row(op, Category.BUFFER, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
         extras += synchronisation(ctx, findings, roots[0], placed)
@@ -106,10 +106,10 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
 
 
-def analyze_audit(modules, target: Target | str | None = None, several: bool = False,
+def analyze_audit(modules, target: Target | None = None, several: bool = False,
                   memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
-    each read when its turn comes), for `target` (a Target; a name is still accepted; default: each module's
+    each read when its turn comes), for `target` (a Target, resolved by the caller; default: each module's
     `ttg.target`), with one cache of analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
     across its candidates); `several`: the file holds more than one module (errors then say which)."""
     memo = memo if memo is not None else Memo()

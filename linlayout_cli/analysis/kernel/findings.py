@@ -3,7 +3,7 @@ no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audi
 from __future__ import annotations
 
 from ...records import frozen, frozen_slots
-from ..kinds import Category
+from ..kinds import Category, Status
 from ..targets import READ, Target
 from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess, Tma
 
@@ -30,11 +30,11 @@ class Finding:
     attrs: tuple[str, ...]           # the same layouts printed canonically
     shape: tuple[int, ...]
     element: str
-    verdict: str                     # the answer in words; '' for a conversion (reports/convert words `conversion`)
+    status: Status                   # ANALYSED, or why not (reports/audit.py words every row from its facts)
     cost: float
     facts: Facts | None = None       # what the op's model found (None: not analysed)
     scratch_bytes: int = 0
-    problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
+    problem: str = ""                # why the op is not analysed / not modelled (then `status` says which)
     conversion: ConvertReport | None = None  # of a convert_layout
     instructions: dict | None = None  # counts the op's analysis computed (reductions, scans), in COUNT_CLASSES
     frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
@@ -132,7 +132,7 @@ class ModuleAudit:
     threads_per_warp: int | None
     findings: tuple[Finding, ...]
     shared: SharedUse
-    problems: tuple[str, ...]
+    problems: tuple[Finding, ...]    # the rows with a problem, in the order they were found
     target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
     section: Section | None = None   # the file's `parsing.sections.Section` the module is (None: read on its own)
     extras: tuple = ()               # Extra: instructions at ops that are no row (Membar's barriers, waits)

@@ -15,7 +15,7 @@ import math
 from ...attributes.encodings import NVMMASharedEncoding
 from ...conversions.nvmma_shared import tma_block_shape
 from ..kinds import Category
-from .context import Context, finding, value_bytes
+from .context import Context, finding, swizzle_bytes, value_bytes
 from .facts import Tma
 from .findings import Finding
 
@@ -58,18 +58,12 @@ def tma_op(ctx: Context, op) -> Finding:
     # the copied buffer: the largest memdesc the op names (a load's operands also hold its 8-byte mbarrier)
     mems = [ctx.parse_type(t) for t in op.result_types + op.operand_types if t.startswith("!ttg.memdesc<")]
     mem = max(mems, key=value_bytes, default=None)
-    swizzle = ""
-    if mem is not None and mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
-        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
-    verdict = "TMA bulk copy (no register layout, no bank conflicts)" + swizzle
+    facts = Tma(value_bytes(mem) if mem else 0, swizzle_bytes(mem))
     split = tma_messages(mem) if op.name.startswith("ttng.async_tma_copy") or op.name == "ttng.async_tma_reduce" \
         else None
-    facts = Tma(value_bytes(mem) if mem else 0)
     if split is not None:
         box, messages = split
         warps = region_warps(ctx, op)
         per_thread = -(-messages // warps) if warps else None
-        facts = Tma(facts.shared_bytes, len(box), box, messages, warps, per_thread)
-        if messages > 1:
-            verdict += f", {messages} messages of {'x'.join(map(str, box))}"
-    return finding(ctx, op, Category.TMA, (mem,), mem, verdict, 1.0, 1.0, facts=facts)
+        facts = Tma(facts.shared_bytes, facts.swizzle_bytes, len(box), box, messages, warps, per_thread)
+    return finding(ctx, op, Category.TMA, (mem,), mem, 1.0, 1.0, facts=facts)
