@@ -19,6 +19,7 @@ from .records import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: the engine loads when a layout is converted
+    from .analysis.targets import Target
     from .engine import LinearLayout
 
 
@@ -167,11 +168,12 @@ def bank_conflicts(reg: str, shared: str, shape, bitwidth: int) -> int:
     a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128, layouts Triton
     cannot convert)."""
     from .analysis.bank import conflicts_of_layouts
+    from .analysis.targets import KNOWN
     bitwidth = _int(bitwidth, "bitwidth", 1)
     shape = _shape(shape)
     reg_ll = linear_layout(reg, shape, "distributed", "register")
     shared_ll = linear_layout(shared, shape, "shared", "shared")
-    return conflicts_of_layouts(reg_ll, shared_ll, bitwidth, "sm90")
+    return conflicts_of_layouts(reg_ll, shared_ll, bitwidth, KNOWN["sm90"])   # Triton's is sm90's
 
 
 # ----------------------------------------------------------------------------------------- kernels
@@ -197,19 +199,26 @@ class Audit:
         from .reports.blocks import to_text
         top = None if top is None else _int(top, "top", 0)
         if self.modules is None:
-            from .reports.kernels import blocks
-            return to_text(blocks(self.kernels, self.where, top))
+            from .reports.kernels import advise_line, blocks
+            return to_text(blocks(self.kernels, self.where, top, advise_line(self.kernels)))
+        import os
+
+        from .reports.audit import advise_command
         from .reports.audit import blocks as one
         from .reports.kernels import compiled_blocks
         extra = [b for k in self.kernels for b in compiled_blocks(k)] if self.compiled is not None else []
-        return to_text(one(self.modules, self.where, top, asm=self.asm) + extra)
+        command = advise_command(self.where) if self.compiled is None and os.path.isfile(self.where) else None
+        return to_text(one(self.modules, self.where, top, asm=self.asm, advise=command) + extra)
 
     def json(self) -> str:
         """A file or text: the JSON of `ttlayout audit FILE --json`; a directory or a compiled kernel (whose
         compiler's figures it holds): `{"kernels": [...], "failures": [...], "summary": {...}}`."""
         if self.modules is not None and self.compiled is None:
-            from .reports.audit import json_text
-            return json_text(self.modules, self.where, asm=self.asm)
+            import os
+
+            from .reports.audit import advise_command, json_text
+            command = advise_command(self.where) if os.path.isfile(self.where) else None
+            return json_text(self.modules, self.where, {"advise_command": command}, asm=self.asm)
         from .reports.kernels import json_text as many
         return many(self.kernels)
 
@@ -241,18 +250,18 @@ def audit(x, target: str | None = None, jobs: int | None = None) -> Audit:
     from . import sources
     from .analysis.targets import get_target
     jobs = None if jobs is None else _int(jobs, "jobs", 1)
-    if _str(target, "target", optional=True) is not None:
-        target = get_target(target).name
+    # the name is resolved once, here at the API's edge; everything below takes the Target
+    chosen = get_target(target) if _str(target, "target", optional=True) is not None else None
     if hasattr(x, "asm") and hasattr(x, "metadata"):
-        return _audit_compiled(x, target)
+        return _audit_compiled(x, chosen)
     if isinstance(x, os.PathLike) or isinstance(x, str) and not _looks_like_ttgir(x):
         path = os.path.expanduser(os.fspath(x))
         if sources.is_directory(path):
             kernels, failures = sources.find_kernels([path])
-            return Audit(failures + sources.audit_kernels(kernels, target, None, jobs), path)
-        return _audit_one(inputs.kernel_text(path, None), path, target)
+            return Audit(failures + sources.audit_kernels(kernels, chosen, None, jobs), path)
+        return _audit_one(inputs.kernel_text(path, None), path, chosen)
     if isinstance(x, str):
-        return _audit_one(x, "TTGIR text", target)
+        return _audit_one(x, "TTGIR text", chosen)
     raise TTLayoutError(f"audit(x): x must be a path, TTGIR text or a compiled kernel, not {type(x).__name__} "
                         f"({_shown(x)})")
 
@@ -261,7 +270,7 @@ def _looks_like_ttgir(text: str) -> bool:
     return "\n" in text or "module" in text and "{" in text
 
 
-def _audit_one(text: str, where: str, target: str | None, compiled=None, name: str | None = None,
+def _audit_one(text: str, where: str, target: Target | None, compiled=None, name: str | None = None,
                assembly: str | None = None) -> Audit:
     """One TTGIR text's audit; `assembly`: its kernel's PTX or AMDGCN text (a CompiledKernel's `asm`), else the
     NAME.ptx / NAME.amdgcn beside the file `where` names."""
@@ -291,7 +300,7 @@ def _compiled_ttgir(kernel) -> str:
     return text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
 
 
-def _audit_compiled(kernel, target: str | None) -> Audit:
+def _audit_compiled(kernel, target: Target | None) -> Audit:
     """A CompiledKernel: its TTGIR (`asm["ttgir"]`), its metadata (a namedtuple in Triton 3.9, a dict before)."""
     from . import sources
     from .analysis.kernels import compiled_from
@@ -413,10 +422,9 @@ def advise(source, target: str | None = None) -> AdviceResult:
     """
     from .analysis.advise import analyze_advise
     from .analysis.targets import get_target
-    if _str(target, "target", optional=True) is not None:
-        target = get_target(target).name
+    chosen = get_target(target) if _str(target, "target", optional=True) is not None else None   # resolved once
     text, name = _kernel_text(source)
-    modules = tuple(analyze_advise(inputs.modules(text), target))
+    modules = tuple(analyze_advise(inputs.modules(text), chosen))
     return AdviceResult(text, name, modules)
 
 

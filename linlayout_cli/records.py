@@ -4,9 +4,10 @@ They are not dataclasses because dataclasses are slow to load and to apply: impo
 `inspect` (about 12 ms), and each `@dataclass(frozen=True)` compiles its methods (about 1 ms a class; the 18
 encodings took 20 ms, the 23 result classes `convert` needs as many), while `ttlayout -l ATTR -t TYPE` has a
 50 ms start-up budget and `info`, `lookup` and `convert` 100 ms in all. `frozen` gives the same frozen,
-comparable, hashable, printable objects; `replace` is `dataclasses.replace`. The audit's mutable state (a
-module, its SSA table, the allocator's buffers) is plain slotted classes: only the language server (lsp/) uses
-`dataclasses`.
+comparable, hashable, printable objects; `replace` is `dataclasses.replace`. Every frozen result record is one,
+the audit's `Finding` and `ModuleAudit` included (measured: a 20-field class is built in about 1.5 ms, against
+about 20 ms as a frozen dataclass). The audit's mutable state (a module, its SSA table, the allocator's buffers)
+is plain slotted classes: only the language server (lsp/) uses `dataclasses`.
 
 Type checkers see `frozen` as a `typing.dataclass_transform` (frozen fields, an `__init__` per class), declared
 behind `TYPE_CHECKING` so that importing this module loads no `typing`."""

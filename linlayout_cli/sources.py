@@ -16,6 +16,10 @@ from .errors import TTLayoutError, abbreviate_path, printable
 from .patterns import lazy
 from .records import frozen, replace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from .analysis.targets import Target
+
 METADATA_LIMIT = 1 << 20             # bytes of a NAME.json (Triton writes a few KB): more is refused unparsed
 MAX_KERNELS = 100_000                 # .ttgir files one run takes; more is an error that says so
 SHORT_HASH = 8                        # characters of a cache directory's hash in a kernel's name
@@ -133,6 +137,62 @@ def _walk(root: str, found: dict, failures: list, limit: int) -> None:
                 continue
 
 
+def is_label(word: str) -> bool:
+    """Whether a word given as a path is a kernel label (`softmax@VEI3L42R`, as `audit --cache` prints it: the
+    name, '@', the first characters of its cache directory) and names no file.
+
+    >>> is_label("softmax@VEI3L42R"), is_label("dir/softmax@VEI3L42R"), is_label("softmax.ttgir")
+    (True, False, False)
+    """
+    name, at, digest = word.rpartition("@")
+    return (bool(at and name and digest) and len(digest) <= SHORT_HASH and digest.isascii()
+            and all(c.isalnum() or c in "_-" for c in digest) and not any(c.isspace() or c in "/\\" for c in name)
+            and not os.path.lexists(word))
+
+
+def where_text(paths) -> str:
+    """The paths searched, shortened, for a report's title or an error ('DIR, DIR2 and 3 more')."""
+    return ", ".join(abbreviate_path(p, 60) for p in paths[:3]) + (f" and {len(paths) - 3} more"
+                                                                  if len(paths) > 3 else "")
+
+
+def kernels_of(paths, cache: bool, command: str) -> tuple[list[Kernel], list[KernelFailure], str]:
+    """The kernels of directories and files given, or of Triton's cache (`cache`; no path: the default one):
+    (kernels, failures, where they were searched). One error line when there is nothing to audit: no cache, no
+    *.ttgir below the paths, or the one path given cannot be read. `command` names the command in the hints."""
+    if "-" in paths:
+        raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
+    if cache and not paths:
+        paths = (default_cache(),)
+        if not is_directory(paths[0]):
+            raise TTLayoutError(f"no Triton cache at {abbreviate_path(paths[0])} (set TRITON_CACHE_DIR, or give "
+                                f"the directory: ttlayout {command} --cache DIR)")
+    where = where_text(paths)
+    kernels, failures = find_kernels(paths)
+    if not kernels and not failures:
+        raise TTLayoutError(f"no kernel in {where}: no *.ttgir file below it")
+    if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
+        raise TTLayoutError(failures[0].reason)
+    return kernels, failures, where
+
+
+def select_labels(kernels: list[Kernel], labels, where: str) -> list[Kernel]:
+    """The kernels that `labels` name (`name@hash` as `audit --cache` prints them, or a kernel's plain name where
+    that is its label), in the order given; an unknown label is one error line."""
+    by_label: dict[str, list[Kernel]] = {}
+    for k in kernels:
+        by_label.setdefault(k.label, []).append(k)
+    out: list[Kernel] = []
+    for label in labels:
+        if label not in by_label:
+            near = sorted(n for n in by_label if n.split("@")[0] == label.split("@")[0])[:3]
+            hint = f"; {label.split('@')[0]} is there as {', '.join(near)}" if near else ""
+            raise TTLayoutError(f"no kernel {label} in {where} ({len(kernels)} kernels{hint}; "
+                                "'ttlayout audit --cache' lists them as NAME@HASH)")
+        out += [k for k in by_label[label] if k not in out]
+    return out
+
+
 # ----------------------------------------------------------------------------------------- one kernel
 
 
@@ -177,7 +237,7 @@ def kernel_assembly(path: str, several: bool):
         return None, printable(str(e))
 
 
-def audit_modules(text: str, target: str | None = None, compiled=None, source: str = "metadata", memo=None):
+def audit_modules(text: str, target: Target | None = None, compiled=None, source: str = "metadata", memo=None):
     """(the parsed modules of one TTGIR text, their `ModuleAudit`s, who chose the target): audited for `target`
     (--target: "option"), else the compiler's target (`compiled`, `analysis.kernels.Compiled`: "metadata"), else
     each module's (None: `ModuleAudit.target_given` says). TTLayoutError where the text cannot be audited."""
@@ -189,7 +249,7 @@ def audit_modules(text: str, target: str | None = None, compiled=None, source: s
     chosen, origin = target, "option" if target is not None else None
     if chosen is None and compiled is not None:
         try:
-            chosen = get_target(compiled.target).name
+            chosen = get_target(compiled.target)        # the compiler's target, resolved once here
         except TTLayoutError as e:
             raise TTLayoutError(f"{source}: {e}") from None
         origin = "metadata"
@@ -235,7 +295,7 @@ def cache_label(name: str, key: str) -> str:
     return f"{name}@{directory[:SHORT_HASH]}" if directory else name
 
 
-def audit_kernel(kernel: Kernel, target: str | None = None, keep: int | None = None, memo=None) -> list:
+def audit_kernel(kernel: Kernel, target: Target | None = None, keep: int | None = None, memo=None) -> list:
     """The records of one kernel file: its KernelAudits, or one KernelFailure saying why it could not be audited."""
     try:
         compiled = read_metadata(kernel.metadata) if kernel.metadata else None
@@ -299,7 +359,7 @@ def _audit_chunk(kernels, target, keep) -> list:
     return [r for k in kernels for r in audit_kernel(k, target, keep, memo)]
 
 
-def audit_kernels(kernels, target: str | None = None, keep: int | None = None, jobs: int | None = None,
+def audit_kernels(kernels, target: Target | None = None, keep: int | None = None, jobs: int | None = None,
                   progress=None) -> list:
     """Every kernel audited (`audit_kernel`), in parallel over `jobs` processes (default: every processor); the
     records in no particular order (rank them). `progress(done, total)` is called as kernels finish. Ctrl-C stops

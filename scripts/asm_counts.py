@@ -38,8 +38,12 @@ shuffles        ``shfl.sync*``                                     ``ds_bpermute
                                                                    ``v_permlane*``, DPP (``v_*_dpp``, or a
                                                                    ``quad_perm``/``row_*``/``wave_*`` operand)
 barriers        ``bar.sync``, ``barrier.sync*``                    ``s_barrier``
-global_loads    ``ld.global*``, by bits (vector lanes x width)     ``global_load*``, ``buffer_load*``, by bits
-global_stores   ``st.global*``, by bits                            ``global_store*``, ``buffer_store*``, by bits
+global_loads    ``ld.global*``, by bits (vector lanes x width);    ``global_load*``, ``buffer_load*``, by bits
+                TMA ``cp.async.bulk.tensor.Nd.shared*.global*``
+                (bits unknown)
+global_stores   ``st.global*``, by bits; TMA                       ``global_store*``, ``buffer_store*``, by bits
+                ``cp.async.bulk.tensor.Nd.global.shared*``,
+                ``cp.reduce.async.bulk.tensor*`` (bits unknown)
 ==============  =================================================  =========================================
 
 >>> text = '''.file 1 "k.py"
@@ -86,6 +90,9 @@ def ptx_class(mnemonic: str):
         width = re.search(r"\.[bfsu](\d+)$", mnemonic)
         bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else None
         return ("global_loads" if mnemonic.startswith("ld") else "global_stores"), bits
+    tma = TMA_FORM.match(mnemonic)
+    if tma:     # TMA: global -> shared a load, shared -> global (and a reduction) a store; no bits per lane
+        return ("global_loads" if tma.group(3) == "shared" and not tma.group(1) else "global_stores"), None
     return None
 
 
@@ -119,17 +126,25 @@ def gcn_class(mnemonic: str, operands: str):
 
 # ----------------------------------------------------------------------------- global memory instructions
 
+# TMA: cp.async.bulk.tensor.2d.shared::cta.global... (global -> shared), ...2d.global.shared::cta... (shared ->
+# global), cp.reduce.async.bulk.tensor.2d.global.shared::cta.add... (a reduction into global memory)
+TMA_FORM = re.compile(r"cp\.(reduce\.)?async\.bulk\.tensor\.(\d)d\.(shared|global)")
 PTX_SIZE_OPERAND = re.compile(r"\]\s*,\s*(0x[0-9a-fA-F]+|\d+)")
 
 
 def ptx_global(mnemonic: str, operands: str):
     """The global-memory form of one PTX instruction as 'KIND BITS' (BITS = vector lanes x element bits, or the
-    bytes x 8 a cp.async copies), or None.
+    bytes x 8 a cp.async copies; for a TMA copy, 'cp.async.bulk.tensor.load|store|reduce RANKd': the box it
+    moves is in the descriptor, not in the instruction), or None.
 
     >>> ptx_global("ld.global.v4.b32", "{%r1, %r2, %r3, %r4}, [%rd1]"), ptx_global("st.global.b16", "[%rd2], {%rs1}")
     ('ld.global 128', 'st.global 16')
     >>> ptx_global("cp.async.cg.shared.global", "[ %r1 + 0 ], [ %rd1 + 0 ], 0x10, %r2"), ptx_global("atom.global.gpu.acq_rel.add.f32", "%f1, [%rd1], %f2")
     ('cp.async 128', 'atom.global 32')
+    >>> ptx_global("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes", "[%r1], [%rd1, {%r2, %r3}], [%r4]")
+    'cp.async.bulk.tensor.load 2d'
+    >>> ptx_global("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group", "[%rd1, {%r1, %r2, %r3}], [%r4]")
+    'cp.async.bulk.tensor.store 3d'
     """
     for prefix, kind in (("ld.global", "ld.global"), ("st.global", "st.global"), ("atom.global", "atom.global"),
                          ("red.global", "red.global")):
@@ -138,6 +153,10 @@ def ptx_global(mnemonic: str, operands: str):
             width = re.search(r"\.[bfsu](\d+)(x\d+)?$", mnemonic)
             bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else 0
             return f"{kind} {bits or '?'}"
+    tma = TMA_FORM.match(mnemonic)
+    if tma:
+        reduce, rank, first = tma.groups()
+        return f"cp.async.bulk.tensor.{'reduce' if reduce else 'load' if first == 'shared' else 'store'} {rank}d"
     if mnemonic.startswith("cp.async.") and ".shared.global" in mnemonic and ".bulk" not in mnemonic:
         size = PTX_SIZE_OPERAND.search(operands)
         return f"cp.async {int(size.group(1), 0) * 8}" if size else "cp.async ?"
@@ -165,18 +184,23 @@ def gcn_global(mnemonic: str, operands: str):
 
 
 def global_line_counts(text: str, kind: str) -> dict:
-    """{'lines': {'file:line': {'ld.global 128': n, ...}}, 'ops': {'file:line:col': {...}}, 'unattributed': {...},
-    'total': {...}}: every global load, store, atomic and asynchronous copy of the text, by form and width, per
+    """{'lines': {'file:line': {'ld.global 128': n, ...}}, 'ops': {'file:line:col': {...}}, 'peeled': {'file:line':
+    {...}}, 'peeled_ops': {'file:line:col': {...}}, 'unattributed': {...}, 'total': {...}}: every global load, store, atomic and asynchronous copy of the text, by form and width, per
     Python line of the kernel's file (attributed as `count_text` attributes, inline assembly at the location in
     force where its block begins), and per source location (line and column of that outermost frame: the
-    instructions of one Python op, and of every copy of it the compiler made, such as a pipeline's prologue)."""
+    instructions of one Python op, and of every copy of it the compiler made, such as a pipeline's prologue).
+    `peeled` / `peeled_ops`: the part of those counts in a loop iteration LLVM peeled (`peeled_region`), already
+    included in `lines` / `ops`."""
     files = file_table(text)
     own = kernel_file(text, kind)
+    peeled_at = peeled_region(text, kind)
     lines: dict = {}
     ops: dict = {}
+    peeled: dict = {}
+    peeled_ops: dict = {}
     unattributed: dict = {}
     total: dict = {}
-    for mnemonic, operands, chain in located_instructions(text, kind):
+    for index, (mnemonic, operands, chain) in enumerate(located_instructions(text, kind)):
         form = ptx_global(mnemonic, operands) if kind == "ptx" else gcn_global(mnemonic, operands)
         if form is None:
             continue
@@ -187,13 +211,50 @@ def global_line_counts(text: str, kind: str) -> dict:
             target = lines.setdefault(key, {})
             at = ops.setdefault(f"{key}:{in_own[-1][2]}", {})
             at[form] = at.get(form, 0) + 1
+            if index in peeled_at:
+                for copy in (peeled.setdefault(key, {}), peeled_ops.setdefault(f"{key}:{in_own[-1][2]}", {})):
+                    copy[form] = copy.get(form, 0) + 1
         else:
             target = unattributed
         target[form] = target.get(form, 0) + 1
     by_line = sorted(lines.items(), key=lambda kv: int(kv[0].rsplit(":", 1)[1]))
     by_op = sorted(ops.items(), key=lambda kv: tuple(int(x) for x in kv[0].rsplit(":", 2)[1:]))
-    return {"source": files.get(own), "lines": dict(by_line), "ops": dict(by_op), "unattributed": unattributed,
-            "total": total}
+    by_peel = sorted(peeled.items(), key=lambda kv: int(kv[0].rsplit(":", 1)[1]))
+    by_peeled_op = sorted(peeled_ops.items(), key=lambda kv: tuple(int(x) for x in kv[0].rsplit(":", 2)[1:]))
+    return {"source": files.get(own), "lines": dict(by_line), "ops": dict(by_op), "peeled": dict(by_peel),
+            "peeled_ops": dict(by_peeled_op), "unattributed": unattributed, "total": total}
+
+
+def peeled_region(text: str, kind: str) -> set:
+    """Indices (in `located_instructions` order) of the instructions of a loop's first iteration that LLVM peeled,
+    read from the block names LLVM writes as comments (`$L__BB0_6: // %.peel.next`, `; %bb.14: ; %.peel.next`).
+
+    LoopPeel puts the peeled copy between a block `H.peel.begin` and a block `H.peel.next` (H: the loop header's
+    name) and names the cloned blocks `*.peel`; block merging then folds `.peel.begin` and the peeled blocks into
+    the loop's preheader, `*.lr.ph`. So the peeled copy is every instruction from the start of the last block
+    named `*.lr.ph`, `*.peel.begin` or `*.peel` before a block named `*.peel.next`, up to that block, leaving out
+    the blocks LLVM marks as deeper in a loop (`in Loop: Header=BB0_6 Depth=1`: the peeled loop's own latch may be
+    placed before its header)."""
+    region: set = set()
+    index = 0
+    begin_depth = None          # loop depth of the block where the copy may begin (None: no such block yet)
+    candidate: list = []        # instruction indices since then, in blocks no deeper than it
+    counting = False
+    for event in walk(text, kind):
+        if event[0] == "block":
+            name, depth = event[1], event[2]
+            if name.endswith(".peel.next"):
+                if begin_depth is not None:
+                    region.update(candidate)
+                begin_depth, candidate = None, []
+            elif name.endswith((".lr.ph", ".peel.begin", ".peel")):
+                begin_depth, candidate = depth, []
+            counting = begin_depth is not None and depth <= begin_depth
+        elif event[0] == "insn":
+            if counting:
+                candidate.append(index)
+            index += 1
+    return region
 
 
 # ----------------------------------------------------------------------------- reading the text
@@ -202,6 +263,9 @@ LOC = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")
 INLINED_AT = re.compile(r"inlined_at\s+(\d+)\s+(\d+)\s+(\d+)")
 FILE = re.compile(r'^\.file\s+(\d+)\s+"([^"]*)"(?:\s+"([^"]*)")?')
 LABEL = re.compile(r"^([.$\w]+):")
+# the start of a basic block: a label LLVM made (`$L__BB0_6:`, `.LBB0_15:`) or its comment for a block without one
+# (`// %bb.5:`, `; %bb.14:`), either followed by the comment naming the block in LLVM IR (`// %.peel.next`)
+BLOCK = re.compile(r"^(?:(?:\$L__BB|\.LBB)\d+_\d+:|(?://|;)\s*%bb\.\d+:)(.*)$")
 
 
 def file_table(text: str) -> dict:
@@ -235,12 +299,17 @@ def split_mnemonic(statement: str) -> tuple:
 
 
 def walk(text: str, kind: str):
-    """Yield ('loc', (file, line, col), inlined_at or None), ('label', name) and ('insn', mnemonic, operands) events
-    of the code, with the .loc lines inside inline assembly dropped and the debug/metadata sections skipped."""
+    """Yield ('loc', (file, line, col), inlined_at or None), ('label', name), ('block', LLVM IR name or '', loop
+    depth) and ('insn', mnemonic, operands) events of the code, with the .loc lines inside inline assembly dropped and the debug/metadata sections skipped."""
     in_inline_asm = False
     in_code = kind == "ptx"
     for raw in text.splitlines():
         s = raw.strip()
+        block = BLOCK.match(s)
+        if block and in_code:
+            name = re.search(r"(?://|;)\s*%(\S+)", block.group(1))
+            depth = re.search(r"Depth=(\d+)", block.group(1))
+            yield "block", name.group(1) if name else "", int(depth.group(1)) if depth else 0
         if kind == "ptx":
             if s.startswith(".section"):
                 break  # PTX ends with its DWARF sections

@@ -4,7 +4,8 @@
 
 Each dump's TTGIR is compiled again, CPU-only, for the target it was made for (each compile in its own process),
 and the widths of its global loads and stores are counted in the assembly:
-PTX `ld.global[.v2|.v4].bN` / `st.global...` -> bits = lanes x N; AMDGCN `global_load_dword[xK]`,
+PTX `ld.global[.v2|.v4].bN` / `st.global...` -> bits = lanes x N, TMA `cp.async.bulk.tensor` -> `load ?` /
+`store ?` (the box is in the descriptor); AMDGCN `global_load_dword[xK]`,
 `buffer_load_dword[xK]` (and stores; `_ushort`/`_short`/`_b16` 16 bits, `_ubyte`/`_byte` 8).
 
 It also writes tests/data/kernels/global_lines.json: per dump, every global load, store, atomic and asynchronous
@@ -49,6 +50,8 @@ out = collections.Counter()
 if backend == "cuda":
     for kind, vec, bits in re.findall(r"\b(ld|st)\.global(?:\.[a-z_]+)*?(?:\.v(\d))?\.[bfsu](\d+)\b", k.asm["ptx"]):
         out[f"{'load' if kind == 'ld' else 'store'} {int(vec or 1) * int(bits)}"] += 1
+    for red, first in re.findall(r"\bcp\.(reduce\.)?async\.bulk\.tensor\.\dd\.(shared|global)", k.asm["ptx"]):
+        out["load ?" if first == "shared" and not red else "store ?"] += 1    # TMA: no bits per lane
 else:
     widths = {"ubyte": 8, "byte": 8, "ushort": 16, "short": 16, "dword": 32, "dwordx2": 64, "dwordx3": 96,
               "dwordx4": 128, "b8": 8, "b16": 16, "b32": 32, "b64": 64, "b96": 96, "b128": 128,

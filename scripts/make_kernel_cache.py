@@ -250,9 +250,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--child", nargs=2, metavar=("KERNEL", "TARGET"), help=argparse.SUPPRESS)
     ap.add_argument("--variant", help=argparse.SUPPRESS)
+    ap.add_argument("--recount", action="store_true",
+                    help="compile nothing: count the stored assembly again into tests/data/cache_counts.json")
     args = ap.parse_args(argv)
     if args.child:
         print(json.dumps(compile_one(*args.child, args.variant)))
+        return 0
+    if args.recount:
+        old = json.loads((REPO / COUNTS).read_text())
+        entries = [{"dir": key.split("/")[0], "name": key.split("/")[1], "kernel": e["kernel"], "target": e["target"],
+                    "variant": e["variant"]} for key, e in old["entries"].items()]
+        old["entries"] = cache_counts(entries)
+        (REPO / COUNTS).write_text(json.dumps(old, indent=1) + "\n")
         return 0
 
     start = time.monotonic()

@@ -195,7 +195,6 @@ def measured(case: dict) -> Measured:
 
 TWO_ADDRESS = re.compile(r"^(ds_(?:read|write|load|store))(?:2|_2addr)(?:st64|_stride64)?_(b\d+)$")
 D16 = re.compile(r"^(ds_(?:read|load)_[ui]\d+|ds_(?:write|store)_b\d+)_d16(?:_hi)?$")
-PTX_SUBWORD = re.compile(r"^((?:ld|st)\.shared)\.(?:v(\d)\.)?b(8|16)$")
 
 
 def canonical(ops: dict) -> Counter:
@@ -204,22 +203,16 @@ def canonical(ops: dict) -> Counter:
     * LLVM's two-address AMD forms (ds_write2_b32, ds_read2st64_b64, ds_load_2addr_b32) count as two accesses
       of their width; d16 variants (ds_write_b16_d16_hi, ds_read_u16_d16) as the plain form; sign-extending
       reads (ds_read_i16) as the zero-extending one;
-    * a PTX vector of 8/16-bit elements is spelled by its width, as when LLVM holds it packed in 32-bit
-      registers: st.shared.v2.b16 -> st.shared.b32, ld.shared.v4.b16 -> ld.shared.v2.b32, st.shared.v2.b8 ->
-      st.shared.b16 (one access of the same bits either way).
+    * PTX forms stay as the assembly spells them: the model names st.shared.v2.b16 and st.shared.b32 apart
+      (analysis/shared_instructions.py, `subword_form`).
     >>> dict(canonical({"ds_read2_b32": 2, "st.shared.v4.b16": 1, "ds_write_b16_d16_hi": 3}))
-    {'ds_read_b32': 4, 'st.shared.v2.b32': 1, 'ds_write_b16': 3}
+    {'ds_read_b32': 4, 'st.shared.v4.b16': 1, 'ds_write_b16': 3}
     """
     out: Counter = Counter()
     for mnem, n in ops.items():
         m = TWO_ADDRESS.match(mnem)
         if m:
             out[f"{m.group(1)}_{m.group(2)}"] += 2 * n
-            continue
-        m = PTX_SUBWORD.match(mnem)
-        if m and m.group(2):
-            bits = int(m.group(2)) * int(m.group(3))
-            out[f"{m.group(1)}.b{bits}" if bits <= 32 else f"{m.group(1)}.v{bits // 32}.b32"] += n
             continue
         m = D16.match(mnem)
         name = m.group(1) if m else mnem

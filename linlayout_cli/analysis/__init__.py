@@ -1,5 +1,6 @@
 """The analyses: facts about linear layouts and kernels, as frozen records that `reports/` words and `render/`
-draws. They take `LinearLayout`s (or parsed TTGIR modules), never text, and import neither the input pipeline
+draws. They take `LinearLayout`s (or parsed TTGIR modules), never text, and a `targets.Target`, never a target's
+name (the command, `sources` or the notebook API resolves it once); they import neither the input pipeline
 (`inputs`, `parsing`) nor the presentation (`reports`, `render`) nor click; their errors name no command-line flag.
 
 Each module behind a command has one entry point, `analyze_<module>`:

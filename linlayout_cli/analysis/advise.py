@@ -31,6 +31,7 @@ from .advise_candidates import (  # noqa: F401  (re-exported: importers keep the
     FREE_PREFIXES,
     MAX_CANDIDATES,
     Candidate,
+    Fixed,
     Usage,
     _encoding_text,
     _largest,
@@ -44,29 +45,16 @@ from .advise_candidates import (  # noqa: F401  (re-exported: importers keep the
 from .kernel.audit import analyze_audit
 from .kernel.context import Memo
 from .kernel.facts import AsyncCopy, Convert, GlobalAccess, Reduction, SharedAccess
-from .kernel.findings import COUNT_CLASSES, LOOP_WEIGHT
+from .kernel.findings import COUNT_CLASSES
+from .kernel.weights import WEIGHTS, Weights, kernel_cost, op_cost  # noqa: F401  (re-exported)
 from .kinds import Category
+from .targets import Target
 
 MAX_PRICED = 256                # candidates priced per module (each one audits the whole module): past it the
                                 # search stops and says so, so the time stays linear in the module's size
 MAX_PAIRS = 12                  # two-alias changes priced per module
 
 
-@frozen
-class Weights:
-    """What one unit of each count costs in the ranking (docs/advise_model.md gives the sources): a shared-memory
-    wavefront (an instruction and each extra wavefront its bank conflicts add), a barrier, a shuffle, a global
-    memory instruction, each 32-byte sector a warp's global store (or atomic, cp.async) writes through to L2, and
-    each 128-byte line a warp's global load touches in L1 (one L1 data-stage cycle, like a wavefront)."""
-    wavefront: float = 1.0
-    barrier: float = 8.0
-    shuffle: float = 1.0
-    global_instruction: float = 1.0
-    sector: float = 2.0
-    load_line: float = 1.0
-
-
-WEIGHTS = Weights()
 SHARED_CLASSES = ("shared_loads", "shared_stores", "shuffles", "barriers")
 
 
@@ -112,6 +100,18 @@ class Change:
 
 
 @frozen
+class Refusal:
+    """Why a priced candidate cannot be proposed (reports/advise.py words it): an op at `line` the audit could read
+    before and cannot now (its `status` and `problem`), or a cp.async that would move `bits` per lane, which Triton
+    3.9 cannot lower."""
+    line: int
+    op: str
+    status: str = ""
+    problem: str = ""
+    bits: int = 0
+
+
+@frozen
 class Advice:
     """What `advise` found for one module: the changes that lower its cost (best first), how many candidates
     were priced and refused, and which aliases cannot change (and why)."""
@@ -121,12 +121,37 @@ class Advice:
     target: str
     changes: tuple[Change, ...]
     candidates_priced: int
-    refused: tuple[tuple[str, str, str], ...]      # (alias, candidate text, why)
-    ineligible: tuple[tuple[str, str], ...]         # (alias, why)
+    refused: tuple[tuple[str, str, str | Refusal], ...]   # (alias, candidate text, the error's message or Refusal)
+    ineligible: tuple[tuple[str, Fixed], ...]       # (alias, why: reports/advise.py words the code)
     totals: dict
     cost: float
     not_counted: tuple[int, ...]                    # lines of ops whose counts the model does not have
     not_priced: int = 0                             # candidates left out by the MAX_PRICED bound
+    aliases: tuple[AliasOutcome, ...] = ()          # every layout alias of the module, in file order
+
+
+# what became of an alias (`AliasOutcome.status`), in the order a report lists them
+STATUSES = ("changed", "priced-worse", "refused", "not-priced", "no-candidate", "ineligible")
+
+
+@frozen
+class AliasOutcome:
+    """What the search did with one layout alias: `status` (STATUSES): `changed` (the changes that redefine it,
+    numbered from 1), `priced-worse` (candidates priced, none cheaper: `best_saving` is the best of them, <= 0),
+    `refused` (every candidate refused), `not-priced` (the MAX_PRICED bound left its candidates out), `no-candidate`
+    (no alternative could be built), `ineligible` (`fixed`: the op that fixes it). The counts say how many
+    candidates were built, priced, refused and left out; `conflicts`: bank conflicts of the ops using it now."""
+    alias: str
+    kind: str                                       # "distributed" or "shared"
+    status: str
+    changes: tuple[int, ...] = ()
+    candidates: int = 0
+    priced: int = 0
+    refused: int = 0
+    not_priced: int = 0
+    best_saving: float | None = None
+    fixed: Fixed | None = None
+    conflicts: int = 0
 
 
 # ----------------------------------------------------------------------------------------- cost and counts
@@ -141,40 +166,6 @@ def totals(audit) -> dict:
             out[k] = out.get(k, 0) + v
     out["shared_bytes"] = audit.shared.total
     return out
-
-
-def op_cost(f, w: Weights = WEIGHTS) -> float:
-    """One op's weighted cost per execution: wavefronts (shared instructions times one plus their conflicts),
-    shuffles, barriers, and for global accesses (asynchronous copies included) instructions plus the sectors each
-    warp store touches (the 128-byte lines each warp load touches). An op the model does not count costs what the
-    audit's own `cost` column says."""
-    facts = f.facts
-    counts = f.counts
-    if counts is None:
-        return f.cost / (LOOP_WEIGHT if f.loops else 1)
-    conflicts = facts.bank_conflicts if isinstance(facts, (Convert, SharedAccess, AsyncCopy)) else None
-    if isinstance(conflicts, dict):
-        store, load = conflicts.get("store") or 0, conflicts.get("load") or 0
-    else:
-        store = load = conflicts or 0
-    cost = (w.wavefront * (counts.get("shared_stores", 0) * (1 + store) + counts.get("shared_loads", 0) * (1 + load))
-            + w.shuffle * counts.get("shuffles", 0) + w.barrier * counts.get("barriers", 0))
-    if isinstance(facts, (AsyncCopy, GlobalAccess)):
-        n = facts.instructions_per_thread
-        lines = facts.lines_per_warp_access if isinstance(facts, GlobalAccess) else None
-        if lines is not None and f.op in ("tt.load", "amdg.buffer_load"):
-            cost += n * (w.global_instruction + w.load_line * lines)
-        else:
-            sectors = facts.sectors_per_warp_access
-            cost += n * (w.global_instruction + w.sector * (sectors if sectors is not None else 1))
-        if isinstance(facts, AsyncCopy):
-            cost += w.wavefront * n * (1 + facts.bank_conflicts)
-    return cost
-
-
-def kernel_cost(audit, w: Weights = WEIGHTS) -> float:
-    """The weighted cost of a whole module: every op's `op_cost`, x LOOP_WEIGHT inside a loop."""
-    return sum(op_cost(f, w) * (LOOP_WEIGHT if f.loops else 1) for f in audit.findings)
 
 
 def facts(f) -> dict:
@@ -210,10 +201,10 @@ def facts(f) -> dict:
 class Pricer:
     """Audits a module under alias redefinitions, with one cache of analyses; remembers refusals."""
 
-    def __init__(self, module, target, memo: Memo):
+    def __init__(self, module, target: Target | None, memo: Memo):
         self.module, self.target, self.memo = module, target, memo
         self.priced = self.tried = 0
-        self.refused: list[tuple[str, str, str]] = []
+        self.refused: list[tuple[str, str, str | Refusal]] = []
         self.base = self.audit({})
         self.base_problems = {(f.line, f.op) for f in self.base.findings if f.problem}
         self.base_cost, self.base_totals = kernel_cost(self.base), totals(self.base)
@@ -241,17 +232,16 @@ class Pricer:
         return audit
 
 
-def refusal(audit, base_problems: set) -> str | None:
+def refusal(audit, base_problems: set) -> Refusal | None:
     """Why a priced module cannot be proposed: an op the audit could read before and cannot now, or an async copy
     Triton 3.9 cannot lower (cp.async moves 4, 8 or 16 bytes per lane; LoadStoreOpToLLVM asserts otherwise)."""
     for f in audit.findings:
         if f.problem and (f.line, f.op) not in base_problems:
-            return f"line {f.line}: {f.op} would be {f.verdict}: {f.problem}"
+            return Refusal(f.line, f.op, f.status, f.problem)
         if isinstance(f.facts, AsyncCopy) and audit.target.vendor == "nvidia":
             bits = f.facts.vector_bits
             if bits not in (32, 64, 128):
-                return (f"line {f.line}: the cp.async would move {bits} bits per lane (Triton 3.9 lowers only 4, 8 "
-                        f"or 16 bytes)")
+                return Refusal(f.line, f.op, bits=bits)
     return None
 
 
@@ -311,7 +301,7 @@ def _change(pricer: Pricer, candidates: tuple[Candidate, ...], audit, usages_: d
     return Change(aliases, ops, retyped, before, after, pricer.base_cost, kernel_cost(audit))
 
 
-def advise_module(module, index: int = 0, target: str | None = None, memo: Memo | None = None) -> Advice:
+def advise_module(module, index: int = 0, target: Target | None = None, memo: Memo | None = None) -> Advice:
     """The advice for one module (see the module's docstring): every candidate priced, the changes that lower the
     weighted cost kept, best first (ties in the order they were priced)."""
     memo = memo if memo is not None else Memo()
@@ -321,7 +311,7 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
     use = usages(module)
     ends = _convert_ends(module, use)
     warps, lanes = module.num_warps or 4, module.threads_per_warp or tgt.warp_size
-    ineligible: list[tuple[str, str]]                       # (alias, why)
+    ineligible: list[tuple[str, Fixed]]                     # (alias, why)
     singles: dict[str, list[tuple[float, Candidate]]]       # alias -> (cost, candidate) of each one priced
     combo: tuple[Candidate, ...]                            # a pair from _pairs, then any entry of `priced`
     ineligible, singles = [], {}
@@ -339,27 +329,35 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
             best[key] = (cost, order, _change(pricer, combo, audit, use))
     changeable = [n for n, u in use.items() if u.constraint in (None, "nvmma") and u.ops]
     quota = max(1, min(MAX_CANDIDATES, MAX_PRICED // max(1, len(changeable))))
+    conflicts = _conflicts_by_alias(base, use)
     not_priced = 0
+    counted: dict[str, list[int]] = {}                      # alias -> [built, priced, refused, not priced]
     for name, u in use.items():
         if u.constraint not in (None, "nvmma"):
-            assert u.constraint is not None                 # by the test above (mypy does not narrow `not in`)
+            assert isinstance(u.constraint, Fixed)          # by the test above (mypy does not narrow `not in`)
             ineligible.append((name, u.constraint))
             continue
         if not u.ops:
-            ineligible.append((name, "no op uses it"))
+            ineligible.append((name, Fixed("unused")))
             continue
         if getattr(u.attr, "kind", None) == "distributed":
             cands = distributed_candidates(module, u, ends.get(name, []), warps, lanes)
         else:
             cands = shared_candidates(module, u, tgt)
         room = max(0, min(quota, MAX_PRICED - pricer.tried))
+        if not room and cands and conflicts.get(name):
+            room = 1          # a conflicted shared alias gets its first candidate (the swizzle's) past the bound
         not_priced += max(0, len(cands) - room)
+        tally = counted[name] = [len(cands), 0, 0, max(0, len(cands) - room)]
         for c in cands[:room]:
             audit = pricer.price((c,))
-            if audit is not None:
-                cost = kernel_cost(audit)
-                singles.setdefault(name, []).append((cost, c))
-                keep((c,), audit, cost)
+            if audit is None:
+                tally[2] += 1
+                continue
+            tally[1] += 1
+            cost = kernel_cost(audit)
+            singles.setdefault(name, []).append((cost, c))
+            keep((c,), audit, cost)
     single_cost = {(c.alias, str(c.attr)): cost for name in singles for cost, c in singles[name]}
     for combo in _pairs(module, use, singles):
         if pricer.tried >= MAX_PRICED + MAX_PAIRS:
@@ -374,8 +372,44 @@ def advise_module(module, index: int = 0, target: str | None = None, memo: Memo 
                 keep(combo, audit, cost)
     changes = tuple(change for _, _, change in sorted(best.values(), key=lambda v: (v[0], v[1])))
     not_counted = tuple(f.line for f in base.findings if f.counts is None)
+    outcomes = _outcomes(use, dict(ineligible), counted, singles, changes, base_cost, conflicts)
     return Advice(index, module.first_line, _kernel_name(module), tgt.name, changes, pricer.priced,
-                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted, not_priced)
+                  tuple(pricer.refused), tuple(ineligible), totals(base), base_cost, not_counted, not_priced,
+                  outcomes)
+
+
+def _conflicts_by_alias(base, use: dict) -> dict[str, int]:
+    """Per alias, the bank conflicts of the rows (shared accesses, async copies, converts) whose layouts name it."""
+    out: dict[str, int] = {}
+    for f in base.findings:
+        facts = f.facts
+        c = getattr(facts, "bank_conflicts", None) if isinstance(facts, (Convert, SharedAccess, AsyncCopy)) else None
+        n = sum(v or 0 for v in c.values()) if isinstance(c, dict) else (c or 0)
+        if n:
+            for name in use:
+                if f"#{name}" in f.layouts:
+                    out[name] = out.get(name, 0) + n
+    return out
+
+
+def _outcomes(use: dict, ineligible: dict, counted: dict, singles: dict, changes, base_cost: float,
+              conflicts: dict) -> tuple[AliasOutcome, ...]:
+    """Every alias's `AliasOutcome`, in file order."""
+    out = []
+    for name, u in use.items():
+        kind = "shared" if getattr(u.attr, "kind", None) == "shared" else "distributed"
+        if name in ineligible:
+            out.append(AliasOutcome(name, kind, "ineligible", fixed=ineligible[name],
+                                    conflicts=conflicts.get(name, 0)))
+            continue
+        built, priced, refused, left = counted.get(name, [0, 0, 0, 0])
+        numbers = tuple(k for k, c in enumerate(changes, 1) if any(a.alias == name for a in c.aliases))
+        best = max((base_cost - cost for cost, _ in singles.get(name, [])), default=None)
+        status = ("changed" if numbers else "priced-worse" if priced else "not-priced" if left
+                  else "refused" if refused else "no-candidate")
+        out.append(AliasOutcome(name, kind, status, numbers, built, priced, refused, left, best,
+                                conflicts=conflicts.get(name, 0)))
+    return tuple(out)
 
 
 def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]]:
@@ -409,7 +443,7 @@ def _pairs(module, use: dict, singles: dict) -> list[tuple[Candidate, Candidate]
     return out
 
 
-def analyze_advise(modules, target: str | None = None) -> list[Advice]:
+def analyze_advise(modules, target: Target | None = None) -> list[Advice]:
     """`advise_module` for every module of a dump (`modules`: the parsed modules, read one by one), with one cache
     of analyses for them all."""
     memo = Memo()

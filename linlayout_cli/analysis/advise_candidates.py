@@ -8,6 +8,10 @@ from ..parsing.module import alias_references, slice_parent, type_shape
 from ..records import frozen
 from .kernel.ops import DOT_OPS
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from .targets import Target
+
 # ----------------------------------------------------------------------------------------- which aliases may change
 
 # ops that accept any layout, or relate layouts only through the same alias name (an elementwise op's operands
@@ -30,15 +34,26 @@ MAX_SHARED_PAIRS = 2            # writer/reader pairs a shared alias's swizzle s
 
 
 @frozen
+class Fixed:
+    """Why an alias cannot change, as a code (reports/advise.py words it) and the op that fixes it:
+    `dot-operand` (an operand or the accumulator of a dot), `related` (expand_dims, broadcast or reduce ties it to
+    another alias), `packs` (inline asm packing elements), `fixed-op` (an op that takes no other layout), `dot-layout`
+    (an mma / dot_op / mfma / wmma layout itself), `unused` (no op names it)."""
+    code: str
+    op: str | None = None
+    line: int | None = None
+
+
+@frozen
 class Usage:
     """How a module uses one layout alias: the ops whose types name it (indices), the shapes it is used at, and
     the constraint that decides what it may become: None (free), "nvmma" (a wgmma / tcgen05 operand buffer: a
-    legal nvmma_shared only) or the reason it cannot change."""
+    legal nvmma_shared only) or why it cannot change (`Fixed`)."""
     name: str
     attr: object
     ops: tuple[int, ...]
     shapes: tuple[tuple[int, ...], ...]
-    constraint: str | None
+    constraint: str | Fixed | None
 
 
 def _names(texts) -> set:
@@ -76,22 +91,22 @@ def _top_level_comma(text: str) -> int | None:
     return None
 
 
-def _constraint(op, name: str, attr) -> str | None:
+def _constraint(op, name: str, attr) -> str | Fixed | None:
     """None when `op` accepts any layout for alias `name`, "nvmma" for a shared buffer a wgmma / tcgen05 reads,
-    else why the alias cannot change."""
-    where = f"{op.name} at line {op.line}"
+    else why the alias cannot change (`Fixed`, naming `op`)."""
     if op.name in DOT_OPS:
         if getattr(attr, "kind", None) == "shared" and op.name != "tt.dot":
             return "nvmma"
-        return f"it is an operand or the accumulator layout of {where}"
+        return Fixed("dot-operand", op.name, op.line)
+    related = Fixed("related", op.name, op.line)
     if op.name == "tt.expand_dims" and op.operand_types and op.result_types:
         sliced = slice_parent(_encoding_text(op.operand_types[0]) or "")
         if not sliced or sliced[1] != _encoding_text(op.result_types[0]):
-            return f"{where} relates it to another layout"
+            return related
         return None
     if op.name == "tt.broadcast" and op.operand_types and op.result_types:
         if _encoding_text(op.operand_types[0]) != _encoding_text(op.result_types[0]):
-            return f"{where} relates it to another layout"
+            return related
         return None
     if op.name == "tt.reduce" and op.operand_types and op.result_types:
         src = _encoding_text(op.operand_types[0])
@@ -99,14 +114,14 @@ def _constraint(op, name: str, attr) -> str | None:
             enc = _encoding_text(t)
             parent = slice_parent(enc) if enc is not None else None
             if enc is not None and (parent is None or parent[1] != src):
-                return f"{where} relates it to another layout"
+                return related
         return None
     if op.name == "tt.elementwise_inline_asm":
         packed = op.int_attr("packed_element")
-        return f"{where} packs elements" if packed is not None and packed > 1 else None
+        return Fixed("packs", op.name, op.line) if packed is not None and packed > 1 else None
     if op.name in FREE_OPS or op.name.startswith(FREE_PREFIXES):
         return None
-    return f"{where} fixes its layout (advise changes only layouts every op using them accepts)"
+    return Fixed("fixed-op", op.name, op.line)
 
 
 def layout_aliases(module) -> dict:
@@ -127,7 +142,7 @@ def usages(module) -> dict[str, Usage]:
     layouts = layout_aliases(module)
     ops: dict[str, list[int]] = {n: [] for n in layouts}
     shapes: dict[str, list] = {n: [] for n in layouts}
-    constraint: dict[str, str | None] = dict.fromkeys(layouts)
+    constraint: dict[str, str | Fixed | None] = dict.fromkeys(layouts)
     for i, op in enumerate(module.ops):
         types = op.operand_types + op.result_types
         if not types:
@@ -146,7 +161,7 @@ def usages(module) -> dict[str, Usage]:
         if constraint[name] is None and getattr(attr, "kind", None) == "distributed" and \
                 type(attr).__name__ in ("DotOperandEncoding", "NvidiaMmaEncoding", "AMDMfmaEncoding",
                                         "AMDWmmaEncoding"):
-            constraint[name] = "a dot's own layout (kept for the dots that produce or take it)"
+            constraint[name] = Fixed("dot-layout")
     return {n: Usage(n, layouts[n], tuple(ops[n]), tuple(shapes[n]), constraint[n]) for n in layouts}
 
 
@@ -310,7 +325,7 @@ def _global_bits(module, usage: Usage) -> set:
     return out
 
 
-def shared_candidates(module, usage: Usage, target) -> list[Candidate]:
+def shared_candidates(module, usage: Usage, target: Target) -> list[Candidate]:
     """The alternatives of a shared alias: nvmma_shared swizzles for a wgmma / tcgen05 operand; else the swizzle
     search's best, the best nvmma_shared (NVIDIA) and the best padding for each writer / reader pair."""
     from ..attributes.encodings import NVMMASharedEncoding
@@ -342,6 +357,10 @@ def shared_candidates(module, usage: Usage, target) -> list[Candidate]:
 
 
 def _fits(attr, shape) -> bool:
+    """Whether the layout describes a buffer of `shape`; a multi-buffered one (3 x 128 x 64: stages lead) is
+    checked on one stage, the tile wgmma / tcgen05 reads."""
+    if len(shape) > 2 and shape[0] & (shape[0] - 1):
+        shape = shape[1:]
     try:
         _linear(attr, shape)
         return True
@@ -380,12 +399,19 @@ def _accesses(module, usage: Usage):
     return writers, readers
 
 
-def _shared_for_pair(w_ll, r_ll, bits: int, target, shape, exact: bool):
+def _shared_for_pair(w_ll, r_ll, bits: int, target: Target, shape, exact: bool):
     """(attribute, why) of the shared layouts the swizzle search proposes for one writer / reader pair;
     shape-bound ones (shared_linear, padded) only where every buffer in the alias has this very shape."""
     from ..attributes.encodings import SharedLinearEncoding, SwizzledSharedEncoding
     from ..engine import unflatten
-    from .swizzle import analyze_swizzle, best_nvmma, best_padding, padding_candidates, swizzled_candidates
+    from .swizzle import (
+        analyze_swizzle,
+        best_nvmma,
+        best_padding,
+        best_swizzled,
+        padding_candidates,
+        swizzled_candidates,
+    )
     if r_ll is not None:
         try:
             s = analyze_swizzle(w_ll, r_ll, bits, target)
@@ -397,10 +423,20 @@ def _shared_for_pair(w_ll, r_ll, bits: int, target, shape, exact: bool):
             if params is not None:
                 yield SwizzledSharedEncoding(params[0], params[1], params[2], tuple(params[3])), \
                     "the swizzle search's best for its writer and reader"
-        elif s is not None and exact and getattr(target, "vendor", "") == "nvidia":
-            bases = tuple(tuple(unflatten(x, list(shape))) for x in s.offsets)
-            yield SharedLinearEncoding(bases, (), 16), "the swizzle search's best (Triton's generic swizzling)"
-    if getattr(target, "vendor", "") == "nvidia" and len(shape) >= 2:
+        elif s is not None:
+            if exact and target.vendor == "nvidia":
+                bases = tuple(tuple(unflatten(x, list(shape))) for x in s.offsets)
+                yield SharedLinearEncoding(bases, (), 16), "the swizzle search's best (Triton's generic swizzling)"
+            # the best swizzled_shared as well: it fits every shape of the alias and every target lowers it
+            try:
+                found = best_swizzled(w_ll, r_ll, bits, target)
+            except TTLayoutError:
+                found = None
+            if found is not None:
+                params = found[0]
+                yield SwizzledSharedEncoding(params[0], params[1], params[2], tuple(params[3])), \
+                    "the swizzle search's best swizzled_shared for its writer and reader"
+    if target.vendor == "nvidia" and len(shape) >= 2:
         try:
             found = best_nvmma(w_ll, r_ll, bits, target)
         except TTLayoutError:

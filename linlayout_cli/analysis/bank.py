@@ -30,7 +30,7 @@ from ..engine.bits import is_pow2, log2
 from ..errors import LayoutError, ShapeError, UnsupportedError
 from ..records import frozen
 from .access import Wavefronts, vectorisation, wavefront_split, wavefronts
-from .targets import READ, WRITE, Target, get_target
+from .targets import DEFAULT, READ, WRITE, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access loads when the GPU's figures are asked for
@@ -186,10 +186,9 @@ def model_of(p: Prepared, bitwidth: int, target: Target, op: str) -> Wavefronts:
 
 
 def conflicts_of_layouts(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
-                         target: Target | str | None = None, op: str = READ) -> int:
+                         target: Target = DEFAULT, op: str = READ) -> int:
     """The count alone (2^k - 1): on "sm90", Triton 3.9's `GluonOpBuilder.get_shared_bank_conflicts`, which
     raises a `TTLayoutError` where Triton aborts (tensor smaller than one wavefront, bit width > 128)."""
-    target = target if isinstance(target, Target) else get_target(target)
     return model_of(prepare(reg_ll, smem_ll, bitwidth), bitwidth, target, op).conflicts
 
 
@@ -197,9 +196,60 @@ def vector_limit(report: BankReport) -> str:
     """What keeps a shared-memory access from a wider vector, in one word: "128-bit cap" (it is as wide as an
     access gets), "shared layout" (the next offset is outside the buffer, or it holds an element that a register
     of the same thread holds, yet the swizzle's `vec` or phase split them), "register layout" (no register of the
-    same thread holds the element at the next offset: the layouts' common contiguous registers end there). reports/bank.vector_reason says
-    the same in a sentence."""
+    same thread holds the element at the next offset: the layouts' common contiguous registers end there).
+    `vector_reason` says which basis stands in the way."""
     return vector_limit_of(report.prep, report.vector_width, report.bitwidth)
+
+
+# why the vector is not wider, as `VectorReason.code` (reports/bank.py words each)
+WIDEST, FEW_OFFSETS, HELD_ELSEWHERE, NO_REGISTER_STEP, SPLITS, NOT_CONTIGUOUS = (
+    "widest", "few offsets", "held elsewhere", "no register step", "splits", "not contiguous")
+
+
+@frozen
+class VectorReason:
+    """Why a shared-memory access is no wider, found by walking the conversion's bases: `code` (one of the six
+    above) and what it names: the next `offset` a wider vector would need and the `element` there; the hardware
+    basis (`dim`, its index value `index`) that holds it or splits the vector; `elements`, the wider vector's
+    length; `offsets`, the shared layout's size."""
+    code: str
+    offset: int = 0
+    element: tuple[int, ...] = ()
+    dim: str = ""
+    index: int = 0
+    elements: int = 0
+    offsets: int = 0
+
+
+def vector_reason(report: BankReport) -> VectorReason:
+    """Why the vector is not wider: the first of (the widest access; the shared layout too small; the next offset
+    held by another lane, warp or block; no register reaching it; a basis that would split a wider vector)."""
+    bw, v, prep = report.bitwidth, report.vector_width, report.prep
+    if v * bw >= 128:
+        return VectorReason(WIDEST)
+    cvt = prep.cvt
+    oi = cvt.out_dims.index("offset")
+    bi = cvt.out_dims.index("block") if "block" in cvt.out_dims else None
+    want = v                                   # the element offset the next vector bit would need
+    if want >= prep.offset_size:
+        return VectorReason(FEW_OFFSETS, offsets=prep.offset_size)
+    for dim in cvt.in_dims:
+        for j, b in enumerate(cvt.get_in_dim_bases(dim)):
+            if b[oi] == want and (bi is None or b[bi] == 0):
+                if dim == "register":
+                    continue
+                return VectorReason(HELD_ELSEWHERE, want, tuple(prep.element_at(want)), dim, 1 << j)
+    regs = cvt.get_in_dim_bases("register")
+    if not any(b[oi] == want and (bi is None or b[bi] == 0) for b in regs):
+        return VectorReason(NO_REGISTER_STEP, want, tuple(prep.element_at(want)))
+    mask = 2 * v - 1
+    for dim in cvt.in_dims:
+        for j, b in enumerate(cvt.get_in_dim_bases(dim)):
+            if dim == "register" and b[oi] == want:
+                continue
+            if b[oi] & mask and b[oi] & (v - 1) == 0:
+                return VectorReason(SPLITS, b[oi], dim=dim, index=1 << j, elements=2 * v)
+    return VectorReason(NOT_CONTIGUOUS, elements=2 * v)
 
 
 def vector_limit_of(prep: Prepared, v: int, bitwidth: int) -> str:
@@ -315,11 +365,10 @@ def simulate(p: Prepared, bitwidth: int, target: Target, masks: tuple[int, ...],
     return wave, worst
 
 
-def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target | str | None = None,
+def analyze_bank(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int, target: Target = DEFAULT,
                  simulate_lanes: bool = True) -> BankReport:
     """Triton's model of both writes and reads, and its lane-by-lane replay (`gpu` left empty:
     `shared_access.analyze_shared_access` adds what the GPU does with the instructions Triton 3.9 emits)."""
-    target = target if isinstance(target, Target) else get_target(target)
     p = prepare(reg_ll, smem_ll, bitwidth)
     bank, segment = wavefront_split(p.total, p.v, bitwidth, target)
     lanes = p.reg.get_in_dim_size("lane") if p.reg.has_in_dim("lane") else 1

@@ -32,7 +32,7 @@ from . import convert_smem as smem_mod
 from .bank import check_bitwidth
 from .kinds import Path
 from .swizzle import shared_linear_text
-from .targets import TARGETS
+from .targets import DEFAULT, TARGETS, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access loads when a convert goes through shared memory
@@ -65,11 +65,9 @@ LOWERINGS = {
 }
 
 
-def get_lowering(target: str | None) -> Lowering:
-    key = (target or "sm90").strip().lower()
-    if key not in LOWERINGS:
-        raise UnsupportedError(f"unknown target '{target}' for convert; known: {', '.join(LOWERINGS)}")
-    return LOWERINGS[key]
+def get_lowering(target: Target) -> Lowering:
+    """The convert lowering's facts of a target (every target in `targets.KNOWN` has them)."""
+    return LOWERINGS[target.name]
 
 
 # ----------------------------------------------------------------------------------------- minimal conversion
@@ -248,6 +246,23 @@ def explain_moves(conversion: LinearLayout, src_free: dict | None = None) -> tup
 # ----------------------------------------------------------------------------------------- the report
 
 
+# what a conversion's notes say (`ConvertNote.code`; reports/convert.py words each)
+SHUFFLES, COPIES_MOVED, ROUNDS, WAVE_WAIT = "shuffles", "copies moved anyway", "rounds", "wave wait"
+
+
+@frozen
+class ConvertNote:
+    """One fact beside a conversion's cost, as a code and its numbers: SHUFFLES (the warp shuffle's `count`
+    register-lane transpositions, its lane `permutation`, None for the identity, `elements` per 32-bit register);
+    COPIES_MOVED (the source holds copies along lane bits the destination reads from registers, and Triton 3.9
+    moves the data anyway); ROUNDS (the scratch holds 1/`count` of the tensor); WAVE_WAIT (AMD: no data crosses
+    warps, a wave-level wait and no s_barrier)."""
+    code: str
+    count: int = 0
+    permutation: tuple[int, ...] | None = None
+    elements: int = 0
+
+
 @frozen
 class ConvertReport:
     """The cost of one convert_layout, per thread, as Triton 3.9 emits it for ``target``."""
@@ -269,7 +284,7 @@ class ConvertReport:
     barrier: str | None = None                  # "block" (bar.sync / s_barrier) or "warp" (bar.warp.sync)
     shuffle_method: str | None = None           # ship / swap (shfl), permlane (CDNA4 v_permlane*_swap)
     shared_layout: str | None = None            # the scratch layout, paste-ready #ttg.shared_linear
-    notes: tuple[str, ...] = ()
+    notes: tuple[ConvertNote, ...] = ()
     shared_access: RoundTrip | None = None      # the instructions and wavefronts per CTA
 
 
@@ -322,7 +337,7 @@ def _shuffle_costs(src, dst, bitwidth, low: Lowering):
     return dec, method, shuffles
 
 
-def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | None = "sm90",
+def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: Target = DEFAULT,
                     num_warps: int | None = None) -> ConvertReport:
     """The cost of converting a tensor of ``bitwidth``-bit elements from ``src_ll`` to ``dst_ll`` (both
     distributed linear layouts of the same shape) on ``target``.  ``bitwidth`` as Triton stores it: i1 is 8,
@@ -341,34 +356,32 @@ def analyze_convert(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, t
     if path in (Path.NOOP, Path.REGISTERS):
         return ConvertReport(low.name, bitwidth, path, 0, zero, conversion, moves)
     if path in (Path.WARP_SHUFFLE, Path.SHARED_MEMORY) and any("no movement across lanes" in m for m in moves):
-        extra: tuple[str, ...] = (
-            "the source already holds copies along lane bits the destination reads from registers; Triton "
-            "3.9 moves the data anyway (it reuses copies held along warps only)",)
+        extra: tuple[ConvertNote, ...] = (ConvertNote(COPIES_MOVED),)
     else:
         extra = ()
     if path == Path.WARP_SHUFFLE:
         dec, method, shuffles = _shuffle_costs(src_ll, dst_ll, bitwidth, low)
-        notes = (f"{len(dec.transpositions)} register-lane transposition(s), lane permutation "
-                 f"{'identity' if dec.lane_perm_is_identity else list(dec.lane_perm)}, "
-                 f"{1 << dec.n_pack} element(s) per 32-bit register",)
+        notes = (ConvertNote(SHUFFLES, len(dec.transpositions),
+                             None if dec.lane_perm_is_identity else tuple(dec.lane_perm), 1 << dec.n_pack),)
         return ConvertReport(low.name, bitwidth, path, 0, dict(zero, shuffles=shuffles), conversion, moves,
                              shuffle_method=method, notes=notes + extra)
-    report = _shared_memory_report(src_ll, dst_ll, bitwidth, low, path, conversion, moves, comp)
+    report = _shared_memory_report(src_ll, dst_ll, bitwidth, target, low, path, conversion, moves, comp)
     return replace(report, notes=report.notes + extra) if extra else report
 
 
-def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, conversion, moves, comp) -> ConvertReport:
+def _shared_memory_report(src_ll, dst_ll, bitwidth, target: Target, low: Lowering, path, conversion, moves,
+                          comp) -> ConvertReport:
     from . import shared_access
     src, dst = smem_mod.Threads.of(src_ll), smem_mod.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
-    choice = shared_access.scratch_choice(low.name, src, dst, bitwidth, dim)
+    choice = shared_access.scratch_choice(target, src, dst, bitwidth, dim)
     smem, st_tile, ld_tile, _ = choice
     store = smem_mod.shared_access(src, smem, bitwidth, st_tile, True)
     load = smem_mod.shared_access(dst, smem, bitwidth, ld_tile, False)
     n_reps = smem.n_reps
     scratch = (1 << (dim - len(smem.reps))) * bitwidth // 8
     warp_sync = _is_dim_sync(src_ll, dst_ll, WARP, comp)
-    trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, low.name, warp_sync, choice)
+    trip = shared_access.convert_access(src_ll, dst_ll, bitwidth, target, warp_sync, choice)
     per_thread = {"shuffles": 0, "shared_stores": store.count * n_reps, "shared_loads": load.count * n_reps,
                   "barriers": trip.barriers}
     shape = [size for _, size in src_ll.get_out_dims()]
@@ -376,11 +389,9 @@ def _shared_memory_report(src_ll, dst_ll, bitwidth, low: Lowering, path, convers
     conflicts = None if low.name not in TARGETS else {"store": trip.write.conflicts, "load": trip.read.conflicts}
     notes = []
     if n_reps > 1:
-        notes.append(f"the scratch buffer holds 1/{n_reps} of the tensor: {n_reps} store/load rounds "
-                     "separated by barriers")
+        notes.append(ConvertNote(ROUNDS, n_reps))
     if low.vendor == "amd" and warp_sync:
-        notes.append("no data crosses warps: the compiled code separates the stores and loads with a wave-level "
-                     "wait only, no s_barrier")
+        notes.append(ConvertNote(WAVE_WAIT))
     names = (_amd_generic(low, store.instruction), _amd_generic(low, load.instruction))
     return ConvertReport(low.name, bitwidth, path, scratch, per_thread, conversion, moves,
                          *names, store.bits, load.bits, conflicts,

@@ -30,6 +30,10 @@ from ..records import frozen
 from .access import Threads, vectorisation
 from .subspaces import complement_basis, compute_segment, intersection_basis
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only: the convert path loads targets through its callers
+    from .targets import Target
+
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 
 
@@ -177,11 +181,11 @@ def ldst_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks:
 LOAD_TILES_128 = {"gfx942": (0, 1, 4), "gfx950": (0, 1, 3, 4)}
 
 
-def amd_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks: int, target: str) -> ScratchLayout:
+def amd_swizzle(src: Threads, dst: Threads, bitwidth: int, dim: int, num_banks: int, target: Target) -> ScratchLayout:
     """Triton's AMD scratch layout (``transferSwizzlingLocalMemImpl``): ``optimalSwizzlingLdSt`` whose load tile
     is the lanes of one ds_read_b128 wavefront when the vector is 128 bits."""
     vec_bits = (1 << len(vector_basis(src, dst, bitwidth, dim)[0])) * bitwidth
-    load_tile = Tile((), LOAD_TILES_128.get(target, ())) if vec_bits == 128 else Tile()
+    load_tile = Tile((), LOAD_TILES_128.get(target.name, ())) if vec_bits == 128 else Tile()
     return ldst_swizzle(src, dst, bitwidth, dim, num_banks, Tile(), load_tile)
 
 

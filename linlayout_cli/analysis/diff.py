@@ -19,6 +19,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: typing is never imported at run time
     from typing import Any
 
+    from .targets import Target
+
 SHARED_DIMS = ("offset", "block")
 MAX_EXAMPLES = 8                # offsets listed that hold another element (the count covers them all)
 MAX_SEARCH = 1 << 12            # offsets looked at past the first one that moves, for the examples
@@ -138,8 +140,9 @@ def _same_space(a: LinearLayout, b: LinearLayout) -> bool:
     return a.in_dims == b.in_dims and all(a.get_in_dim_size(d) == b.get_in_dim_size(d) for d in a.in_dims)
 
 
-def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target: str | None = None,
-                 register: LinearLayout | None = None, bank_target=None, paddings=(None, None)) -> LayoutDiff:
+def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target: Target | None = None,
+                 register: LinearLayout | None = None, bank_target: Target | None = None,
+                 paddings=(None, None)) -> LayoutDiff:
     """Compare two layouts of the same tensor shape. Distributed pairs get `convert`'s verdict on
     `convert_target`; shared pairs the offsets that hold another element and, with a `register` layout, the
     bank report of each on `bank_target` (a refusal of either model is kept as its message). `paddings`: the
@@ -158,8 +161,9 @@ def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target
     plain = not (pads[0] or pads[1] or a.has_in_dim("partition") or b.has_in_dim("partition"))
     if ca == cb == "distributed":
         from .convert import analyze_convert
+        from .targets import DEFAULT
         try:
-            out["convert"] = analyze_convert(a, b, bitwidth, convert_target)
+            out["convert"] = analyze_convert(a, b, bitwidth, convert_target or DEFAULT)
         except TTLayoutError as e:
             out["convert_error"] = str(e)
     elif ca == cb == "shared" and _same_space(a, b) and not a.has_in_dim("partition"):
@@ -168,9 +172,10 @@ def analyze_diff(a: LinearLayout, b: LinearLayout, bitwidth: int, convert_target
             out["banks_error"] = "padded and partitioned pairs are priced one by one: ttlayout bank -r REG -s LAYOUT"
         elif register is not None:
             from .bank import analyze_bank
+            from .targets import DEFAULT
             try:
-                out["banks"] = (analyze_bank(register, a, bitwidth, bank_target),
-                                analyze_bank(register, b, bitwidth, bank_target))
+                out["banks"] = (analyze_bank(register, a, bitwidth, bank_target or DEFAULT),
+                                analyze_bank(register, b, bitwidth, bank_target or DEFAULT))
             except TTLayoutError as e:
                 out["banks_error"] = str(e)
     return LayoutDiff(**out)

@@ -1,4 +1,4 @@
-"""The closed sets of words the analysis answers with: an audit row's category and a conversion's path. Each is a
+"""The closed sets of words the analysis answers with: an audit row's category and status, and a conversion's path. Each is a
 `StrEnum` whose members are their own JSON text, so a report compares members, never strings, and the JSON stays
 the word it always was (`Category.CONVERT` is written `"convert"`)."""
 from __future__ import annotations
@@ -39,3 +39,11 @@ class Path(StrEnum):
     WARP_SHUFFLE = "warp_shuffle"
     SHARED_MEMORY = "shared_memory"
     CROSS_CTA = "cross_cta"
+
+
+class Status(StrEnum):
+    """Whether an audit row was analysed (`Finding.status`): its JSON `verdict` when it was not."""
+    ANALYSED = "analysed"
+    NOT_MODELLED = "not modelled"    # the model leaves this op out (NotModelled)
+    ERROR = "error"                  # the compiled kernel would fault (a misaligned padded access)
+    NOT_ANALYSED = "not analysed"    # its text could not be read

@@ -16,6 +16,10 @@ from __future__ import annotations
 from ..engine import LinearLayout
 from ..engine.bits import log2
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    from .targets import Target
+
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 
 
@@ -169,16 +173,18 @@ def within_thread(ll: LinearLayout, axis: int) -> LinearLayout:
     return without_broadcast_registers(zero_along_axis(ll, axis, REG))
 
 
-def warp_reduce_shuffles(lane_bits: list[int], widths, target: str, combiner: str | None) -> int:
+def warp_reduce_shuffles(lane_bits: list[int], widths, target: Target, combiner: str | None) -> int:
     """Shuffle instructions of one accumulator's reduction across the lane bits `lane_bits` (Triton's
     `warpReduce`): one xor shuffle per lane bit and operand (AMD: `convert.shuffle_instructions`; 64-bit values
     twice), none where NVIDIA's `redux.sync` does it, six DPP steps for AMD's full-wave reduction.
 
-    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), "sm90", "arith.addf"), warp_reduce_shuffles([0, 1], (16, 32), "sm90", None)
+    >>> from linlayout_cli.analysis.targets import KNOWN
+    >>> sm90, sm100, sm80, gfx942 = KNOWN["sm90"], KNOWN["sm100"], KNOWN["sm80"], KNOWN["gfx942"]
+    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), sm90, "arith.addf"), warp_reduce_shuffles([0, 1], (16, 32), sm90, None)
     (4, 4)
-    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), "sm100", "arith.maxnumf"), warp_reduce_shuffles([4], (32,), "sm80", "arith.addi")
+    >>> warp_reduce_shuffles([0, 1, 2, 3], (32,), sm100, "arith.maxnumf"), warp_reduce_shuffles([4], (32,), sm80, "arith.addi")
     (0, 0)
-    >>> warp_reduce_shuffles([0, 1, 2, 3, 4, 5], (32,), "gfx942", "arith.addf"), warp_reduce_shuffles([2, 3], (32,), "gfx942", None)
+    >>> warp_reduce_shuffles([0, 1, 2, 3, 4, 5], (32,), gfx942, "arith.addf"), warp_reduce_shuffles([2, 3], (32,), gfx942, None)
     (6, 3)
     """
     from .convert import get_lowering, shuffle_instructions
@@ -202,7 +208,7 @@ def _add(total: dict, counts: dict, times: int = 1) -> None:
         total[k] += counts.get(k, 0) * times
 
 
-def _convert_counts(src: LinearLayout, dst: LinearLayout, widths, target: str) -> dict:
+def _convert_counts(src: LinearLayout, dst: LinearLayout, widths, target: Target) -> dict:
     """A convert_layout Triton emits inside a reduction, once per operand (`convertLayoutValues`)."""
     from .convert import analyze_convert, assembly_counts
     total = dict.fromkeys(COUNTED, 0)
@@ -220,7 +226,7 @@ def without_axis(ll: LinearLayout, axis: int) -> LinearLayout:
     return LinearLayout(bases, list(zip(renamed, sizes)), require_surjective=False)
 
 
-def reduce_counts(ll: LinearLayout, axis: int, widths, out_ll: LinearLayout | None, target: str,
+def reduce_counts(ll: LinearLayout, axis: int, widths, out_ll: LinearLayout | None, target: Target,
                   combiner: str | None = None) -> dict:
     """Shared loads and stores, shuffles and barriers per thread of a `tt.reduce` of operands of `widths` bits
     in layout `ll` along `axis` into `out_ll` (None for a scalar result), as Triton 3.9 lowers it
@@ -266,7 +272,7 @@ def _scan_facts(ll: LinearLayout, axis: int) -> dict:
             "warps": 1 << warps, "registers": _registers(ll)}
 
 
-def scan_counts(ll: LinearLayout, axis: int, widths, target: str) -> dict:
+def scan_counts(ll: LinearLayout, axis: int, widths, target: Target) -> dict:
     """Shared loads and stores, shuffles and barriers per thread of a `tt.scan` along `axis` (Triton 3.9's
     `ScanOpConversion`): per chunk (the last of a thread's contiguous elements) a shuffle-up per lane bit along
     the axis (`warpScan`); with several warps along the axis each chunk's partial goes to shared memory, a

@@ -63,6 +63,7 @@ from .shared_instructions import (  # noqa: F401  (re-exported: importers keep t
     Lowering,
     Machine,
     MisalignedAccess,
+    Packing,
     Waves,
     _access_from_cvt,
     _cvt_of,
@@ -77,11 +78,12 @@ from .shared_instructions import (  # noqa: F401  (re-exported: importers keep t
     issued_count,
     lowering,
     matrix_lowering,
+    packing_of,
     padding_text,
     shared_lowering,
     simulate,
 )
-from .targets import READ, WRITE, Target, get_target
+from .targets import DEFAULT, READ, WRITE, Target
 
 # ----------------------------------------------------------------------------------------- results
 
@@ -151,7 +153,7 @@ def triton_figures(m: Machine, reg_ll, shared_ll, bitwidth: int, op: str, p: Pre
     phases = 1 << (len(p.reg.flat_in_dim(LANE)) - len(banks.phase_masks(p.v * bitwidth, op,
                                                                            len(p.reg.flat_in_dim(LANE)))))
     n_regs = p.reg.get_in_dim_size(REG)
-    name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op)
+    name = instruction_name(m, Lowering(SHARED, 0, p.v, (), ()), bitwidth, op, packing_of(reg_ll, shared_ll, bitwidth))
     return TritonFigures(name, max(1, n_regs // p.v), phases * (k + 1), k)
 
 
@@ -216,8 +218,8 @@ def explain(d: Direction, tri: TritonFigures | None, a: Access, warps: int, padd
 
 
 def _direction(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, warps: int,
-               padding: Padding | None, tri: TritonFigures | None) -> Direction:
-    name = instruction_name(m, low, bitwidth, op)
+               padding: Padding | None, tri: TritonFigures | None, packing: Packing) -> Direction:
+    name = instruction_name(m, low, bitwidth, op, packing)
     check_alignment(a, low, bitwidth, padding, name)
     waves = simulate(m, a, low, bitwidth, op, padding)
     per_cta = low.count * warps
@@ -244,7 +246,7 @@ def _warps_of(reg_ll: LinearLayout) -> int:
 
 
 def local_access(reg_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int, op: str,
-                 target: str | Target | None = None, padding: Padding | None = None,
+                 target: Target = DEFAULT, padding: Padding | None = None,
                  cache: dict | None = None) -> Direction:
     """One direction of a local_alloc / local_store (op="write") or local_load (op="read") of `reg_ll`
     through `shared_ll` (for #ttg.padded_shared: its linear component, with `padding`).  `cache`: a dict kept
@@ -277,11 +279,12 @@ def _local_access(m: Machine, reg_ll: LinearLayout, shared_ll: LinearLayout, bit
                 cache["prepared"] = None
         if cache["prepared"] is not None:
             tri = triton_figures(m, reg_ll, shared_ll, bitwidth, op, cache["prepared"])
-    return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri)
+    return _direction(m, a, low, bitwidth, op, _warps_of(reg_ll), padding, tri,
+                      packing_of(reg_ll, shared_ll, bitwidth))
 
 
 def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: int,
-                     target: str | Target | None = None, read_ll: LinearLayout | None = None,
+                     target: Target = DEFAULT, read_ll: LinearLayout | None = None,
                      padding: Padding | None = None) -> RoundTrip:
     """local_alloc with `write_ll`, then local_load into `read_ll` (default: the same layout)."""
     m = get_machine(target)
@@ -296,7 +299,7 @@ def local_round_trip(write_ll: LinearLayout, shared_ll: LinearLayout, bitwidth: 
 # ----------------------------------------------------------------------------------------- convert_layout
 
 
-def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: str | Target | None,
+def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, target: Target,
                    warp_sync: bool, scratch: tuple | None = None) -> RoundTrip:
     """The shared-memory round trip of a convert_layout that Triton lowers through shared memory: the scratch
     layout and store/load instructions it picks (analysis/convert_smem.py), priced per CTA.
@@ -309,7 +312,7 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     m = get_machine(target)
     src, dst = cs.Threads.of(src_ll), cs.Threads.of(dst_ll)
     dim = src_ll.get_total_out_dim_size_log2()
-    smem, st_tile, ld_tile, tri_lanes = scratch or scratch_choice(m, src, dst, bitwidth, dim)
+    smem, st_tile, ld_tile, tri_lanes = scratch or scratch_choice(target, src, dst, bitwidth, dim)
     warps = _warps_of(src_ll)
     out = {}
     shape = [size for _, size in src_ll.get_out_dims()]
@@ -335,7 +338,8 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
         issued = issued_count(m, a, low, bitwidth) * smem.n_reps     # pairs form within one round
         low = Lowering(low.kind, low.count * smem.n_reps, low.elems, low.instr_regs, low.unit_bases,
                        low.matrix_regs)
-        d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None), smem.n_reps)
+        d = _scale_rounds(_direction(m, a, low, bitwidth, op, warps, None, None,
+                                     packing_of(ll, smem_ll, bitwidth)), smem.n_reps)
         out[op] = replace(d, conflicts=tri_conf, why=_convert_why(d, tri_conf), issued=issued)
     rounds = smem.n_reps
     n_bar = 2 * rounds - 1
@@ -348,17 +352,17 @@ def convert_access(src_ll: LinearLayout, dst_ll: LinearLayout, bitwidth: int, ta
     return RoundTrip(m.name, bitwidth, warps, out[WRITE], out[READ], rounds, n_bar, bar)
 
 
-def scratch_choice(target: str | Target | Machine | None, src: cs.Threads, dst: cs.Threads, bitwidth: int,
+def scratch_choice(target: Target, src: cs.Threads, dst: cs.Threads, bitwidth: int,
                    dim: int) -> tuple:
     """Triton 3.9's scratch buffer for a convert: (layout, store tile, load tile, lane tiles of its conflict
     count, None on AMD).  NVIDIA tries the ld/st.shared and ldmatrix/stmatrix pairs, AMD swizzles for
     ds_read/ds_write."""
-    m = target if isinstance(target, Machine) else get_machine(target)
+    m = get_machine(target)
     if m.vendor == "nvidia":
         tiles = cs.src_dst_tiles(bitwidth, m.ldmatrix, m.stmatrix)
         return cs.tile_swizzle(src, dst, *tiles, bitwidth, dim)
     num_banks = m.banks.num_banks if m.banks is not None else 32
-    return cs.amd_swizzle(src, dst, bitwidth, dim, num_banks, m.name), cs.LDST_SHARED, cs.LDST_SHARED, None
+    return cs.amd_swizzle(src, dst, bitwidth, dim, num_banks, target), cs.LDST_SHARED, cs.LDST_SHARED, None
 
 
 def _scale_rounds(d: Direction, rounds: int) -> Direction:
@@ -387,14 +391,13 @@ def _convert_why(d: Direction, tri_conf: int | None) -> str | None:
 
 
 def analyze_shared_access(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth: int,
-                          target: str | Target | None = None, padding: Padding | None = None
+                          target: Target = DEFAULT, padding: Padding | None = None
                           ) -> BankReport | PaddedBankReport:
     """Everything `bank` reports for storing `reg_ll` to `smem_ll` and loading it back: Triton's model and its
     replay (`bank.analyze_bank`) with what the GPU does in `.gpu` (None, with `.gpu_note`, where the model cannot
     say: a register layout with another lane count than the target's warps).  A padded layout (`padding`; `smem_ll`
     its linear component) has no Triton count: a PaddedBankReport.  Raises MisalignedAccess for a padding that
     leaves the compiler's vector access misaligned."""
-    target = target if isinstance(target, Target) else get_target(target)
     if padding is not None:
         check_bitwidth(bitwidth)
         if reg_ll.get_out_dims() != smem_ll.get_out_dims():
@@ -404,6 +407,11 @@ def analyze_shared_access(reg_ll: LinearLayout, smem_ll: LinearLayout, bitwidth:
         return PaddedBankReport(target, bitwidth, tuple(smem_ll.get_out_dim_sizes().values()), lanes, trip.warps,
                                 padding, trip)
     report = analyze_bank(reg_ll, smem_ll, bitwidth, target)
+    if target.vendor == "nvidia" and bitwidth < 32:     # PTX's spelling of 8/16-bit vectors (subword_form)
+        m, packing = get_machine(target), packing_of(reg_ll, smem_ll, bitwidth)
+        report = replace(report, accesses={op: replace(a, instruction=instruction_name(
+            m, Lowering(SHARED, 0, report.vector_width, (), ()), bitwidth, op, packing))
+            for op, a in report.accesses.items()})
     try:
         return replace(report, gpu=local_round_trip(reg_ll, smem_ll, bitwidth, target))
     except UnsupportedError as e:
@@ -427,7 +435,7 @@ def shared_layout_of(attr, shape, max_elements: int = MAX_ELEMENTS) -> tuple[Lin
 
 
 def local_access_of(reg_ll: LinearLayout, shared_attr, bitwidth: int, op: str,
-                    target: str | Target | None = None) -> Direction:
+                    target: Target = DEFAULT) -> Direction:
     """One row of a kernel: a local_alloc / local_store (op="write") or local_load (op="read") of `reg_ll`
     through the buffer's shared layout attribute (any shared kind, `#ttg.padded_shared` included), over the
     tensor shape of `reg_ll`.  Raises MisalignedAccess for a padding the compiled kernel would fault on."""

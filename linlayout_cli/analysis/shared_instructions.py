@@ -11,7 +11,7 @@ from ..records import frozen
 from .bank import (
     span_cosets,
 )
-from .targets import READ, TARGETS, WRITE, Target, get_target
+from .targets import READ, TARGETS, WRITE, Target
 
 REG, LANE, WARP, BLOCK = "register", "lane", "warp", "block"
 SHARED, MATRIX, MATRIX_TRANS, DS_READ_TR = "ld/st.shared", "matrix", "matrix.trans", "ds_read_tr"
@@ -55,13 +55,9 @@ MACHINES = {
 }
 
 
-def get_machine(target: str | Target | None) -> Machine:
-    """A target by any name `targets.get_target` knows (sm90, hopper, cuda:90, ...), or gfx1200."""
-    if isinstance(target, Target):
-        return MACHINES[target.name]
-    if isinstance(target, str) and target.strip().lower() == "gfx1200":
-        return MACHINES["gfx1200"]
-    return MACHINES[get_target(target).name]
+def get_machine(target: Target) -> Machine:
+    """The lowering facts of a target (every target in `targets.KNOWN` has them, gfx1200 included)."""
+    return MACHINES[target.name]
 
 
 # ----------------------------------------------------------------------------------------- the conversion
@@ -259,13 +255,92 @@ def lowering(m: Machine, a: Access, bitwidth: int, op: str, padding: Padding | N
 # ----------------------------------------------------------------------------------------- instruction names
 
 
-def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str) -> str:
-    """The exact mnemonic: st.shared.v4.b32, ld.shared.b16, st.shared.v2.b64,
+@frozen
+class Packing:
+    """How the code next to a sub-32-bit access holds its registers, which decides how LLVM's NVPTX backend
+    spells Triton's `<v x i16>` / `<2 x i8>` shared access (one access of the same bits either way).
+
+    `held`: elements per register word (2 f16 in a 32-bit register, 2 or 4 i8 in a 16- or 32-bit one; 1 when
+    each value has its own register); `along`: how many consecutive shared offsets (1, 2, ...) run along that
+    word, in its order."""
+    held: int = 1
+    along: int = 1
+
+
+UNPACKED = Packing()
+
+
+def packing_of(reg_ll: LinearLayout, shared_ll: LinearLayout | None, bitwidth: int) -> Packing:
+    """The packing of a register layout whose neighbour is a row-major global access in the same layout (a
+    `tt.load` feeding a `local_alloc` or a convert, a `tt.store` after a `local_load`): the vectorised global
+    access leaves the thread's first elements along the last dim packed in register words
+    (`ld.global.v4.b32` of 8 f16: four words of 2).
+
+    >>> from linlayout_cli import inputs
+    >>> b = inputs.attribute("#ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>")
+    >>> packing_of(inputs.linear_layout(b, [16, 16]), None, 16)
+    Packing(held=2, along=1)
+    """
+    if bitwidth >= 32 or not reg_ll.has_in_dim(REG):
+        return UNPACKED
+    rank = reg_ll.num_out_dims
+    units = [tuple((1 << i) if d == rank - 1 else 0 for d in range(rank)) for i in range(4)]
+    run = 0
+    for basis in reg_ll.remove_zero_bases_along_dim(REG).get_in_dim_bases(REG):
+        if run >= len(units) or tuple(basis) != units[run]:
+            break
+        run += 1
+    held = min(1 << run, 32 // bitwidth)
+    along = 0
+    if shared_ll is not None and shared_ll.has_in_dim("offset"):
+        for basis in shared_ll.get_in_dim_bases("offset"):
+            if along >= len(units) or tuple(basis) != units[along]:
+                break
+            along += 1
+    return Packing(held, min(1 << along, held))
+
+
+def subword_form(bitwidth: int, elems: int, op: str, packing: Packing) -> tuple[int, int]:
+    """(vector count, bits per element) of the PTX spelling of a plain shared access of `elems` elements of
+    8 or 16 bits, as Triton 3.9's LLVM prints it (checked against compiled PTX: tests/data/packed_shared.jsonl).
+
+    * 16-bit: 8 elements are four 32-bit words (`.v4.b32`).  Two or four stay a vector of elements
+      (`st.shared.v2.b16`, `.v4.b16`) unless the values are held packed, two to a 32-bit register: a store
+      then packs them (`st.shared.b32`, `.v2.b32`); a load takes the packed spelling only when the shared
+      offsets run along those words.
+    * 8-bit: held two to a 16-bit register with the shared offsets along them, 2, 4 or 8 elements are that
+      many 16-bit words (`.b16`, `.v2.b16`, `.v4.b16`); otherwise 2 elements are `.v2.b8`, 4 one 32-bit
+      register (`.b32`), 8 and 16 are 32-bit words (`.v2.b32`, `.v4.b32`).
+
+    >>> subword_form(16, 2, "write", UNPACKED), subword_form(16, 2, "write", Packing(2, 1))
+    ((2, 16), (1, 32))
+    >>> subword_form(16, 2, "read", Packing(2, 1)), subword_form(8, 2, "read", Packing(2, 2))
+    ((2, 16), (1, 16))
+    """
+    bits = elems * bitwidth
+    if elems == 1:
+        return 1, bitwidth
+    if bitwidth == 8:
+        if packing.held == 2 and packing.along >= 2 and elems <= 8:
+            return elems // 2, 16
+        return (2, 8) if elems == 2 else (bits // 32, 32)
+    if elems > 4:
+        return bits // 32, 32
+    if packing.held >= 2 and (op == WRITE or packing.along >= 2):
+        return (1, bits) if bits <= 32 else (bits // 32, 32)
+    return elems, bitwidth
+
+
+def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str, packing: Packing = UNPACKED) -> str:
+    """The exact mnemonic: st.shared.v4.b32, ld.shared.b16, st.shared.v2.b64, st.shared.v2.b16,
     stmatrix.sync.aligned.m8n8.x4.trans.shared.b16; ds_write_b128, ds_read_u16, ds_read_b64_tr_b16.
+    `packing`: how the neighbouring code holds 8/16-bit registers (`subword_form`).
 
     >>> m = MACHINES["sm90"]
     >>> instruction_name(m, Lowering(SHARED, 4, 8, (), ()), 16, WRITE), instruction_name(m, Lowering(SHARED, 1, 2, (), ()), 64, READ)
     ('st.shared.v4.b32', 'ld.shared.v2.b64')
+    >>> instruction_name(m, Lowering(SHARED, 4, 2, (), ()), 16, WRITE), instruction_name(m, Lowering(SHARED, 4, 2, (), ()), 16, WRITE, Packing(2, 1))
+    ('st.shared.v2.b16', 'st.shared.b32')
     """
     bits = low.elems * bitwidth
     if low.kind in (MATRIX, MATRIX_TRANS):
@@ -283,6 +358,9 @@ def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str) -> str:
     kind = "st.shared" if op == WRITE else "ld.shared"
     if bitwidth == 64:
         return f"{kind}.v{low.elems}.b64" if low.elems > 1 else f"{kind}.b64"
+    if bitwidth < 32:
+        n, width = subword_form(bitwidth, low.elems, op, packing)
+        return f"{kind}.v{n}.b{width}" if n > 1 else f"{kind}.b{width}"
     if bits <= 32:
         return f"{kind}.b{bits}"
     return f"{kind}.v{bits // 32}.b32"

@@ -45,7 +45,7 @@ from .swizzle_search import (  # noqa: F401  (re-exported: importers keep their 
     swizzled_offsets,
     triton_swizzle,
 )
-from .targets import READ, WRITE, Target, get_target
+from .targets import DEFAULT, READ, WRITE, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: shared_access and padded_shared load when a layout is priced on the GPU
@@ -116,7 +116,7 @@ def _variants(write_ll, read_ll, src: Threads, dst: Threads, bitwidth: int, targ
 
 
 def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwidth: int,
-                    target: Target | str | None = None, search: bool = True, use: str | None = None) -> Suggestion:
+                    target: Target = DEFAULT, search: bool = True, use: str | None = None) -> Suggestion:
     """The shared layout to use for writing with `write_ll` and reading with `read_ll`.
 
     Candidates: Triton 3.9's own generic swizzling (`triton_swizzle`), the paper's variant of it
@@ -126,7 +126,6 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwid
     better than every generic result is printed instead.  Without `search`, Triton 3.9's result as it is.
     With `use` ('tma' or 'wgmma'): the best `#ttg.nvmma_shared`, the only layouts those can use; then
     `read_ll` None means the TMA engine (a TMA store) or wgmma's operand fetch reads the tile, not threads."""
-    target = target if isinstance(target, Target) else get_target(target)
     if use is not None:
         return _nvmma_suggestion(write_ll, read_ll, bitwidth, target, use)
     assert read_ll is not None          # None (the TMA engine or wgmma reads) only with `use`; every caller keeps to it
@@ -197,6 +196,26 @@ def analyze_swizzle(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwid
     return sugg
 
 
+def best_swizzled(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target
+                  ) -> tuple[tuple, Score] | None:
+    """The best `#ttg.swizzled_shared` of the shape for this writer and reader by `Score.key` (the first of
+    equals, in `swizzled_candidates` order): ((vec, perPhase, maxPhase, order), score), or None when none can be
+    scored. `analyze_swizzle` prints a generic `shared_linear` where that wins; `advise` also needs the best
+    layout every target's lowering takes (on gfx942 the compiled code of a shared_linear buffer does not follow
+    the model, docs/advise_model.md)."""
+    shape = [size for _, size in write_ll.get_out_dims()]
+    src, dst = Threads.of(write_ll), Threads.of(read_ll)
+    best = None
+    for params, offs in swizzled_candidates(shape):
+        try:
+            sc = score(offs, src, dst, bitwidth, target)
+        except (ShapeError, UnsupportedError):
+            continue
+        if best is None or sc.key < best[1].key:
+            best = (params, sc)
+    return best
+
+
 # ----------------------------------------------------------------------------------------- TMA and wgmma
 
 NVMMA_SWIZZLES = (128, 64, 32, 0)
@@ -221,11 +240,10 @@ def nvmma_candidates(shape: list[int], bitwidth: int):
 
 
 def best_nvmma(write_ll: LinearLayout, read_ll: LinearLayout | None, bitwidth: int,
-               target: Target | str | None = None):
+               target: Target = DEFAULT):
     """(attribute, Score, offsets) of the best `#ttg.nvmma_shared` (the layouts TMA and wgmma can use) for this
     pair (`read_ll` None: no thread reads it back), or None when no nvmma_shared fits the shape. Ties go to the
     wider swizzle, then to the untransposed layout."""
-    target = target if isinstance(target, Target) else get_target(target)
     src, dst = Threads.of(write_ll), (Threads.of(read_ll) if read_ll is not None else None)
     shape = [size for _, size in write_ll.get_out_dims()]
     scored = []
@@ -404,12 +422,11 @@ def best_padding(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, t
     return best, priced
 
 
-def compare_on_gpu(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target | str | None,
+def compare_on_gpu(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int, target: Target,
                    s: Suggestion, padding: bool = True) -> GpuComparison | None:
     """The unswizzled layout and the suggestion on the GPU, and (`padding`) the best padding beside them; None
     where the shared-access model cannot price the pair (a register layout with another lane count)."""
     from ..errors import UnsupportedError
-    target = target if isinstance(target, Target) else get_target(target)
     outs = write_ll.get_out_dims()
     shape = [size for _, size in outs]
 

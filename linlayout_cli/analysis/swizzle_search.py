@@ -13,7 +13,7 @@ from ..records import frozen
 from .access import Threads, largest_vectorisation, wavefronts
 from .bank import check_bitwidth
 from .subspaces import complement_basis, compute_segment, intersection_basis
-from .targets import READ, WRITE, Target, get_target
+from .targets import DEFAULT, READ, WRITE, Target
 
 
 def _unique(xs):
@@ -123,15 +123,14 @@ def _result(write_ll: LinearLayout, vector, bank, segment, reps, tile_write, til
 
 
 def triton_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
-                   target: Target | str | None = None) -> SwizzleResult:
+                   target: Target = DEFAULT) -> SwizzleResult:
     """Triton 3.9's own choice for this pair: ``optimalSwizzlingLdSt`` with 3.9's vector basis
     (``getVecBasisLdSt``), as its ``convert_layout`` lowering calls it for plain ld/st.shared, with AMD's
     ds_read_b128 load tile (analysis/convert_smem.py, checked against compiled kernels by golden/convert)."""
     from .convert_smem import NO_TILE, amd_swizzle, lane_tile, ldst_swizzle
-    target = target if isinstance(target, Target) else get_target(target)
     src, dst, dim = _sides(write_ll, read_ll, bitwidth)
     if target.vendor == "amd":
-        smem = amd_swizzle(src, dst, bitwidth, dim, target.num_banks, target.name)
+        smem = amd_swizzle(src, dst, bitwidth, dim, target.num_banks, target)
     else:
         smem = ldst_swizzle(src, dst, bitwidth, dim, target.num_banks)
     vec_size = 1 << len(smem.vector)
@@ -141,7 +140,7 @@ def triton_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
 
 
 def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int,
-                    target: Target | str | None = None, max_vector_bases: int | None = None,
+                    target: Target = DEFAULT, max_vector_bases: int | None = None,
                     permuted_vectors: bool = False) -> SwizzleResult:
     """The Linear Layouts paper's generic swizzling (``optimalSwizzlingLdSt`` with the older ``getVbasis``),
     generalised to the target's banks and phases.
@@ -149,7 +148,6 @@ def optimal_swizzle(write_ll: LinearLayout, read_ll: LinearLayout, bitwidth: int
     ``max_vector_bases`` truncates the vector part.  ``permuted_vectors``: size each side's phase for the vector
     the bank analysis will find (leading vector bases that are that side's registers, in any order) instead of
     Triton's in-order register prefix (``getVectorSize``).  ``analyze_swizzle`` tries all of these variants."""
-    target = target if isinstance(target, Target) else get_target(target)
     src, dst, dim = _sides(write_ll, read_ll, bitwidth)
     vbasis = _vbasis(src, dst, bitwidth, dim)
     if max_vector_bases is not None:

@@ -154,6 +154,9 @@ ALIASES = {"ampere": "sm80", "hopper": "sm90", "blackwell": "sm100", "mi300": "g
            "mi325x": "gfx942", "mi350": "gfx950", "mi355x": "gfx950", "rdna4": "gfx1200", "gfx1201": "gfx1200"}
 
 
+DEFAULT: Target = KNOWN[DEFAULT_TARGET]   # the analyses' default (a Target: they never take a name)
+
+
 def get_target(name: str | None) -> Target:
     """A target by name ('sm90'), nickname ('hopper') or as a module's `ttg.target` writes it ('cuda:90',
     'hip:gfx942'; other CUDA capabilities map to the generation they belong to: cuda:86 -> sm80).

@@ -16,17 +16,23 @@ from ..records import frozen, replace  # noqa: F401  (replace: copies of encodin
 Bases = tuple[tuple[int, ...], ...]
 
 
-def _arr(xs) -> str:
+def int_list(xs) -> str:
+    """A list of integers as MLIR and Python both write it (the one printer of int lists and bases).
+
+    >>> int_list((1, 4)), int_lists(((0, 1), (1, 0))), int_lists(())
+    ('[1, 4]', '[[0, 1], [1, 0]]', '[]')
+    """
     return "[" + ", ".join(str(int(x)) for x in xs) + "]"
 
 
-def _bases(bs) -> str:
-    return "[" + ", ".join(_arr(b) for b in bs) + "]"
+def int_lists(bs) -> str:
+    """A list of integer lists (bases), `int_list` each."""
+    return "[" + ", ".join(int_list(b) for b in bs) + "]"
 
 
 def _cga(cga) -> str:
     """`, CGALayout = [[..]]`, printed iff there is at least one block basis."""
-    return f", CGALayout = {_bases(cga)}" if cga else ""
+    return f", CGALayout = {int_lists(cga)}" if cga else ""
 
 
 def _bool(b) -> str:
@@ -47,9 +53,9 @@ class BlockedEncoding:
         return len(self.order)
 
     def __str__(self) -> str:
-        return (f"#ttg.blocked<{{sizePerThread = {_arr(self.size_per_thread)}, "
-                f"threadsPerWarp = {_arr(self.threads_per_warp)}, warpsPerCTA = {_arr(self.warps_per_cta)}, "
-                f"order = {_arr(self.order)}{_cga(self.cga)}}}>")
+        return (f"#ttg.blocked<{{sizePerThread = {int_list(self.size_per_thread)}, "
+                f"threadsPerWarp = {int_list(self.threads_per_warp)}, warpsPerCTA = {int_list(self.warps_per_cta)}, "
+                f"order = {int_list(self.order)}{_cga(self.cga)}}}>")
 
 
 @frozen
@@ -97,7 +103,7 @@ class NvidiaMmaEncoding:
 
     def __str__(self) -> str:
         return (f"#ttg.nvidia_mma<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
-                f"warpsPerCTA = {_arr(self.warps_per_cta)}{_cga(self.cga)}, instrShape = {_arr(self.instr_shape)}}}>")
+                f"warpsPerCTA = {int_list(self.warps_per_cta)}{_cga(self.cga)}, instrShape = {int_list(self.instr_shape)}}}>")
 
 
 @frozen
@@ -116,10 +122,10 @@ class AMDMfmaEncoding:
         return len(self.warps_per_cta)
 
     def __str__(self) -> str:
-        tpw = f", tilesPerWarp = {_arr(self.tiles_per_warp)}" if any(t != 1 for t in self.tiles_per_warp) else ""
+        tpw = f", tilesPerWarp = {int_list(self.tiles_per_warp)}" if any(t != 1 for t in self.tiles_per_warp) else ""
         ebw = f", elementBitWidth = {self.element_bit_width}" if self.element_bit_width != 32 else ""
-        return (f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {_arr(self.warps_per_cta)}, "
-                f"instrShape = {_arr(self.instr_shape)}, isTransposed = {_bool(self.is_transposed)}"
+        return (f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {int_list(self.warps_per_cta)}, "
+                f"instrShape = {int_list(self.instr_shape)}, isTransposed = {_bool(self.is_transposed)}"
                 f"{_cga(self.cga)}{tpw}{ebw}}}>")
 
 
@@ -137,10 +143,10 @@ class AMDWmmaEncoding:
     def __str__(self) -> str:
         cta = []
         if self.cta_register:
-            cta.append(f"register = {_bases(self.cta_register)}")
+            cta.append(f"register = {int_lists(self.cta_register)}")
         if self.cta_warp:
-            cta.append(f"warp = {_bases(self.cta_warp)}")
-        instr = f", instrShape = {_arr(self.instr_shape)}" if tuple(self.instr_shape) != (16, 16, 16) else ""
+            cta.append(f"warp = {int_lists(self.cta_warp)}")
+        instr = f", instrShape = {int_list(self.instr_shape)}" if tuple(self.instr_shape) != (16, 16, 16) else ""
         return (f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {_bool(self.is_transpose)}, "
                 f"ctaLayout = {{{', '.join(cta)}}}{_cga(self.cga)}{instr}}}>")
 
@@ -163,8 +169,8 @@ class LinearEncoding:
     mnemonic = "linear"
 
     def __str__(self) -> str:
-        return (f"#ttg.{self.mnemonic}<{{register = {_bases(self.register)}, lane = {_bases(self.lane)}, "
-                f"warp = {_bases(self.warp)}, block = {_bases(self.block)}}}>")
+        return (f"#ttg.{self.mnemonic}<{{register = {int_lists(self.register)}, lane = {int_lists(self.lane)}, "
+                f"warp = {int_lists(self.warp)}, block = {int_lists(self.block)}}}>")
 
 
 @frozen
@@ -189,7 +195,7 @@ class SwizzledSharedEncoding:
 
     def __str__(self) -> str:
         return (f"#ttg.{self.mnemonic}<{{vec = {self.vec}, perPhase = {self.per_phase}, "
-                f"maxPhase = {self.max_phase}, order = {_arr(self.order)}{_cga(self.cga)}}}>")
+                f"maxPhase = {self.max_phase}, order = {int_list(self.order)}{_cga(self.cga)}}}>")
 
 
 @frozen
@@ -229,8 +235,8 @@ class SharedLinearEncoding:
         return 0
 
     def __str__(self) -> str:
-        block = f", block = {_bases(self.block)}" if self.block else ""
-        return f"#ttg.shared_linear<{{offset = {_bases(self.offset)}{block}}}, alignment = {self.alignment}>"
+        block = f", block = {int_lists(self.block)}" if self.block else ""
+        return f"#ttg.shared_linear<{{offset = {int_lists(self.offset)}{block}}}, alignment = {self.alignment}>"
 
 
 @frozen
@@ -278,9 +284,9 @@ class PaddedSharedEncoding:
         identity = tuple(tuple((1 << k) if i == d else 0 for i in range(self.rank))
                          for d in order for k in range(log2(shape[d])))
         if not self.block and tuple(map(tuple, self.offset)) == identity:
-            body = f"order = {_arr(order)}, shape = {_arr(shape)}"
+            body = f"order = {int_list(order)}, shape = {int_list(shape)}"
         else:
-            body = f"offset = {_bases(self.offset)}, block = {_bases(self.block)}"
+            body = f"offset = {int_lists(self.offset)}, block = {int_lists(self.block)}"
         return f"#ttg.padded_shared<[{pads}] {{{body}}}>"
 
 
@@ -327,7 +333,7 @@ class TensorMemoryScalesEncoding:
     def __str__(self) -> str:
         parts = []
         if self.cga:
-            parts.append(f"CGALayout = {_bases(self.cga)}")
+            parts.append(f"CGALayout = {int_lists(self.cga)}")
         if self.block_rep_order != "mnThenK":
             parts.append(f"blockRepOrder = {self.block_rep_order}")
         return f"#ttng.tensor_memory_scales_encoding<{', '.join(parts)}>"

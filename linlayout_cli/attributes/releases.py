@@ -142,10 +142,6 @@ def mnemonic_of(attr) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- spelling
-def _arr(xs) -> str:
-    return "[" + ", ".join(str(int(x)) for x in xs) + "]"
-
-
 def cta_fields(cga, rank: int, default_order) -> str | None:
     """CGALayout bases -> `CTAsPerCGA = [..], CTASplitNum = [..], CTAOrder = [..]` (the inverse of
     CGAEncodingAttr::fromSplitParams: per dimension in CTA order, split bases 1, 2, 4 .. then broadcast zeros);
@@ -175,7 +171,7 @@ def cta_fields(cga, rank: int, default_order) -> str | None:
         order.insert(0, rest.pop(0))
         ctas[order[0]] <<= leading
     order += rest
-    return f"CTAsPerCGA = {_arr(ctas)}, CTASplitNum = {_arr(split)}, CTAOrder = {_arr(order)}"
+    return f"CTAsPerCGA = {enc.int_list(ctas)}, CTASplitNum = {enc.int_list(split)}, CTAOrder = {enc.int_list(order)}"
 
 
 class Unspellable(Exception):
@@ -196,22 +192,18 @@ def _cga_text(attr, rank: int, release: Release) -> str:
     if not attr.cga:
         return ""
     if not release.cta_fields:
-        return f", CGALayout = {_arr2(attr.cga)}"
+        return f", CGALayout = {enc.int_lists(attr.cga)}"
     fields = cta_fields(attr.cga, rank, list(range(rank - 1, -1, -1)))
     if fields is None:
         raise Unspellable(f"Triton {release.name} has no CTAsPerCGA / CTASplitNum / CTAOrder for CGALayout "
-                          f"{_arr2(attr.cga)}")
+                          f"{enc.int_lists(attr.cga)}")
     return ", " + fields
-
-
-def _arr2(bases) -> str:
-    return "[" + ", ".join(_arr(b) for b in bases) + "]"
 
 
 def _body(attr, release: Release) -> str:
     if isinstance(attr, enc.BlockedEncoding):
-        return (f"#ttg.blocked<{{sizePerThread = {_arr(attr.size_per_thread)}, threadsPerWarp = "
-                f"{_arr(attr.threads_per_warp)}, warpsPerCTA = {_arr(attr.warps_per_cta)}, order = {_arr(attr.order)}"
+        return (f"#ttg.blocked<{{sizePerThread = {enc.int_list(attr.size_per_thread)}, threadsPerWarp = "
+                f"{enc.int_list(attr.threads_per_warp)}, warpsPerCTA = {enc.int_list(attr.warps_per_cta)}, order = {enc.int_list(attr.order)}"
                 f"{_cga_text(attr, attr.rank, release)}}}>")
     if isinstance(attr, enc.SliceEncoding):
         return f"#ttg.slice<{{dim = {attr.dim}, parent = {_body(attr.parent, release)}}}>"
@@ -220,17 +212,17 @@ def _body(attr, release: Release) -> str:
         return f"#ttg.dot_op<{{opIdx = {attr.op_idx}, parent = {_body(attr.parent, release)}{kw}}}>"
     if isinstance(attr, enc.NvidiaMmaEncoding):
         return (f"#ttg.nvidia_mma<{{versionMajor = {attr.version_major}, versionMinor = {attr.version_minor}, "
-                f"warpsPerCTA = {_arr(attr.warps_per_cta)}{_cga_text(attr, attr.rank, release)}, instrShape = "
-                f"{_arr(attr.instr_shape)}}}>")
+                f"warpsPerCTA = {enc.int_list(attr.warps_per_cta)}{_cga_text(attr, attr.rank, release)}, instrShape = "
+                f"{enc.int_list(attr.instr_shape)}}}>")
     if isinstance(attr, enc.AMDMfmaEncoding) and (release.mfma_version_pair or release.mfma_instr_two):
         if release.mfma_version_pair:
             if any(t != 1 for t in attr.tiles_per_warp) or attr.element_bit_width != 32:
                 raise Unspellable(f"Triton {release.name}'s amd_mfma has no tilesPerWarp or elementBitWidth")
-            head = f"versionMajor = {attr.version}, versionMinor = 0, warpsPerCTA = {_arr(attr.warps_per_cta)}"
+            head = f"versionMajor = {attr.version}, versionMinor = 0, warpsPerCTA = {enc.int_list(attr.warps_per_cta)}"
         else:                                   # 3.5: tilesPerWarp after warpsPerCTA, no elementBitWidth
-            tpw = f", tilesPerWarp = {_arr(attr.tiles_per_warp)}" if any(t != 1 for t in attr.tiles_per_warp) else ""
-            head = f"version = {attr.version}, warpsPerCTA = {_arr(attr.warps_per_cta)}{tpw}"
-        return (f"#ttg.amd_mfma<{{{head}, instrShape = {_arr(attr.instr_shape[:2])}, "
+            tpw = f", tilesPerWarp = {enc.int_list(attr.tiles_per_warp)}" if any(t != 1 for t in attr.tiles_per_warp) else ""
+            head = f"version = {attr.version}, warpsPerCTA = {enc.int_list(attr.warps_per_cta)}{tpw}"
+        return (f"#ttg.amd_mfma<{{{head}, instrShape = {enc.int_list(attr.instr_shape[:2])}, "
                 f"isTransposed = {'true' if attr.is_transposed else 'false'}"
                 f"{_cga_text(attr, len(attr.warps_per_cta), release)}}}>")
     if isinstance(attr, enc.AMDWmmaEncoding) and release.wmma_warps:
@@ -239,18 +231,18 @@ def _body(attr, release: Release) -> str:
             raise Unspellable(f"Triton {release.name}'s amd_wmma takes warpsPerCTA: no register bases, warp bases "
                               "1, 2, 4 .. per dimension from the last one down")
         transpose = f", isTranspose = {'true' if attr.is_transpose else 'false'}" if release.wmma_transpose else ""
-        instr = (f", instrShape = {_arr(attr.instr_shape)}" if release.wmma_instr and tuple(attr.instr_shape) !=
+        instr = (f", instrShape = {enc.int_list(attr.instr_shape)}" if release.wmma_instr and tuple(attr.instr_shape) !=
                  (16, 16, 16) else "")
-        return (f"#ttg.amd_wmma<{{version = {attr.version}{transpose}, warpsPerCTA = {_arr(warps)}"
+        return (f"#ttg.amd_wmma<{{version = {attr.version}{transpose}, warpsPerCTA = {enc.int_list(warps)}"
                 f"{_cga_text(attr, attr.rank, release)}{instr}}}>")
     if type(attr) is enc.SwizzledSharedEncoding and release.old_shared:
         return (f"#ttg.shared<{{vec = {attr.vec}, perPhase = {attr.per_phase}, maxPhase = {attr.max_phase}, "
-                f"order = {_arr(attr.order)}{_cga_text(attr, len(attr.order), release)}, hasLeadingOffset = "
+                f"order = {enc.int_list(attr.order)}{_cga_text(attr, len(attr.order), release)}, hasLeadingOffset = "
                 "false}>")
     text = str(attr)
     if attr.cga if hasattr(attr, "cga") else False:
         rank = getattr(attr, "rank", None) or len(attr.cga[0])
-        old = f", CGALayout = {_arr2(attr.cga)}"
+        old = f", CGALayout = {enc.int_lists(attr.cga)}"
         text = text.replace(old, _cga_text(attr, rank, release))
     return text
 

@@ -298,3 +298,18 @@ def verify_tensor_memory(block_m: int, block_n: int, col_stride: int, cga, two_c
         raise VerifyError(f"colStride must be 1, 2, or 4 but got but got {col_stride}")
     if fp4_padded and col_stride != 1:
         raise VerifyError(f"fp4Padded tensor memory layout requires colStride 1 but got {col_stride}")
+
+
+def verify_linear_encoding(encoding) -> None:
+    """The checks Triton runs on a `#ttg.linear` / `#ttg.generic_linear` / `#ttg.shared_linear` it parses, on one
+    built in code (an encoding of `encodings.py`): `VerifyError` where Triton would refuse its print. The rank is
+    the first basis's length, as the parser takes it; a layout without bases is refused, as the parser does."""
+    from .encodings import GenericLinearEncoding, SharedLinearEncoding
+    rank = encoding.rank
+    if rank == 0:
+        raise VerifyError("Empty Layout not supported")
+    if isinstance(encoding, SharedLinearEncoding):
+        verify_shared_linear(encoding.offset, encoding.block, encoding.alignment, rank)
+    else:
+        verify_linear(encoding.register, encoding.lane, encoding.warp, encoding.block, rank,
+                      isinstance(encoding, GenericLinearEncoding))

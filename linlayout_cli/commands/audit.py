@@ -5,7 +5,7 @@ kernel found there, one row each, ranked."""
 from __future__ import annotations
 
 from .. import inputs, sources
-from ..errors import TTLayoutError, abbreviate_path
+from ..errors import TTLayoutError
 from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
@@ -13,6 +13,7 @@ from .output import Progress, width, write_report, write_result
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..analysis.targets import Target
     from . import Context
 
 ARGUMENTS = (Arg("paths", "PATH...", required=False, many=True),)
@@ -71,8 +72,8 @@ def run(ctx: Context, given: Request) -> int | None:
     """Audit a TTGIR dump (TRITON_KERNEL_DUMP=1, MLIR_ENABLE_DUMP=1, kernel.asm["ttgir"]; '-' = stdin), or every
     kernel in directories and Triton's cache.
 
-    One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in issue slots per
-    thread; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
+    One row per op that touches layouts, most waste first (waste = cost above the op's ideal, in the weighted
+    cost per thread advise ranks by; 'ttlayout help audit-model'), with the Python line it comes from and what limits its vector; the
     layouts in full below the table; then the shared memory the kernel needs against the target's limit. Files
     with several modules ('// -----') are audited module by module, each on its own ttg.target unless --target is
     given; an MLIR_ENABLE_DUMP capture is audited at its last TTGIR module (--pass picks another).
@@ -89,11 +90,13 @@ def run(ctx: Context, given: Request) -> int | None:
     ttlayout audit kernel.ttgir --target gfx942 --json -o audit.json
     ttlayout audit --cache                       # $TRITON_CACHE_DIR or ~/.triton/cache
     ttlayout audit --cache DIR --format html -o kernels.html
+
+    The text report ends with the 'ttlayout advise' command for the (costliest) kernel.
     """
     paths, fmt = given.paths, given.fmt
     if not paths and not given.cache:
         raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache")
-    target = select(given.target).name if given.target is not None else None
+    target = select(given.target) if given.target is not None else None     # resolved once
     if not given.cache and len(paths) == 1 and fmt != "html" and not sources.is_directory(paths[0]):
         _one_file(ctx, paths[0], target, given)
         return None
@@ -103,7 +106,7 @@ def run(ctx: Context, given: Request) -> int | None:
     return _many(ctx, paths, target, given)
 
 
-def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> None:
+def _one_file(ctx: Context, path: str, target: Target | None, given: Request) -> None:
     from ..analysis.audit import analyze_audit
     pass_name, line, op, output = given.pass_name, given.line, given.op, given.output
     as_json = given.as_json or given.fmt == "json"
@@ -129,8 +132,11 @@ def _one_file(ctx: Context, path: str, target: str | None, given: Request) -> No
         return
     listing = inputs.assembly(path, given.asm, ctx.stdin, len(audits) > 1, text)
     columns = sources.asm_columns(audits, listing)
-    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns),
-                 lambda: report.json_text(audits, shown, extra, columns), as_json=as_json)
+    command = report.advise_command(path, target=target.name if target is not None else None)
+    write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns,
+                                                    advise=command),
+                 lambda: report.json_text(audits, shown, {**extra, "advise_command": command}, columns),
+                 as_json=as_json)
 
 
 def _modules(text: str, pass_name, line, one: bool, shown: str):
@@ -211,26 +217,13 @@ def _one_op(ctx: Context, text: str, only, audit, line, op, shown: str, as_json:
     write_report(ctx, output, lambda: [text_line(title, "bold")] + blocks(), json_text, as_json=as_json)
 
 
-def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Request) -> int:
+def _many(ctx: Context, paths: tuple[str, ...], target: Target | None, given: Request) -> int:
     """Every kernel of the paths (or of the cache), audited in parallel; 1 when one could not be audited."""
     from ..analysis.kernels import KernelFailure
     from ..reports import kernels as report
     from ..reports.blocks import to_rich, to_text
     cache, top, fmt, as_json = given.cache, given.top, given.fmt, given.as_json
-    if "-" in paths:
-        raise TTLayoutError("standard input ('-') is one file: give it alone, not with directories or --cache")
-    if cache and not paths:
-        paths = (sources.default_cache(),)
-        if not sources.is_directory(paths[0]):
-            raise TTLayoutError(f"no Triton cache at {abbreviate_path(paths[0])} (set TRITON_CACHE_DIR, or give "
-                                "the directory: ttlayout audit --cache DIR)")
-    where = ", ".join(abbreviate_path(p, 60) for p in paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3
-                                                                    else "")
-    kernels, failures = sources.find_kernels(paths)
-    if not kernels and not failures:
-        raise TTLayoutError(f"no kernel in {where}: no *.ttgir file below it")
-    if not kernels and len(failures) == 1:        # the one path given cannot be read: one error line
-        raise TTLayoutError(failures[0].reason)
+    kernels, failures, where = sources.kernels_of(paths, cache, "audit")
     keep = None if as_json or fmt != "text" else (top or report.DEFAULT_TOP)
     with Progress(ctx.stderr, "auditing") as progress:
         results = failures + sources.audit_kernels(kernels, target, keep, given.jobs, progress)
@@ -243,8 +236,10 @@ def _many(ctx: Context, paths: tuple[str, ...], target: str | None, given: Reque
         for chunk in report.json_chunks(results, top):
             write(chunk.encode("utf-8"))
 
+    command = report.advise_line(results, paths if cache else None, target.name if target is not None else None)
+
     def text(write):
-        write(to_text(report.blocks(results, where, top)).encode("utf-8"))
+        write(to_text(report.blocks(results, where, top, command)).encode("utf-8"))
     write_result(ctx, given.output, text, json, fmt, as_json, {"html": html},
-                 rich=lambda: to_rich(report.blocks(results, where, top), width()))
+                 rich=lambda: to_rich(report.blocks(results, where, top, command), width()))
     return 1 if any(isinstance(r, KernelFailure) for r in results) else 0

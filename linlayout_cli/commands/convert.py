@@ -51,7 +51,7 @@ def run(ctx: Context, given: Request) -> None:
     from ..reports.builders import convert_report
     p = layouts.pick(ctx, "convert", ROLES, given, EXAMPLE, target=given.target)
     tgt = select(given.target, p.targets, ctx=ctx)
-    result = analyze_convert(p.layouts[0], p.layouts[1], p.width, tgt.name)
+    result = analyze_convert(p.layouts[0], p.layouts[1], p.width, tgt)
     texts = (str(p.attrs[0]), str(p.attrs[1]))
 
     def svg(write):

@@ -65,7 +65,7 @@ def run(ctx: Context, given: Request) -> int:
     la, lb = p.layouts
     shared = la.has_in_dim("offset") and lb.has_in_dim("offset")
     register, note = _register(given.reg, p, shared)
-    convert_target = None if shared else select(given.target, p.targets, ctx=ctx).name
+    convert_target = None if shared else select(given.target, p.targets, ctx=ctx)
     bank_target = select(given.target, p.targets, bank=True, ctx=ctx) if register is not None else None
     paddings = tuple(p.paddings) if p.paddings else (None, None)
     result = analyze_diff(la, lb, p.width, convert_target, register[1] if register else None, bank_target, paddings)

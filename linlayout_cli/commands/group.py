@@ -59,9 +59,9 @@ Notation of the reports (info, lookup, convert, bank, swizzle, diff):
                 says otherwise)
 
 Notation of the audit table (ttlayout help audit-model):
-  waste  cost   cost: issue slots per thread (each instruction once per shared-memory wavefront,
-                or scaled by its sectors over the ideal; x8 inside a loop); waste: cost above the
-                op's ideal (0: as cheap as the model knows how to make it); rows: most waste first
+  waste  cost   cost: weighted cost per thread, the unit advise ranks by (wavefront 1, shuffle 1,
+                barrier 8, global instruction 1 + sector 2 / load line 1; x8 inside a loop); waste:
+                cost above the op's ideal (0: as cheap as the model can make it); most waste first
   #blocked, L1  layouts by the dump's alias; L1, L2, ...: a layout written inline; the layouts
                 line below the table gives each in full
   8x16b x4, cap; sectors 16/16

@@ -4,8 +4,8 @@ selects: the option, else the `ttg.target` the given dump's modules name, else s
 (the bank model has no rule for gfx1200)."""
 from __future__ import annotations
 
-from ..analysis.targets import DEFAULT_TARGET, KNOWN, Target, bank_target, get_target
-from ..errors import TTLayoutError, abbreviate
+from ..analysis.targets import DEFAULT_TARGET, KNOWN, Target, get_target
+from ..errors import TTLayoutError, UnsupportedError, abbreviate
 from .options import Opt
 
 TYPE_CHECKING = False
@@ -22,20 +22,23 @@ def select(name: str | None, dump_targets=(), bank: bool = False, ctx: Context |
     """The target --target names, else the one the dump's modules name (they must agree), else the default;
     `bank`: one the bank model covers. With `ctx`, a --target other than the dump's own is said in one stderr note
     (once per run)."""
-    if ctx is not None and name is not None and dump_targets:
-        override_note(ctx, name, dump_targets)
+    given = name is not None
     if name is None and len(dump_targets) > 1:
         raise TTLayoutError(f"the -i file's modules name different targets ({', '.join(dump_targets[:4])}); say which "
                             "with --target NAME")
     if name is None and dump_targets:
         name = check_named(dump_targets[0])
-    return bank_target(name) if bank else get_target(name)
+    chosen = get_target(name)                    # the one resolution: analysis takes this Target
+    if ctx is not None and given and dump_targets:
+        override_note(ctx, chosen, dump_targets)
+    if bank and chosen.bank_gap:
+        raise UnsupportedError(chosen.bank_gap)
+    return chosen
 
 
-def override_note(ctx: Context, name: str, dump_targets) -> None:
+def override_note(ctx: Context, chosen: Target, dump_targets) -> None:
     """`ttlayout: note: --target sm100 overrides the dump's ttg.target cuda:90 (sm90)`, once per run, where the
-    target --target names is not the one the dump's modules name."""
-    chosen = get_target(name)
+    target --target names (`chosen`) is not the one the dump's modules name."""
     own = [t for t in dict.fromkeys(dump_targets) if _known(t) and get_target(t) != chosen]
     if own:
         ctx.note_once("target", f"--target {chosen.name} overrides the dump's ttg.target {abbreviate(own[0], 40)} "

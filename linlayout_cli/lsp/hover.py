@@ -98,7 +98,7 @@ def row_hover(doc: Document, row: model.Row, module_audit, asm_column) -> str:
     """An op's audit row: `audit --line N`'s facts, the verdict, and the assembly counts beside it."""
     title = f"{row.op} at line {row.line} ({model.where(row)}), {model.target_name(module_audit)}"
     head = (f"**{row.op}** — waste {model.number(row.waste)}, cost {model.number(row.cost)} "
-            f"(issue slots per thread; `{model.HELP_AUDIT}`)\n\n{row.verdict}")
+            f"(weighted cost per thread, as advise ranks; `{model.HELP_AUDIT}`)\n\n{row.verdict}")
     parts = [head]
     if asm_column is not None:
         parts.append(f"**assembly** (model/assembly on its Python line): `{model.assembly_cell(row, asm_column)}`")

@@ -36,7 +36,7 @@ KEPT = 256                         # analyses kept per file (by section text): o
 @dataclass
 class Settings:
     """What the client may set (initializationOptions, or `ttlayout` in workspace/didChangeConfiguration):
-    `wasteThreshold` (an op wasting more issue slots per thread than this is a warning; default 0: any waste),
+    `wasteThreshold` (an op wasting more weighted cost per thread than this is a warning; default 0: any waste),
     `inlayHints` (the convert path at each convert_layout; off by default), `debounceMs` (wait after a change
     before the diagnostics are recomputed), `budgetSeconds` (time the diagnostics of one version may take; the
     sections left are reported as skipped), `maxSectionChars` (a bigger section is not audited)."""

@@ -17,6 +17,13 @@ kernel's own file (the file of the code's first `.loc`):
   the block's instructions keep the location in force where it began.
 - Line 0 (code LLVM merged from several lines), code before the first `.loc`, and chains that never reach the
   kernel's file are `unattributed`.
+- A loop's first iteration that LLVM peeled (`peeled`): LLVM writes each basic block's LLVM IR name as a comment
+  where the block starts (`$L__BB0_6: // %.peel.next`, `; %bb.14: ; %.peel.next`). LoopPeel places the peeled copy
+  between blocks it names `H.peel.begin` and `H.peel.next` (H: the loop header) and names the cloned blocks
+  `*.peel`; block merging folds `.peel.begin` and the peeled blocks into the loop's preheader, `*.lr.ph`. The
+  peeled copy is every instruction from the start of the last block named `*.lr.ph`, `*.peel.begin` or `*.peel`
+  before a block named `*.peel.next`, up to that block. Its instructions are in `lines` too; `peeled` says how
+  many of them are that extra copy.
 
 Classes (static counts of the text, not executed counts; `CLASSES`):
 
@@ -76,10 +83,15 @@ class AsmListing:
     unattributed: Counts
     total: Counts
     entries: tuple[str, ...] = ()     # the kernels the text defines (PTX `.entry NAME`, AMDGCN `.amdhsa_kernel NAME`)
+    peeled: dict = {}            # Python line -> Counts of its instructions in a loop iteration LLVM peeled
 
     def at(self, line: int) -> Counts:
         """The counts of one Python line (zero where none of its instructions is counted)."""
         return self.lines.get(line, EMPTY)
+
+    def peeled_at(self, line: int) -> Counts:
+        """The part of `at(line)` in a loop's first iteration that LLVM peeled (zero where none)."""
+        return self.peeled.get(line, EMPTY)
 
 
 EMPTY = Counts()
@@ -93,6 +105,7 @@ class AsmError(TTLayoutError):
 
 _PTX_PREFIXES = (("ld.shared", "shared_loads"), ("ldmatrix", "shared_loads"), ("st.shared", "shared_stores"),
                  ("stmatrix", "shared_stores"), ("shfl.sync", "shuffles"))
+_PTX_TMA = re.compile(r"cp\.(reduce\.)?async\.bulk\.tensor\.\d+d\.(shared|global)")
 _PTX_BARRIER = re.compile(r"(?:bar|barrier)\.sync(?:\.|$)")
 _PTX_LANES = re.compile(r"\.v(\d{1,4})(?:\.|$)")
 _PTX_WIDTH = re.compile(r"\.[bfsu](\d{1,4})$")
@@ -111,12 +124,17 @@ def ptx_class(mnemonic: str) -> tuple[str, int] | None:
     (('global_loads', 128), ('shared_stores', 0))
     >>> ptx_class("bar.sync"), ptx_class("bar.warp.sync"), ptx_class("add.f32")
     (('barriers', 0), None, None)
+    >>> ptx_class("cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes")
+    ('global_loads', 0)
     """
     for prefix, cls in _PTX_PREFIXES:
         if mnemonic.startswith(prefix):
             return cls, 0
     if _PTX_BARRIER.match(mnemonic):
         return "barriers", 0
+    tma = _PTX_TMA.match(mnemonic)
+    if tma:                          # a TMA copy: global -> shared is a load; shared -> global and reduce, stores
+        return ("global_loads" if tma.group(2) == "shared" and not tma.group(1) else "global_stores"), 0
     if mnemonic.startswith(("ld.global", "st.global")):
         lanes, width = _PTX_LANES.search(mnemonic), _PTX_WIDTH.search(mnemonic)
         bits = (int(lanes.group(1)) if lanes else 1) * int(width.group(1)) if width else 0
@@ -151,6 +169,11 @@ _LOC = re.compile(r"\.loc\s+(\d{1,9})\s+(\d{1,9})\s+(\d{1,9})(?!\d)(.*)$")
 _INLINED_AT = re.compile(r"inlined_at\s+(\d{1,9})\s+(\d{1,9})\s+(\d{1,9})(?!\d)")
 _FILE = re.compile(r'\.file\s+(\d{1,9})\s+"([^"]*)"(?:\s+"([^"]*)")?')
 _LABEL = re.compile(r"([.$\w]+):")
+# a basic block's start (`$L__BB0_6:`, `.LBB0_15:`, or `// %bb.5:` / `; %bb.14:` for one without a label) and the
+# comment naming it in LLVM IR (`// %.peel.next`)
+_BLOCK = re.compile(r"(?:(?:\$L__BB|\.LBB)\d{1,9}_\d{1,9}:|(?://|;)\s*%bb\.\d{1,9}:)(.*)$")
+_BLOCK_NAME = re.compile(r"(?://|;)\s*%(\S+)")
+_LOOP_DEPTH = re.compile(r"Depth=(\d{1,4})")
 _PTX_OPCODE = re.compile(r"[a-z]")
 _GCN_OPCODE = re.compile(r"[a-z_][a-z0-9_]*(?:\s|$)")
 _DEBUG_SECTIONS = (".debug_abbrev", ".debug_info", ".debug_ranges")
@@ -193,6 +216,10 @@ class _Reader:
         self.own: int | None = None              # file index of the kernel's source
         self.found: list = []                    # (class, bits, instruction index, chain key)
         self.labels: dict[str, int] = {}
+        self.peeled: list[tuple[int, int]] = []  # [start, end) instruction positions of peeled iterations
+        self._peel_depth: int | None = None      # loop depth of the block where a peeled iteration may begin
+        self._pending: list[tuple[int, int]] = []   # blocks since then, kept if a `*.peel.next` block follows
+        self._block_start: int | None = None     # start of the current block, if it may be part of a copy
         self.sections: dict[str, list] = {name: [] for name in _DEBUG_SECTIONS}
         self.count = 0                           # instructions so far
         self.parents: dict = {}                  # PTX: location -> its inlined_at, from its latest .loc
@@ -207,6 +234,8 @@ class _Reader:
             s = raw.strip()
             if not s:
                 continue
+            if in_code and s[0] in "$.;/" and not in_asm:
+                self._block(s)
             if s.startswith(".file"):
                 m = _FILE.match(s)
                 if m:
@@ -264,6 +293,30 @@ class _Reader:
             elif code and code[0] != "." and _GCN_OPCODE.match(code):
                 parts = code.split(None, 1)
                 self._instruction(gcn_class(parts[0], parts[1] if len(parts) == 2 else ""))
+
+    def _block(self, s: str) -> None:
+        """A block start: a peeled iteration begins at the last block named `*.lr.ph`, `*.peel.begin` or `*.peel`
+        and ends at a block named `*.peel.next`; the blocks between count unless they sit in a deeper loop."""
+        m = _BLOCK.match(s)
+        if m is None:
+            return
+        named = _BLOCK_NAME.search(m.group(1))
+        name = named.group(1) if named else ""
+        depth_m = _LOOP_DEPTH.search(m.group(1))
+        depth = int(depth_m.group(1)) if depth_m else 0
+        if self._block_start is not None and self._block_start < self.count:
+            self._pending.append((self._block_start, self.count))
+        self._block_start = None
+        if name.endswith(".peel.next"):
+            if self._peel_depth is not None:
+                self.peeled.extend(self._pending)
+            self._pending, self._peel_depth = [], None
+            return
+        if name.endswith((".lr.ph", ".peel.begin", ".peel")):
+            self._pending, self._peel_depth = [], depth
+        # a block of the peeled loop itself (LLVM may place it before the header) is no part of the copy
+        if self._peel_depth is not None and depth <= self._peel_depth:
+            self._block_start = self.count
 
     def _set_loc(self, m) -> None:
         loc = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
@@ -483,15 +536,19 @@ def read_asm(text: str, kind: str | None = None) -> AsmListing:
     chains = [f[3] or () for f in reader.found] if kind == PTX else _gcn_chains(reader)
     own = reader.own
     lines: dict[int, _Tally] = {}
+    peeled: dict[int, _Tally] = {}
     unattributed, total = _Tally(), _Tally()
-    for (cls, bits, _, _), chain in zip(reader.found, chains):
+    for (cls, bits, index, _), chain in zip(reader.found, chains):
         total.add(cls, bits)
         line = next((c[1] for c in reversed(chain) if c[0] == own and c[1]), None)
         (lines.setdefault(line, _Tally()) if line is not None else unattributed).add(cls, bits)
+        if line is not None and any(start <= index < end for start, end in reader.peeled):
+            peeled.setdefault(line, _Tally()).add(cls, bits)
     source = reader.files.get(own) if own is not None else None
     entry = _PTX_ENTRY if kind == PTX else _GCN_ENTRY
     return AsmListing(kind, source, {n: t.frozen() for n, t in sorted(lines.items())}, unattributed.frozen(),
-                      total.frozen(), tuple(dict.fromkeys(m.group(1) for m in entry.finditer(text))))
+                      total.frozen(), tuple(dict.fromkeys(m.group(1) for m in entry.finditer(text))),
+                      {n: t.frozen() for n, t in sorted(peeled.items())})
 
 
 _PTX_ENTRY = re.compile(r"\.entry\s+([\w$.]+)")

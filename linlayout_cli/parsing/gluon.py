@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..attributes.encodings import int_list, int_lists
 from ..attributes.verify import infer_out_sizes, is_permutation_matrix, is_surjective
 from ..engine.bits import is_pow2
 from ..errors import TTLayoutError, abbreviate
@@ -21,16 +22,6 @@ ROOTS = ("triton.experimental.gluon.language", "ttgl", "gl")
 
 class GluonError(TTLayoutError):
     """A Gluon constructor text that Gluon itself would reject (or that is no plain constructor call)."""
-
-
-def int_list(xs) -> str:
-    """[1, 4] -> '[1, 4]': a list of integers as both Python and MLIR write it."""
-    return "[" + ", ".join(str(int(x)) for x in xs) + "]"
-
-
-def int_lists(bs) -> str:
-    """[[0, 1], [1, 0]] -> '[[0, 1], [1, 0]]'."""
-    return "[" + ", ".join(int_list(b) for b in bs) + "]"
 
 
 REQUIRED = object()

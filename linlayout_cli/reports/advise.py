@@ -4,11 +4,14 @@ line, facts before -> after), the whole kernel's counts and shared memory before
 words; then the aliases that cannot change and the candidates refused. Blocks and JSON."""
 from __future__ import annotations
 
-from ..analysis.advise import MAX_PRICED, Advice, Change, OpChange
+from ..analysis import advise as search
+from ..analysis.advise import Advice, AliasOutcome, Change, OpChange, Refusal
+from ..analysis.advise_candidates import Fixed
 from ..analysis.kinds import Path
 from ..attributes import TRITON
+from ..records import frozen
 from .blocks import BLANK, Fields, Table, line
-from .common import models, plural
+from .common import COST_UNIT, cost_line, models, plural
 
 SHOWN_REFUSED = 6
 
@@ -81,7 +84,7 @@ def _totals_rows(c: Change) -> tuple:
 
 def change_blocks(k: int, c: Change, cost: float) -> list:
     names = " and ".join(f"#{a.alias}" for a in c.aliases)
-    out: list = [line(f"change {k}: {names} (saves {c.saving:g} of {cost:g}, weighted: docs/advise_model.md)", "bold")]
+    out: list = [line(f"change {k}: {names} (saves {c.saving:g} of cost {cost:g})", "bold")]
     for a in c.aliases:
         rows = [("before", f"#{a.alias} = {a.before}"), ("after", f"#{a.alias} = {a.after}")]
         g = gluon(a)
@@ -102,9 +105,10 @@ def change_blocks(k: int, c: Change, cost: float) -> list:
 
 def module_blocks(a: Advice, path: str, several: bool = False) -> list:
     where = path + (f", module {a.index + 1} (line {a.first_line})" if several else "")
-    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}; {models()}", "bold")]
+    out: list = [line(f"ttlayout advise {where}: {a.kernel}, {a.target}; {models()}", "bold"),
+                 line(cost_line(), indent="  ")]
     counts = ", ".join(f"{COUNT_WORDS.get(k, k)} {v}" for k, v in a.totals.items() if k != "shared_bytes")
-    out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; weighted cost "
+    out.append(Fields((("kernel now", f"{counts}; shared memory {a.totals['shared_bytes']} bytes; cost "
                                       f"{a.cost:g}"),
                        ("searched", f"{plural(a.candidates_priced, 'candidate')} priced, {len(a.refused)} refused; "
                                     f"{len(a.ineligible)} {'alias' if len(a.ineligible) == 1 else 'aliases'} "
@@ -112,7 +116,7 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
                       label_width=12, indent="  "))
     if a.not_priced:
         out.append(line(f"  search cut short: {plural(a.not_priced, 'candidate')} not priced (at most "
-                        f"{MAX_PRICED} per module, each audits the whole module)"))
+                        f"{search.MAX_PRICED} per module, each audits the whole module)"))
     if a.not_counted:
         out.append(line(f"  not counted by the model: {plural(len(a.not_counted), 'op')} (lines "
                         f"{', '.join(map(str, a.not_counted[:8]))}{' ...' if len(a.not_counted) > 8 else ''})"))
@@ -123,12 +127,13 @@ def module_blocks(a: Advice, path: str, several: bool = False) -> list:
     for k, c in enumerate(a.changes, 1):
         out += change_blocks(k, c, a.cost)
         out.append(BLANK)
-    if a.ineligible:
-        out.append(line("aliases that cannot change", "bold"))
-        out.append(Fields(tuple((f"#{n}", why) for n, why in a.ineligible), label_width=12, indent="  "))
+    if a.aliases:
+        out.append(line("every alias", "bold"))
+        out.append(Fields(tuple((f"#{o.alias}", outcome_text(o)) for o in a.aliases), label_width=12, indent="  "))
     if a.refused:
         out.append(line("candidates refused", "bold"))
-        rows = tuple((alias, f"{_short(text, 60)}: {why}") for alias, text, why in a.refused[:SHOWN_REFUSED])
+        rows = tuple((alias, f"{_short(text, 60)}: {refusal_words(why)}") for alias, text, why in
+                     a.refused[:SHOWN_REFUSED])
         out.append(Fields(rows, label_width=12, indent="  "))
         if len(a.refused) > SHOWN_REFUSED:
             out.append(line(f"... and {len(a.refused) - SHOWN_REFUSED} more (--json lists them)", indent="  "))
@@ -173,12 +178,23 @@ def change_json(c: Change) -> dict:
             "tradeoffs": list(tradeoffs(c))}
 
 
+def refusal_words(why: str | Refusal) -> str:
+    """Why a candidate was refused, in one line: the audit's error as it is, or the `Refusal` in words."""
+    if isinstance(why, str):
+        return why
+    if why.bits:
+        return (f"line {why.line}: the cp.async would move {why.bits} bits per lane (Triton 3.9 lowers only 4, 8 "
+                "or 16 bytes)")
+    return f"line {why.line}: {why.op} would be {why.status}: {why.problem}"
+
+
 def module_json(a: Advice) -> dict:
     return {"module": a.index, "first_line": a.first_line, "kernel": a.kernel, "target": a.target, "triton": TRITON,
             "totals": a.totals, "cost": a.cost, "changes": [change_json(c) for c in a.changes],
             "candidates_priced": a.candidates_priced, "candidates_not_priced": a.not_priced,
-            "refused": [{"alias": al, "after": text, "why": why} for al, text, why in a.refused],
-            "ineligible": [{"alias": f"#{n}", "why": why} for n, why in a.ineligible],
+            "refused": [{"alias": al, "after": text, "why": refusal_words(why)} for al, text, why in a.refused],
+            "ineligible": [{"alias": f"#{n}", "why": fixed_text(why), **_fixed_json(why)} for n, why in a.ineligible],
+            "aliases": [outcome_json(o) for o in a.aliases], "cost_unit": COST_UNIT,
             "not_counted_lines": list(a.not_counted)}
 
 
@@ -190,6 +206,108 @@ def json_text(advice: list[Advice], path: str, written: str | None = None, pick:
     top = dict(mods[0]) if mods else {}
     return json.dumps({"file": path, **top, "written": written, "applied_change": pick + 1 if written else None,
                        "modules": mods}, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- many kernels
+
+
+@frozen
+class KernelRun:
+    """One kernel of `advise DIR | --cache`: its file, label and name, its advice, the file its changed dump went
+    to (None: none written) and the one asked for (--write-dir's)."""
+    path: str
+    label: str
+    name: str
+    advice: list
+    written: str | None
+    destination: str | None
+
+
+def _ranking_text(where: str, ranking: tuple[int, int]) -> str:
+    top, total = ranking
+    which = "the costliest" if top == 1 else f"the {top} costliest"
+    return f"ttlayout advise {where}: {which} of {total} kernels as 'ttlayout audit' ranks them (--top N for more)"
+
+
+def kernels_blocks(runs: list[KernelRun], where: str, ranking: tuple[int, int] | None, pick: int = 0) -> list:
+    """Each kernel's report (`blocks`), under a line saying how they were chosen where audit's ranking did."""
+    out: list = []
+    if ranking is not None:
+        out += [line(_ranking_text(where, ranking), "bold"), BLANK]
+    for n, r in enumerate(runs):
+        if n:
+            out.append(BLANK)
+        out += blocks(r.advice, f"{r.path} ({r.label})" if r.label != r.name else r.path, r.destination, pick)
+    return out
+
+
+def kernels_json(runs: list[KernelRun], where: str, ranking: tuple[int, int] | None, pick: int = 0) -> str:
+    """One object: what was searched, how the kernels were chosen, and each kernel's advice (`json_text`'s
+    object with its `label`)."""
+    import json
+    return json.dumps({"searched": where, "ranked_by": "ttlayout audit cost" if ranking else None,
+                       "kernels_ranked": ranking[1] if ranking else None,
+                       "kernels": [{"label": r.label, **json.loads(json_text(r.advice, r.path, r.written, pick))}
+                                   for r in runs]}, indent=2) + "\n"
+
+
+# ----------------------------------------------------------------------------------------- every alias
+
+_FIXED = {"dot-operand": "it is an operand or the accumulator layout of {where}",
+          "related": "{where} relates it to another layout (change them together: not searched)",
+          "packs": "{where} packs elements",
+          "fixed-op": "{where} fixes its layout (advise changes only layouts every op using them accepts)",
+          "dot-layout": "a dot's own layout (kept for the dots that produce or take it)",
+          "unused": "no op uses it"}
+
+
+def fixed_text(fixed: Fixed) -> str:
+    """Why an alias cannot change, naming the op that fixes it: 'tt.trans at line 12 relates it to ...'."""
+    where = f"{fixed.op} at line {fixed.line}" if fixed.op else "an op"
+    return _FIXED.get(fixed.code, fixed.code).format(where=where)
+
+
+def _fixed_json(fixed: Fixed) -> dict:
+    return {"code": fixed.code, "op": fixed.op, "op_line": fixed.line}
+
+
+def outcome_text(o: AliasOutcome) -> str:
+    """What became of one alias, in a line: 'changed (change 1, 3)', 'every candidate priced worse (4 priced,
+    the best saves -12)', 'cannot change: tt.trans at line 12 relates it to another layout'."""
+    if o.status == "ineligible":
+        assert o.fixed is not None
+        text = f"cannot change: {fixed_text(o.fixed)}"
+    elif o.status == "changed":
+        text = f"changed ({'change' if len(o.changes) == 1 else 'changes'} {', '.join(map(str, o.changes))})"
+    elif o.status == "priced-worse":
+        best = f", the best saves {o.best_saving:g}" if o.best_saving is not None else ""
+        text = f"every candidate priced worse or equal ({o.priced} priced{best}{_also(o)})"
+    elif o.status == "refused":
+        text = f"every candidate refused ({o.refused} refused{_also(o)}; 'candidates refused' below)"
+    elif o.status == "not-priced":
+        text = (f"not priced: the search stopped at {search.MAX_PRICED} candidates per module ({o.not_priced} left out"
+                f"{', ' + str(o.refused) + ' refused' if o.refused else ''})")
+    else:
+        text = "no candidate could be built for it"
+    if o.conflicts and o.status != "changed":
+        text += f"; its ops have {plural(o.conflicts, 'bank conflict')}"
+    return text
+
+
+def _also(o: AliasOutcome) -> str:
+    parts = []
+    if o.status != "refused" and o.refused:
+        parts.append(f"{o.refused} refused")
+    if o.not_priced:
+        parts.append(f"{o.not_priced} not priced (at most {search.MAX_PRICED} per module)")
+    return "".join(", " + p for p in parts)
+
+
+def outcome_json(o: AliasOutcome) -> dict:
+    return {"alias": f"#{o.alias}", "kind": o.kind, "status": o.status, "why": outcome_text(o),
+            "changes": list(o.changes), "candidates": o.candidates, "priced": o.priced, "refused": o.refused,
+            "not_priced": o.not_priced, "best_saving": o.best_saving,
+            "fixed_by": _fixed_json(o.fixed) if o.fixed is not None else None, "bank_conflicts": o.conflicts}
 
 
 # ----------------------------------------------------------------------------------------- trade-offs

@@ -11,18 +11,31 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from ..analysis.kernel.facts import AsyncCopy, Dot, GlobalAccess, Reduction, SharedAccess
+from ..analysis.global_sectors import AMD_LINE_BYTES
+from ..analysis.kernel.facts import (
+    CONVERTED,
+    LOCAL_LOAD,
+    AsyncCopy,
+    BufferInfo,
+    BufferUse,
+    Dot,
+    GlobalAccess,
+    Operand,
+    Reduction,
+    SharedAccess,
+    Tma,
+)
 from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_by_waste
+from ..analysis.kernel.ops import BUFFER_OPS
 from ..analysis.kinds import Category, Path
 from ..attributes import TRITON
 from ..errors import abbreviate
 from ..records import field_names
 from .blocks import BLANK, Fields, Table, line
-from .common import models, plural
+from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
-COST_UNIT = "issue slots per thread"
-UNIT_LINE = f"cost: {COST_UNIT} (x8 in loops); waste: cost above the op's ideal; 'ttlayout help audit-model'"
+WASTE_LINE = "waste: cost above the op's ideal; 'ttlayout help audit-model'"
 _ALIAS = re.compile(r"#[A-Za-z0-9_$\-]+")
 
 
@@ -72,10 +85,113 @@ def short_op(name: str) -> str:
 
 
 def verdict(f: Finding) -> str:
-    """The row's long answer in words (a conversion's is the `convert` report's verdict)."""
+    """The row's long answer in words (a conversion's is the `convert` report's verdict), from its facts."""
     if f.problem:
-        return f"{f.verdict}: {f.problem}"
-    return convert_verdict(f.conversion) if f.conversion is not None else f.verdict
+        return f"{f.status}: {f.problem}"
+    if f.conversion is not None:
+        return convert_verdict(f.conversion)
+    d = f.facts
+    if isinstance(d, GlobalAccess):
+        return _global_words(f.op, d)
+    if isinstance(d, AsyncCopy):
+        return f"{d.instruction}, {d.bank_conflicts} bank conflict(s)"
+    if isinstance(d, SharedAccess):
+        return _shared_words(d)
+    if isinstance(d, Reduction):
+        if d.warp_bits:
+            return (f"across {1 << d.warp_bits} warps: {d.lane_bits} shuffle round(s), then shared memory "
+                    f"({d.scratch_bytes} bytes scratch) and a barrier")
+        if d.lane_bits:
+            return f"within a warp: {d.lane_bits} shuffle round(s) across {1 << d.lane_bits} lanes"
+        return "within each thread (registers only)"
+    if isinstance(d, Tma):
+        split = f", {d.messages} messages of {'x'.join(map(str, d.box))}" if d.messages and d.messages > 1 and d.box \
+            else ""
+        return "TMA bulk copy (no register layout, no bank conflicts)" + _swizzle_words(d.swizzle_bytes) + split
+    if isinstance(d, Dot):
+        return "; ".join(_operand_words(o) for o in d.operands)
+    if d is None and f.category == Category.BUFFER and f.buffer is not None:
+        return _buffer_words(f.buffer)
+    return ""
+
+
+def limit_words(bound) -> str:
+    """'at the 128-bit cap' where the cap binds (nothing more to gain), else 'limited by the mask' (every binding
+    limit, joined by 'and').
+
+    >>> limit_words(["128-bit cap", "layout"]), limit_words(["mask", "layout"])
+    ('at the 128-bit cap', 'limited by the mask and the layout')
+    """
+    if bound[0] == "128-bit cap":
+        return "at the 128-bit cap"
+    return "limited by " + " and ".join(f"the {b}" for b in bound)
+
+
+# the verb of each AMD buffer op's verdict
+BUFFER_VERBS = {"amdg.buffer_load": "load", "amdg.buffer_store": "store", "amdg.buffer_atomic_rmw": "atomic",
+                "amdg.buffer_atomic_cas": "atomic", "amdg.buffer_load_to_local": "load to shared"}
+
+
+def _global_words(op: str, d: GlobalAccess) -> str:
+    """A global access: 'load 8 x 16-bit per thread (4 instruction(s)), at the 128-bit cap; 16 sector(s) of 32
+    bytes per warp access (ideal 16)'; an AMD buffer op's its lines; a scalar's its width."""
+    verb = {"tt.load": "load", "tt.store": "store"}.get(op, "atomic")
+    if d.scalar:
+        return f"scalar {verb} of {d.vector_bits} bits"
+    vec, n = d.vector_width, d.instructions_per_thread
+    each = f"{vec} x {d.vector_bits // vec}-bit per thread ({n} instruction(s)), {limit_words(d.bound_by or ())}"
+    if op in BUFFER_OPS:                             # AMD: 128-byte lines
+        unit = "line(s)" if d.sector_bytes == AMD_LINE_BYTES else "sector(s)"
+        return (f"buffer {BUFFER_VERBS[op]} {each}; {d.sectors_per_warp_access} {unit} of {d.sector_bytes} bytes "
+                f"per warp access (ideal {d.ideal_sectors})")
+    return (f"{verb} {each}; {d.sectors_per_warp_access} sector(s) of {d.sector_bytes} bytes per warp access "
+            f"(ideal {d.ideal_sectors})")
+
+
+def _shared_words(d: SharedAccess) -> str:
+    """A register <-> shared access: instructions, wavefronts each (and the ideal), Triton's count or why none."""
+    waves = f", {d.wavefronts} wavefront(s) each" if d.wavefronts is not None else ""
+    if d.wavefronts_mean is not None and d.wavefronts_mean != d.wavefronts:
+        waves = f", {d.wavefronts_mean:.3g} wavefront(s) each (at most {d.wavefronts})"
+    ideal = ""
+    if d.wavefronts_total is not None and d.ideal_wavefronts_total is not None \
+            and d.wavefronts_total != d.ideal_wavefronts_total:
+        ideal = f", ideal {d.ideal_wavefronts_total / max(1, d.instructions_per_cta):.3g}"
+    triton = f"; Triton's model: {d.bank_conflicts} bank conflict(s)" if d.bank_conflicts is not None else ""
+    if d.wavefronts is None and d.why:               # no wavefronts: say why (a target without a bank model)
+        triton = f"; {d.why.rstrip('.')}"
+    return f"{d.instructions_per_thread} x {d.instruction} per thread{waves}{ideal}{triton}"
+
+
+def _swizzle_words(swizzle: int | None) -> str:
+    return f", {swizzle}-byte swizzle" if swizzle is not None else ""
+
+
+def _operand_words(o: Operand) -> str:
+    """'A converted to its operand layout at line 9', 'B loaded from shared memory at line 12', 'A in registers'."""
+    if o.source == CONVERTED:
+        return f"{o.label} converted to its operand layout at line {o.line}"
+    if o.source == LOCAL_LOAD:
+        return f"{o.label} loaded from shared memory at line {o.line}"
+    return f"{o.label} in {o.source}"
+
+
+def _buffer_words(b: BufferInfo) -> str:
+    """A local_alloc without a value: the buffer (stages, shape, bytes, swizzle) and who writes and reads it."""
+    stages = f"{b.stages} x " if b.stages > 1 else ""
+    shape = b.shape[1:] if b.stages > 1 else b.shape
+    return (f"buffer {stages}{'x'.join(map(str, shape))}x{b.element_type}, {b.bytes} bytes"
+            f"{_swizzle_words(b.swizzle_bytes)}; written by {_uses_words(b.writes)}; read by {_uses_words(b.reads)}")
+
+
+def _uses_words(uses: tuple[BufferUse, ...]) -> str:
+    parts = []
+    for u in uses[:4]:
+        conflicts = f", {u.bank_conflicts} conflict(s)" if u.bank_conflicts is not None else ""
+        parts.append(f"{u.op} (line {u.line}{conflicts})")
+    if len(uses) > 4:
+        parts.append(f"{len(uses) - 4} more")
+    return ", ".join(parts) if parts else "none"
 
 
 # what may limit a vector, as the short verdict names it
@@ -123,7 +239,7 @@ def short_verdict(f: Finding) -> str:
     if f.category == Category.CONVERT:
         c = f.conversion
         if c is None:
-            return f.verdict
+            return verdict(f)
         if c.path == Path.NOOP:
             return "no-op"
         if c.path == Path.REGISTERS:
@@ -143,7 +259,7 @@ def short_verdict(f: Finding) -> str:
             text += f"; sectors {d.sectors_per_warp_access}/{d.ideal_sectors}"
         return text
     if isinstance(d, (SharedAccess, AsyncCopy)):
-        ins = re.sub(r"\.sync\.aligned", "", d.instruction or f.verdict.split(",")[0])
+        ins = re.sub(r"\.sync\.aligned", "", d.instruction or verdict(f).split(",")[0])
         if ins.startswith(("ldmatrix", "stmatrix")):        # ldmatrix.x4.trans.b16: the shape and space go
             ins = re.sub(r"\.m\d+n\d+|\.shared", "", ins)
         if ins.startswith(("cp.async", "buffer_load")):
@@ -156,24 +272,26 @@ def short_verdict(f: Finding) -> str:
         if d.lane_bits:
             return f"in a warp: {d.lane_bits} shuffles"
         return "in registers"
-    if f.category == Category.TMA:
-        return f.verdict.replace("TMA bulk copy (no register layout, no bank conflicts)", "TMA copy")
+    if isinstance(d, Tma):
+        if d.messages and d.messages > 1 and d.box:                  # 'TMA 2 x 64x64, 128B swizzle'
+            sw = f", {d.swizzle_bytes}B swizzle" if d.swizzle_bytes is not None else ""
+            return f"TMA {d.messages} x {'x'.join(map(str, d.box))}" + sw
+        return "TMA copy" + _swizzle_words(d.swizzle_bytes)
     if isinstance(d, Dot):
-        return "; ".join(_operand(n) for n in d.operands) or f.verdict
+        return "; ".join(_operand_short(o) for o in d.operands)
     if f.category == Category.BUFFER and f.buffer is not None:
         b = f.buffer
         stages = f"{b.stages} x " if b.stages > 1 else ""
         shape = b.shape[1:] if b.stages > 1 else b.shape
         return f"buffer {stages}{'x'.join(map(str, shape))}x{b.element_type}, {b.bytes} B"
-    return f.verdict
+    return verdict(f)
 
 
-def _operand(note: str) -> str:
-    """'A in shared memory' -> 'A smem'; 'A converted to its operand layout at line 9' -> 'A convert@9'."""
-    m = re.match(r"(\w+) (?:converted to its operand layout|loaded from shared memory) at line (\d+)", note)
-    if m:
-        return f"{m.group(1)} {'convert' if 'converted' in note else 'local_load'}@{m.group(2)}"
-    return note.replace(" in shared memory", " smem").replace(" in registers", " regs")
+def _operand_short(o: Operand) -> str:
+    """'A smem', 'B regs', 'A convert@9', 'B local_load@12'."""
+    if o.source in (CONVERTED, LOCAL_LOAD):
+        return f"{o.label} {o.source}@{o.line}"
+    return f"{o.label} {'smem' if o.source == 'shared memory' else 'regs'}"
 
 
 def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
@@ -208,8 +326,22 @@ def asm_cell(f: Finding, asm) -> str:
     check = asm.check(line)
     if check is None:
         return "asm: " + asm_counts_text(counts)
-    parts = [f"{SHORT[c]} {check.model[c]}/{check.asm[c]}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
-    return (", ".join(parts) if parts else "none") + ("" if check.agrees else " *")
+    parts = [f"{SHORT[c]} {check.model[c]}/{check.net(c)}" for c in ASM_CLASSES if check.model[c] or check.asm[c]]
+    return (", ".join(parts) if parts else "none") + peeled_text(check.peeled) + ("" if check.agrees else " *")
+
+
+def peeled_text(peeled: dict) -> str:
+    """' (+gld 4, ld 16 in a peeled first iteration)': the assembly's extra copy of a loop's first iteration LLVM
+    peeled, shown beside the per-iteration counts ('' where none).
+
+    >>> peeled_text({"global_loads": 4})
+    ' (+gld 4 in a peeled first iteration)'
+    """
+    from ..analysis.asm import ASM_CLASSES, SHORT
+    if not peeled:
+        return ""
+    return " (+" + ", ".join(f"{SHORT[c]} {peeled[c]}" for c in ASM_CLASSES if peeled.get(c)) + \
+        " in a peeled first iteration)"
 
 
 def asm_footer(asm) -> list[tuple[str, str]]:
@@ -219,6 +351,10 @@ def asm_footer(asm) -> list[tuple[str, str]]:
     agree = (f"{kind}: {asm.agreeing} of {plural(len(asm.lines), 'Python line')} agree with the model "
              f"(model/assembly per line; * differs)")
     rows = [("assembly", agree)]
+    peeled = [c for c in asm.lines if c.peeled]
+    if peeled:
+        rows.append(("peeled", abbreviate("; ".join(f"line {c.line}{peeled_text(c.peeled)}" for c in peeled)
+                                          + " (LLVM peeled a loop; compared per iteration)", 110)))
     if asm.disagreeing:
         rows.append(("differ", abbreviate("; ".join(f"line {c.line} ({c.differences()})" for c in asm.disagreeing), 110)))
     totals = ", ".join(f"{SHORT[c]} {asm.model_total[c]}/{asm.total[c]}" for c in ASM_CLASSES)
@@ -281,7 +417,8 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     rows = ranked(m, top)
     legend = None if wide else Legend()
     if rows:
-        out.append(line(UNIT_LINE, indent="  "))
+        out.append(line(cost_line(), indent="  "))
+        out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
         full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
                       verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))
@@ -327,7 +464,7 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
     rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
                  if wasteful else "none: every op is as cheap as the model knows how to make it"))
     for status in ("error", "not analysed", "not modelled"):
-        problems = [f for f in m.findings if f.problem and f.verdict == status]
+        problems = [f for f in m.findings if f.problem and f.status == status]
         if problems:
             f = problems[0]
             rows.append((status, f"{plural(len(problems), 'op')}: line {f.line}: {f.op}: {f.problem}"))
@@ -335,15 +472,39 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
 
 
 def blocks(audits: list[ModuleAudit], path: str, top: int | None = None, wide: bool = False,
-           notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None) -> list:
-    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None."""
+           notes: tuple[str, ...] = (), extra_columns: tuple = (), asm=None, advise: str | None = None) -> list:
+    """The report of every module; `asm`: per module, its assembly column (analysis.asm.KernelAsm) or None;
+    `advise`: the `ttlayout advise` command line for this file (`advise_command`), the report's last line."""
     out: list = []
     for k, m in enumerate(audits):
         if k:
             out.append(BLANK)
         out += module_blocks(m, path, top, several=len(audits) > 1, wide=wide, notes=notes,
                              extra_columns=extra_columns, asm=asm[k] if asm else None)
+    if advise is not None:
+        out.append(Fields((("advise", advise),), label_width=14))
     return out
+
+
+def advise_command(path: str | None = None, label: str | None = None, cache_dirs: tuple[str, ...] | None = None,
+                   target: str | None = None) -> str | None:
+    """The `ttlayout advise` line a user can copy and paste for one kernel: its file
+    ('ttlayout advise k.ttgir'), or its cache label ('ttlayout advise --cache DIR softmax@VEI3L42R'; `cache_dirs`
+    empty: the default cache); None for standard input.
+
+    >>> advise_command("my kernel.ttgir", target="sm80")
+    "ttlayout advise 'my kernel.ttgir' --target sm80"
+    """
+    import shlex
+    if label is not None and cache_dirs is not None:
+        words = ["--cache", *cache_dirs, label]
+    elif path is not None and path != "-":
+        words = [path]
+    else:
+        return None
+    if target is not None:
+        words += ["--target", target]
+    return "ttlayout advise " + " ".join(shlex.quote(w) for w in words)
 
 
 def finding_json(f: Finding, asm=None) -> dict:
@@ -351,17 +512,18 @@ def finding_json(f: Finding, asm=None) -> dict:
     row = asm.row(f) if asm is not None else None
     return {"op": f.op, "line": f.line, "loc": f.loc, "loops": f.loops, "category": f.category.value,
             "layouts": list(f.layouts), "attrs": list(f.attrs), "shape": list(f.shape), "element_type": f.element,
-            "verdict": verdict(f) if not f.problem else f.verdict, "short": short_verdict(f), "cost": f.cost,
+            "verdict": verdict(f) if not f.problem else f.status.value, "short": short_verdict(f), "cost": f.cost,
             "ideal": f.ideal, "waste": f.waste, "scratch_bytes": f.scratch_bytes, **facts_json(f),
             **({"problem": f.problem} if f.problem else {}), **({"asm": row[1]} if row is not None else {})}
 
 
 def record_json(record) -> dict:
     """A fact record as the JSON report writes it: its fields in declaration order (one in its class's `OPTIONAL`
-    is left out while None), enums as their words, records inside as objects."""
-    optional = type(record).OPTIONAL
+    is left out while None, one in its `HIDDEN` always: it is there for the words), enums as their words, records
+    inside as objects."""
+    optional, hidden = type(record).OPTIONAL, getattr(type(record), "HIDDEN", ())
     return {name: _plain(value) for name in field_names(record)
-            if (value := getattr(record, name)) is not None or name not in optional}
+            if name not in hidden and ((value := getattr(record, name)) is not None or name not in optional)}
 
 
 def _plain(value):
@@ -377,6 +539,8 @@ def _plain(value):
 def facts_json(f: Finding) -> dict:
     """What a row's model found (`Finding.facts`, then the buffer a local_alloc makes), as JSON fields."""
     out = record_json(f.facts) if f.facts is not None else {}
+    if isinstance(f.facts, Dot):                    # where each operand comes from, in words
+        out["operands"] = [_operand_words(o) for o in f.facts.operands]
     if f.buffer is not None:
         out["buffer"] = record_json(f.buffer)
     return out
@@ -407,7 +571,7 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
                                   for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
                     "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
                                    for f in ranked(m) if f.waste > 0][:5],
-                    "problems": list(m.problems)},
+                    "problems": [f"line {f.line}: {f.op}: {f.problem}" for f in m.problems]},
         **({"asm": asm.json()} if asm is not None else {}),
     }
 

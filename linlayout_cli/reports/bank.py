@@ -1,6 +1,7 @@
 """The `bank` report: built once as blocks (text or rich) from a `BankReport`, and as JSON."""
 from __future__ import annotations
 
+from ..analysis import bank as bank_model
 from ..analysis.bank import Access, BankReport, PaddedBankReport
 from ..analysis.targets import READ, WRITE
 from ..attributes import TRITON
@@ -13,34 +14,20 @@ if TYPE_CHECKING:
 
 
 def vector_reason(report: BankReport) -> str:
-    """Why the vector is not wider (one line)."""
-    bw, v, prep = report.bitwidth, report.vector_width, report.prep
-    if v * bw >= 128:
+    """Why the vector is not wider, in one line (`analysis.bank.vector_reason` finds it)."""
+    r = bank_model.vector_reason(report)
+    if r.code == bank_model.WIDEST:
         return "the widest shared-memory access (128 bits per lane)"
-    cvt = prep.cvt
-    oi = cvt.out_dims.index("offset")
-    bi = cvt.out_dims.index("block") if "block" in cvt.out_dims else None
-    want = v                                   # the element offset the next vector bit would need
-    if want >= prep.offset_size:
-        return f"the shared layout has only {prep.offset_size} offsets"
-    for dim in cvt.in_dims:
-        for j, b in enumerate(cvt.get_in_dim_bases(dim)):
-            if b[oi] == want and (bi is None or b[bi] == 0):
-                if dim == "register":
-                    continue
-                return (f"offset {want} (element {coord(prep.element_at(want))}) is held by {dim} {1 << j}, "
-                        "not by a register of the same thread")
-    regs = cvt.get_in_dim_bases("register")
-    if not any(b[oi] == want and (bi is None or b[bi] == 0) for b in regs):
-        return f"no register step reaches offset {want} (element {coord(prep.element_at(want))})"
-    mask = 2 * v - 1
-    for dim in cvt.in_dims:
-        for j, b in enumerate(cvt.get_in_dim_bases(dim)):
-            if dim == "register" and b[oi] == want:
-                continue
-            if b[oi] & mask and b[oi] & (v - 1) == 0:
-                return (f"{dim} {1 << j} lands at offset {b[oi]}, which would split a {2 * v}-element vector")
-    return f"a {2 * v}-element vector would not be contiguous in shared memory"
+    if r.code == bank_model.FEW_OFFSETS:
+        return f"the shared layout has only {r.offsets} offsets"
+    if r.code == bank_model.HELD_ELSEWHERE:
+        return (f"offset {r.offset} (element {coord(r.element)}) is held by {r.dim} {r.index}, "
+                "not by a register of the same thread")
+    if r.code == bank_model.NO_REGISTER_STEP:
+        return f"no register step reaches offset {r.offset} (element {coord(r.element)})"
+    if r.code == bank_model.SPLITS:
+        return f"{r.dim} {r.index} lands at offset {r.offset}, which would split a {r.elements}-element vector"
+    return f"a {r.elements}-element vector would not be contiguous in shared memory"
 
 
 def _primary(report: BankReport) -> Access:

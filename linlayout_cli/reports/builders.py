@@ -26,7 +26,7 @@ def convert_report(lls: Pair, texts: tuple[str, str], shape: Sequence[int], elem
     constructors (the text report leaves their Gluon line out: the reader has it already)."""
     from ..analysis.convert import analyze_convert
     from . import convert as report
-    done = result if result is not None else analyze_convert(lls[0], lls[1], bits, tgt.name)
+    done = result if result is not None else analyze_convert(lls[0], lls[1], bits, tgt)
     gluon = _gluon(done, attrs, lls, given_as_gluon)
     return (lambda: report.blocks(done, texts[0], texts[1], shape, element, _scratch_banks(done, lls, bits, tgt),
                                   gluon[1]),

@@ -41,3 +41,21 @@ def more_count(total: int, shown: int, form: str = " ... and {} more") -> str:
     (' ... and 4 more', '', '+3')
     """
     return form.format(total - shown) if total > shown else ""
+
+
+# The one cost unit of `audit` and `advise` (analysis/kernel/weights.py, docs/advise_model.md "The weighting"),
+# named the same way in both reports and both JSONs.
+COST_UNIT = "weighted cost per thread"
+
+
+def cost_weights_text() -> str:
+    """The weights in words: 'wavefront 1, shuffle 1, global instruction 1, sector 2, load line 1, barrier 8'."""
+    from ..analysis.kernel.weights import WEIGHTS as w
+    return ", ".join(f"{name} {value:g}" for name, value in (
+        ("wavefront", w.wavefront), ("shuffle", w.shuffle), ("global instruction", w.global_instruction),
+        ("sector", w.sector), ("load line", w.load_line), ("barrier", w.barrier)))
+
+
+def cost_line() -> str:
+    """The line both reports print under their title: what `cost` counts."""
+    return f"cost: {COST_UNIT} ({cost_weights_text()}; x8 in loops), the unit audit and advise share"

@@ -3,6 +3,7 @@ for the shared-memory path the scratch layout Triton picks, with its bank confli
 report. Blocks and JSON."""
 from __future__ import annotations
 
+from ..analysis import convert as cv
 from ..analysis.convert import ConvertReport
 from ..attributes import TRITON
 from .blocks import BLANK, Fields, Line, line
@@ -92,8 +93,28 @@ def blocks(r: ConvertReport, src_text: str, dst_text: str, shape, element: str |
         rows += _scratch_rows(r)
     out = [Line((("convert: ", "bold"), (verdict(r), f"bold {_color(r)}"))), Fields(tuple(rows))]
     out += _worst_wavefronts(banks)
-    for n in r.notes:
+    for n in notes(r):
         out.append(line(f"note: {n}"))
+    return out
+
+
+def notes(r: ConvertReport) -> list[str]:
+    """The conversion's notes (`analysis.convert.ConvertNote`), in words."""
+    out = []
+    for n in r.notes:
+        if n.code == cv.SHUFFLES:
+            perm = "identity" if n.permutation is None else str(list(n.permutation))
+            out.append(f"{n.count} register-lane transposition(s), lane permutation {perm}, "
+                       f"{n.elements} element(s) per 32-bit register")
+        elif n.code == cv.COPIES_MOVED:
+            out.append("the source already holds copies along lane bits the destination reads from registers; "
+                       "Triton 3.9 moves the data anyway (it reuses copies held along warps only)")
+        elif n.code == cv.ROUNDS:
+            out.append(f"the scratch buffer holds 1/{n.count} of the tensor: {n.count} store/load rounds "
+                       "separated by barriers")
+        else:
+            out.append("no data crosses warps: the compiled code separates the stores and loads with a wave-level "
+                       "wait only, no s_barrier")
     return out
 
 
@@ -133,7 +154,7 @@ def as_dict(r: ConvertReport) -> dict:
             "bank_conflicts": r.bank_conflicts, "uses_stmatrix": r.uses_stmatrix, "uses_ldmatrix": r.uses_ldmatrix,
             "rounds": r.reps, "barrier": r.barrier, "shuffle_method": r.shuffle_method,
             "shared_layout": r.shared_layout, "moves": list(r.moves), "target": r.target, "triton": TRITON, "element_bits": r.bitwidth,
-            "minimal_conversion": str(r.minimal_conversion).strip("\n"), "notes": list(r.notes),
+            "minimal_conversion": str(r.minimal_conversion).strip("\n"), "notes": notes(r),
             "shared_access": _shared_access_json(r)}
 
 
@@ -155,4 +176,4 @@ def json_text(r: ConvertReport, src_text: str, dst_text: str, shape, element: st
                            element_type=element, gluon=gluon), indent=2) + "\n"
 
 
-__all__ = ["verdict", "blocks", "json_text", "as_dict", "BLANK"]
+__all__ = ["verdict", "notes", "blocks", "json_text", "as_dict", "BLANK"]

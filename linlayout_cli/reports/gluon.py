@@ -8,8 +8,8 @@ values); `linear_text`: the linear one built from a linear layout's bases (`Dist
 from __future__ import annotations
 
 from ..attributes import encodings as enc
+from ..attributes.encodings import int_list, int_lists
 from ..attributes.verify import infer_out_sizes, is_surjective
-from ..parsing.gluon import int_list, int_lists
 
 PREFIX = "ttgl."
 

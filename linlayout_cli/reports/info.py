@@ -19,8 +19,8 @@ def linear_attr(info: LayoutInfo) -> str | None:
     """The layout as `#ttg.linear<{…}>` (distributed) or `#ttg.shared_linear<{…}, alignment = N>` (shared),
     printed as Triton prints it. Where Triton refuses `#ttg.linear` (its bases, broadcast ones aside, are not a
     permutation of unit vectors) the same bases are a `#ttg.generic_linear`; None where Triton takes neither."""
+    from ..attributes.verify import verify_linear_encoding
     from ..errors import TTLayoutError
-    from ..parsing import parse_attribute
     ll = info.linear
     b = {d: tuple(tuple(x) for x in ll.get_in_dim_bases(d)) if ll.has_in_dim(d) else () for d in HARDWARE + ("offset",)}
     candidates: list
@@ -31,9 +31,10 @@ def linear_attr(info: LayoutInfo) -> str | None:
                       for cls in (enc.LinearEncoding, enc.GenericLinearEncoding)]
     for candidate in candidates:
         try:
-            return str(parse_attribute(str(candidate)))
+            verify_linear_encoding(candidate)         # Triton's checks, on the record itself
         except TTLayoutError:
             continue
+        return str(candidate)
     return None
 
 
@@ -66,10 +67,6 @@ def cute_line(info: LayoutInfo) -> str:
 
 def _mask_bits(mask: int) -> list[int]:
     return [1 << i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
-def _bases_text(bases) -> str:
-    return "[" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in bases) + "]"
 
 
 def _replication(info: LayoutInfo) -> list[tuple[str, str]]:
@@ -178,7 +175,7 @@ def blocks(info: LayoutInfo) -> list:
             line(f"{info.kind} ({info.category}) at tensor<{'x'.join(map(str, info.shape))}x{info.element}>")]
     rows = (_distributed_rows(info) if info.distributed else _shared_rows(info) if info.shared
             else _tmem_rows(info))
-    basis_rows = [("bases" if i == 0 else "", f"{d} = {_bases_text(ll.get_in_dim_bases(d))}")
+    basis_rows = [("bases" if i == 0 else "", f"{d} = {enc.int_lists(ll.get_in_dim_bases(d))}")
                   for i, d in enumerate(ll.in_dims)]
     p = paste(info)
     tail = [("paste", p.linear_attr or ("none: Triton 3.9 has no linear attribute for tensor memory"

@@ -68,8 +68,22 @@ def asm_totals(kernels) -> tuple[int, int, int]:
     return len(with_asm), sum(a["lines_agreeing"] for a in with_asm), sum(a["lines_compared"] for a in with_asm)
 
 
-def blocks(results, where: str, top: int | None = None) -> list:
-    """The report as text blocks; `where` names what was searched (paths, the cache directory)."""
+def advise_line(results, cache_dirs: tuple[str, ...] | None = None, target: str | None = None) -> str | None:
+    """The `ttlayout advise` command for the costliest kernel of `results`: by its cache label
+    (`--cache DIR NAME@HASH`) where `cache_dirs` is given (empty: the default cache), else by its file."""
+    from .audit import advise_command
+    kernels = ranked(r for r in results if isinstance(r, KernelAudit))
+    if not kernels:
+        return None
+    worst = kernels[0]
+    if cache_dirs is not None and "@" in worst.name and " (module" not in worst.name:
+        return advise_command(label=worst.name, cache_dirs=cache_dirs, target=target)
+    return advise_command(worst.path, target=target)
+
+
+def blocks(results, where: str, top: int | None = None, advise: str | None = None) -> list:
+    """The report as text blocks; `where` names what was searched (paths, the cache directory); `advise`: the
+    `ttlayout advise` line for the costliest kernel (`audit.advise_command`), the report's last line."""
     kernels, failures = split(results)
     s = summary(results)
     failed = f" ({len(failures)} not audited)" if failures else ""
@@ -102,7 +116,8 @@ def blocks(results, where: str, top: int | None = None) -> list:
     if failures:
         out += [BLANK, line("not audited", "bold"),
                 Table(("kernel", "why"), tuple((f.name, abbreviate(f.reason, 140)) for f in failures), "  ")]
-    out += [BLANK, Fields(tuple(_summary_rows(s, kernels)), label_width=14)]
+    summary_rows = _summary_rows(s, kernels) + ([("advise", advise)] if advise is not None else [])
+    out += [BLANK, Fields(tuple(summary_rows), label_width=14)]
     return out
 
 

@@ -14,6 +14,7 @@ from golden_cases import DATA
 from linlayout_cli.analysis.audit import analyze_audit
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.module import read_modules
+from linlayout_cli.reports.audit import verdict
 
 NUMBERS = json.loads((DATA / "kernels" / "numbers.json").read_text())["dumps"]
 GLOBAL = json.loads((DATA / "kernels" / "global_access.json").read_text())["dumps"]
@@ -58,6 +59,9 @@ def test_global_vector_widths_are_the_compilers(name):
         if f.category == "global" and not f.op.startswith("tt.atomic"):      # the reference counts ld / st only
             kind = "load" if f.op.endswith("load") else "store"
             predicted[f"{kind} {f.facts.vector_bits}"] += f.facts.instructions_per_thread
+        elif f.category == "tma" and f.facts.instructions_per_thread is not None:   # cp.async.bulk.tensor: no bits
+            kind = "load" if f.op == "ttng.async_tma_copy_global_to_local" else "store"
+            predicted[f"{kind} ?"] += f.facts.instructions_per_thread
     truth = GLOBAL[name]
     if name in GLOBAL_COUNTS_DIFFER:
         assert set(predicted) == set(truth)
@@ -73,7 +77,7 @@ def test_softmax_reduction_crosses_warps():
     assert len(reduces) == 2
     for f in reduces:
         assert f.facts.lane_bits == 5 and f.facts.warp_bits == 2 and f.scratch_bytes == 64
-        assert f.verdict.startswith("across 4 warps")
+        assert verdict(f).startswith("across 4 warps")
         assert f.loc.startswith("tests/data/kernels/src/softmax.py:")
 
 
@@ -191,4 +195,4 @@ def test_column_sum_of_the_issue_is_audited_with_the_compilers_scratch():
     (m,) = analyze_audit(read_modules(text))
     (f,) = [f for f in m.findings if f.op == "tt.reduce"]
     assert f.scratch_bytes == case["shared"] == 512 and m.shared.total == 512
-    assert "512 bytes scratch" in f.verdict
+    assert "512 bytes scratch" in verdict(f)

@@ -16,6 +16,7 @@ from linlayout_cli import inputs
 from linlayout_cli.analysis.audit import analyze_audit, module_cost, rank_by_waste
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.module import read_modules
+from linlayout_cli.reports.audit import verdict
 
 DUMP = DATA / "dumps" / "softmax.sm90.mlir_dump.txt"
 MANIFEST = json.loads((DATA / "dumps" / "manifest.json").read_text())["files"][DUMP.name]
@@ -63,7 +64,7 @@ def test_the_default_module_is_the_input_of_the_lowering_to_llvm(dump_sections):
                                           "sm90, NVIDIA Hopper (H100/H200), 4 warps x 32 threads")
     assert "the last TTGIR module of the 85 in the dump" in out.splitlines()[1]
     # the kernel as compiled: the same rows as the final TTGIR of tests/data/kernels
-    rows = [line.split()[3] for line in out.splitlines()[4:8]]
+    rows = [line.split()[3] for line in out.splitlines()[5:9]]
     assert sorted(rows) == ["tt.load", "tt.reduce", "tt.reduce", "tt.store"]
 
 
@@ -212,7 +213,7 @@ def test_the_softmax_row_names_the_mask():
                                      "pointer divisibility": 4, "mask": 1}
     assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 4)
     assert load.facts.mask == "%mask_12"
-    assert "limited by the mask" in load.verdict
+    assert "limited by the mask" in verdict(load)
     code, out, _ = run(["audit", str(DATA / "limits" / "softmax_f32_odd_cols.sm90.ttgir")])
     assert "1x32b x32, mask; sectors 16/4" in out
 
@@ -231,7 +232,8 @@ def test_the_final_softmax_is_at_the_cap_and_coalesced():
     load = next(f for f in m.findings if f.op == "tt.load")
     assert load.facts.limited_by == "128-bit cap" and load.facts.limits["mask"] == 16
     assert (load.facts.sectors_per_warp_access, load.facts.ideal_sectors) == (16, 16)
-    assert load.waste == 0 and load.ideal == load.cost == 4
+    assert load.facts.lines_per_warp_access == 4        # 512 bytes: four 128-byte lines
+    assert load.waste == 0 and load.ideal == load.cost == 4 * (1 + 4)     # 4 instructions x (1 + 4 lines)
 
 
 def test_shared_rows_name_their_limit():
@@ -259,9 +261,10 @@ def test_ideal_copies_waste_nothing_and_rank_last():
 
 def test_the_header_states_the_unit_and_help_prints_the_model():
     code, out, _ = run(["audit", str(KERNELS / "matmul.sm90.ttgir")])
-    assert out.splitlines()[1] == ("  cost: issue slots per thread (x8 in loops); waste: cost above the op's ideal; "
-                                   "'ttlayout help audit-model'")
-    assert out.splitlines()[2].split() == ["waste", "cost", "line", "op", "python", "layouts", "verdict"]
+    assert out.splitlines()[1] == ("  cost: weighted cost per thread (wavefront 1, shuffle 1, global instruction 1, "
+                                   "sector 2, load line 1, barrier 8; x8 in loops), the unit audit and advise share")
+    assert out.splitlines()[2] == "  waste: cost above the op's ideal; 'ttlayout help audit-model'"
+    assert out.splitlines()[3].split() == ["waste", "cost", "line", "op", "python", "layouts", "verdict"]
     code, doc, err = run(["help", "audit-model"])
     path = ROOT / "docs" / "audit_model.md"
     assert code == 0 and not err and doc == path.read_text()

@@ -20,7 +20,7 @@ from linlayout_cli.analysis.kernel.facts import (
 )
 from linlayout_cli.analysis.kinds import Category, Path
 from linlayout_cli.parsing.module import iter_modules
-from linlayout_cli.reports.audit import finding_json, record_json
+from linlayout_cli.reports.audit import facts_json, finding_json, record_json
 
 KERNELS = ROOT / "tests" / "data" / "kernels"
 FACTS = {Category.CONVERT: (Convert,), Category.SHARED: (SharedAccess, AsyncCopy), Category.GLOBAL: (GlobalAccess,),
@@ -66,7 +66,20 @@ def test_every_row_has_its_categorys_record():
         row = finding_json(f)
         assert row["category"] == f.category.value
         if f.facts is not None:              # the record's fields, in its order (scratch_bytes is the row's own too)
-            facts = record_json(f.facts)
+            facts = {k: v for k, v in facts_json(f).items() if k != "buffer"}   # a dot's operands in words
+            assert list(facts) == list(record_json(f.facts))
             assert [k for k in row if k in facts and k != "scratch_bytes"] == [k for k in facts if k != "scratch_bytes"]
             assert all(row[k] == v for k, v in facts.items())
     assert {Category.CONVERT, Category.SHARED, Category.GLOBAL, Category.DOT, Category.SCAN} <= seen
+
+
+def test_a_dots_operands_are_records_worded_in_the_json():
+    """Analysis says where each operand comes from (a record); reports/ words it, as the JSON always had it."""
+    rows = [f for f in _rows("flash_attention.sm90.ttgir") if isinstance(f.facts, Dot)]
+    assert rows
+    for f in rows:
+        words = finding_json(f)["operands"]
+        assert [o.label for o in f.facts.operands] == ["A", "B"] and len(words) == 2
+        for o, text in zip(f.facts.operands, words):
+            assert text.startswith(o.label + " ")
+            assert (str(o.line) in text) == (o.line is not None)

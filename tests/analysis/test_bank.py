@@ -31,7 +31,7 @@ def layouts(reg: str, shared: str, shape):
 
 
 def bank_report(reg: str, shared: str, shape, bitwidth: int, target=None):
-    return analyze_bank(*layouts(reg, shared, shape), bitwidth, target)
+    return analyze_bank(*layouts(reg, shared, shape), bitwidth, get_target(target))
 B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
 S = "#ttg.swizzled_shared<{{vec = {}, perPhase = {}, maxPhase = {}, order = {}}}>"
 NVMMA128 = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
@@ -381,7 +381,7 @@ def test_rich_not_imported_when_piped():
 
 def test_analyze_on_prebuilt_layouts():
     reg_ll, smem_ll = layouts(COL16, S.format(1, 1, 16, [1, 0]), [16, 32])
-    assert analyze_bank(reg_ll, smem_ll, 32, "sm90").conflicts == 1
+    assert analyze_bank(reg_ll, smem_ll, 32, get_target("sm90")).conflicts == 1
     assert bank.conflicts_of_layouts(reg_ll, smem_ll, 32) == 1
 
 

@@ -343,7 +343,7 @@ def test_audit_a_compiled_kernel_without_triton(key, as_dict):
     single = json.loads(run(["audit", str(entry / "softmax.ttgir"), "--json"])[1])  # the assembly of kernel.asm
     assert d["kernels"][0]["asm"] == single["asm"] and single["asm"]["lines_compared"] > 0
     kind = {"cuda": "PTX", "hip": "AMDGCN"}[meta["target"]["backend"]]
-    assert f"assembly      {kind}: " in text and text.splitlines()[2].split()[-1] == "asm"
+    assert f"assembly      {kind}: " in text and text.splitlines()[3].split()[-1] == "asm"
 
 
 def test_audit_paths_and_text(tmp_path):

@@ -17,16 +17,19 @@ import pytest
 from golden_cases import COUNTS, compiled_cases, measured
 
 from linlayout_cli.analysis.convert import (
+    COPIES_MOVED,
     LOWERINGS,
     PATHS,
     analyze_convert,
     explain_moves,
     minimal_conversion,
 )
+from linlayout_cli.analysis.targets import get_target
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.errors import ShapeError, TTLayoutError, UnsupportedError
 from linlayout_cli.notebook import linear_layout
 from linlayout_cli.parsing import parse_attribute
+from linlayout_cli.reports import convert as convert_report
 
 CASES = compiled_cases("convert")
 BY_ID = {c["id"]: c for c in CASES}
@@ -35,7 +38,7 @@ BY_ID = {c["id"]: c for c in CASES}
 def convert_of(src: str, dst: str, shape, bitwidth: int, target: str | None = "sm90", num_warps: int | None = None):
     """`analyze_convert` of two distributed layouts given as attribute texts."""
     return analyze_convert(linear_layout(src, shape, "distributed", "source"),
-                           linear_layout(dst, shape, "distributed", "destination"), bitwidth, target, num_warps)
+                           linear_layout(dst, shape, "distributed", "destination"), bitwidth, get_target(target), num_warps)
 
 
 @functools.lru_cache(maxsize=None)
@@ -186,7 +189,8 @@ def test_whole_slice_in_every_thread_to_distributed():
     t = _golden("every thread holds the whole slice", "sm90")
     assert (measured(t).path, t["scratch_bytes"]) == ("shared_memory", 128)
     assert (r.path, r.scratch_bytes, r.per_thread) == ("shared_memory", 128, measured(t).counts)
-    assert any("moves the data anyway" in n for n in r.notes)
+    assert any(n.code == COPIES_MOVED for n in r.notes)                     # a code; reports/convert words it
+    assert any("moves the data anyway" in n for n in convert_report.notes(r))
 
 
 def test_mma_accumulator_feeds_the_next_dot_for_free():
@@ -220,9 +224,9 @@ def test_bad_inputs_raise_clear_errors():
     with pytest.raises(ShapeError):
         analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 32]), 32)
     with pytest.raises(UnsupportedError, match="lanes per warp"):
-        analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 64]), 32, "gfx942")
-    with pytest.raises(UnsupportedError, match="unknown target"):
-        analyze_convert(src, src, 32, "sm70")
+        analyze_convert(src, to_linear_layout(parse_attribute(COLS), [64, 64]), 32, get_target("gfx942"))
+    with pytest.raises(TTLayoutError, match="unknown target"):      # names are resolved before the analysis
+        get_target("sm70")
     with pytest.raises(UnsupportedError, match="power of two"):
         analyze_convert(src, src, 24)
     with pytest.raises(TTLayoutError, match="distributed"):

@@ -15,7 +15,7 @@ from helpers import ncu_bank_check
 from linlayout_cli import inputs
 from linlayout_cli.analysis import shared_access as sa
 from linlayout_cli.analysis.convert import analyze_convert
-from linlayout_cli.analysis.targets import READ, WRITE
+from linlayout_cli.analysis.targets import READ, WRITE, get_target
 from linlayout_cli.attributes import encodings as enc
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.conversions.padded_shared import padding_of
@@ -45,16 +45,16 @@ def model_local(case: dict, op: str):
     shape = tuple(case["shape"])
     reg = register(case["write" if op == WRITE else "read"], shape)
     ll, padding = shared(case["shared"], shape)
-    return sa.local_access(reg, ll, case["bitwidth"], op, case["target"], padding)
+    return sa.local_access(reg, ll, case["bitwidth"], op, get_target(case["target"]), padding)
 
 
 def model_convert(src_text: str, dst_text: str, shape, bitwidth: int, target: str, num_warps: int):
     """(path, round trip or None) of a convert: the path from analysis/convert.py, the accesses from ours."""
     src, dst = register(src_text, tuple(shape)), register(dst_text, tuple(shape))
-    report = analyze_convert(src, dst, bitwidth, target, num_warps)
+    report = analyze_convert(src, dst, bitwidth, get_target(target), num_warps)
     if report.path != "shared_memory":
         return report.path, None
-    return report.path, sa.convert_access(src, dst, bitwidth, target, warp_sync=report.barrier == "warp")
+    return report.path, sa.convert_access(src, dst, bitwidth, get_target(target), warp_sync=report.barrier == "warp")
 
 
 # ----------------------------------------------------------------------------------------- golden cases
@@ -196,13 +196,13 @@ def test_matrix_instructions_and_replicated_registers():
     mma = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>"
     sw = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
     reg, (smem, _) = register(mma, (64, 64)), shared(sw, (64, 64))
-    d = sa.local_access(reg, smem, 16, WRITE, "sm90")
+    d = sa.local_access(reg, smem, 16, WRITE, get_target("sm90"))
     assert (d.instruction, d.instructions_per_warp, d.instructions_per_cta) == (
         "stmatrix.sync.aligned.m8n8.x4.shared.b16", 4, 16)
     assert d.wavefronts_total == d.ideal_wavefronts_total == 16 * 4
     assert d.why.startswith("Triton's model counts 16 st.shared.b32 per warp; the compiler emits 4 stmatrix")
     # sm80 has no stmatrix
-    assert sa.local_access(reg, smem, 16, WRITE, "sm80").instruction == "st.shared.b32"
+    assert sa.local_access(reg, smem, 16, WRITE, get_target("sm80")).instruction == "st.shared.b32"
     # a register layout holding every element twice (a zero register basis) stores each once
     lin = ("#ttg.linear<{register = [[0, 0], [0, 1], [0, 2]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], "
            "warp = [[8, 0], [16, 0]], block = []}>")
@@ -210,8 +210,8 @@ def test_matrix_instructions_and_replicated_registers():
              "warp = [[8, 0], [16, 0]], block = []}>")
     row = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>"
     smem, _ = shared(row, (32, 16))
-    a = sa.local_access(register(lin, (32, 16)), smem, 32, WRITE, "sm90")
-    b = sa.local_access(register(plain, (32, 16)), smem, 32, WRITE, "sm90")
+    a = sa.local_access(register(lin, (32, 16)), smem, 32, WRITE, get_target("sm90"))
+    b = sa.local_access(register(plain, (32, 16)), smem, 32, WRITE, get_target("sm90"))
     assert a == b and a.instruction == "st.shared.v4.b32" and a.instructions_per_warp == 1
 
 
@@ -222,10 +222,10 @@ def test_read_broadcast_of_lanes_holding_copies():
     rep = ("#ttg.linear<{register = [], lane = [[0], [1], [2], [4], [0]], warp = [], block = []}>")
     sw = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>"
     reg, (smem, _) = register(rep, (8,)), shared(sw, (8,))
-    d = sa.local_access(reg, smem, 32, READ, "sm90")
+    d = sa.local_access(reg, smem, 32, READ, get_target("sm90"))
     assert (d.instruction, d.instructions_per_warp, d.wavefronts_total) == ("ld.shared.b32", 1, 1)
     copies = ("#ttg.linear<{register = [], lane = [[1], [2], [4], [0], [0]], warp = [], block = []}>")
-    d = sa.local_access(register(copies, (8,)), smem, 32, READ, "sm90")
+    d = sa.local_access(register(copies, (8,)), smem, 32, READ, get_target("sm90"))
     assert (d.instruction, d.wavefronts_total) == ("ldmatrix.sync.aligned.m8n8.x1.shared.b16", 1)
 
 

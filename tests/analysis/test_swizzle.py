@@ -323,6 +323,7 @@ def test_mma_accumulator_demo():
 
 @pytest.mark.parametrize("target", ["gfx942", "gfx950", "sm80", "sm100"])
 def test_other_targets(target):
+    target = get_target(target)
     s = analyze_swizzle(ll(ROW8, [64, 64]), ll(COL8, [64, 64]), 16, target)
     assert s.score.conflicts == 0 and s.baseline.conflicts > 0
     smem = ll(s.attr_text, [64, 64])
@@ -529,7 +530,7 @@ def test_swizzle_for_tma_without_read_prices_only_the_register_write(reg, shape,
     obj = json.loads(out)
     assert obj["reader"] == "tma" and obj["read_layout"] is None and obj["suggested"]["read"] is None
     w = ll(reg, shape)
-    stores = {str(attr): conflicts_of_layouts(w, to_linear_layout(attr, shape), bw, "sm90", WRITE)
+    stores = {str(attr): conflicts_of_layouts(w, to_linear_layout(attr, shape), bw, get_target("sm90"), WRITE)
               for attr, _ in sw.nvmma_candidates(shape, bw)}
     assert obj["suggested"]["write"]["conflicts"] == stores[obj["suggestion"]] == min(stores.values())
     assert obj["conflicts"] == stores[obj["suggestion"]]
@@ -567,13 +568,13 @@ def test_no_search_is_triton_s_scratch_layout():
             continue
         try:
             src, dst = ll(case["src"], case["shape"]), ll(case["dst"], case["shape"])
-            report = analyze_convert(src, dst, case["bitwidth"], case["target"])
+            report = analyze_convert(src, dst, case["bitwidth"], get_target(case["target"]))
         except TTLayoutError:
             continue
         instructions = (report.store_instruction or "") + (report.load_instruction or "")
         if report.path != "shared_memory" or not report.shared_layout or "matrix" in instructions:
             continue
-        mine = sw.triton_swizzle(src, dst, case["bitwidth"], case["target"])
+        mine = sw.triton_swizzle(src, dst, case["bitwidth"], get_target(case["target"]))
         assert sw.shared_linear_text(mine.layout.flat_in_dim("offset"), case["shape"]) == report.shared_layout, \
             case["id"]
         compared += 1

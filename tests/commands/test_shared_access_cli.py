@@ -312,13 +312,14 @@ def test_a_padding_cheaper_than_the_suggestion_is_said_so():
     """compare_on_gpu's note when the padding wins on the GPU: a suggestion replaced by the unswizzled layout
     (32 wavefronts per column read) against [32:+1] (1)."""
     from linlayout_cli.analysis.swizzle import analyze_swizzle, compare_on_gpu, hardware_order, swizzled_offsets
+    from linlayout_cli.analysis.targets import get_target
     from linlayout_cli.notebook import linear_layout
     from linlayout_cli.records import replace
     row = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>"
     w, r = linear_layout(row, [32, 32], "distributed", "w"), linear_layout(COLUMN, [32, 32], "distributed", "r")
-    s = analyze_swizzle(w, r, 32, "sm90")
+    s = analyze_swizzle(w, r, 32, get_target("sm90"))
     plain = tuple(swizzled_offsets([32, 32], 1, 1, 1, hardware_order(w)))
-    g = compare_on_gpu(w, r, 32, "sm90", replace(s, offsets=plain, attr_text=s.baseline_text))
+    g = compare_on_gpu(w, r, 32, get_target("sm90"), replace(s, offsets=plain, attr_text=s.baseline_text))
     assert g.suggested.wavefronts_total == g.unswizzled.wavefronts_total > g.padding.wavefronts_total == 64
     assert g.note.startswith("on the GPU the best padding beats the suggested swizzle (64 against ")
 

@@ -116,8 +116,8 @@ PTX_PATTERNS = {
     "shared_stores": r"(?:st\.shared|stmatrix)[\w.:]*",
     "shuffles": r"shfl\.sync[\w.]*",
     "barriers": r"(?:bar\.sync|barrier\.sync[\w.]*)",
-    "global_loads": r"ld\.global[\w.:]*",
-    "global_stores": r"st\.global[\w.:]*",
+    "global_loads": r"(?:ld\.global|cp\.async\.bulk\.tensor\.\dd\.shared)[\w.:]*",          # TMA: global -> shared
+    "global_stores": r"(?:st\.global|cp\.async\.bulk\.tensor\.\dd\.global|cp\.reduce\.async\.bulk\.tensor)[\w.:]*",
 }
 GCN_PATTERNS = {
     "shared_loads": r"ds_read\w*",

@@ -11,9 +11,11 @@ from golden_cases import DATA, GOLDEN, ROOT
 
 from linlayout_cli.analysis.asm import ASM_CLASSES, kernel_asm, python_line
 from linlayout_cli.analysis.audit import analyze_audit
+from linlayout_cli.analysis.kinds import Status
 from linlayout_cli.cli import run
 from linlayout_cli.parsing.asm import CLASSES, AsmError, read_asm
 from linlayout_cli.parsing.module import read_modules
+from linlayout_cli.reports.audit import verdict
 
 CACHE = DATA / "cache"
 ENTRIES = json.loads((DATA / "cache_counts.json").read_text())["entries"]
@@ -202,7 +204,7 @@ def test_text_column_on_a_real_kernel():
     code, out, err = run(["audit", str(directory / "matmul.ttgir")])
     assert code == 0 and not err
     lines = out.splitlines()
-    assert lines[2].split()[-2:] == ["verdict", "asm"]
+    assert lines[3].split()[-2:] == ["verdict", "asm"]
     (store,) = [ln for ln in lines if " 89 " in ln and "ttg.local_alloc" in ln]
     assert store.endswith("st.shared.v4.b32, cap; 0 conflicts  st 4/4, gld 4/4")     # the load on its line
     (cvt,) = [ln for ln in lines if " 119 " in ln and "ttg.convert_layout" in ln]
@@ -270,7 +272,7 @@ def test_padded_rows_are_priced_as_the_compiler_emits_them():
     assert load.facts.instruction == r_instr and load.facts.instructions_per_thread == r_count
     assert store.facts.instructions_per_cta == w_count * case["num_warps"]
     assert store.counts["shared_stores"] == w_count and load.counts["shared_loads"] == r_count
-    assert not store.problem and f"{w_count} x {w_instr} per thread" in store.verdict
+    assert not store.problem and f"{w_count} x {w_instr} per thread" in verdict(store)
 
 
 def test_a_misaligned_padding_is_the_error_it_is():
@@ -278,5 +280,5 @@ def test_a_misaligned_padding_is_the_error_it_is():
     (m,) = analyze_audit(read_modules(padded_module(case)))
     store = next(f for f in m.findings if f.op == "ttg.local_alloc")
     (bad,) = case["misaligned"]
-    assert store.verdict == "error" and "misaligned" in store.problem and bad["instruction"] in store.problem
+    assert store.status == Status.ERROR and "misaligned" in store.problem and bad["instruction"] in store.problem
     assert store.counts is None

@@ -268,3 +268,103 @@ def test_no_analysis_module_grows_past_the_size_limit():
     long = sorted(name for name, path in _modules().items() if name.startswith("linlayout_cli.analysis")
                   and len(path.read_text(encoding="utf-8").splitlines()) > MAX_ANALYSIS_LINES)
     assert long == [], long
+
+
+def _analysis_trees():
+    for name, path in sorted(_modules().items()):
+        if (name + ".").startswith("linlayout_cli.analysis."):
+            yield name, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _names_a_target(arg: ast.arg) -> bool:
+    """A parameter `target` / `..._target` whose annotation lets it be a `str` (or has none: it may be anything)."""
+    if arg.arg != "target" and not arg.arg.endswith("_target"):
+        return False
+    if arg.annotation is None:
+        return True
+    text = ast.unparse(arg.annotation)            # `from __future__ import annotations`: a string is unparsed too
+    return "str" in text.replace("|", " ").replace("'", " ").replace('"', " ").split()
+
+
+def test_analysis_takes_a_target_never_a_name():
+    """A target is resolved once, at the edge (commands' `hardware.select`, `sources`, the notebook API): no
+    analysis function has a `target` parameter that may be a name, and only `targets` (the resolver) and
+    `kernel.modules` (a module's own `ttg.target`, read from the dump) resolve names."""
+    named = []
+    resolving = []
+    for name, tree in _analysis_trees():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for arg in node.args.args + node.args.kwonlyargs:
+                    if _names_a_target(arg):
+                        named.append(f"{name}.{node.name}({arg.arg})")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("get_target", "bank_target"):
+                resolving.append(name)
+    assert named == [], named
+    assert set(resolving) <= {"linlayout_cli.analysis.targets", "linlayout_cli.analysis.kernel.modules"}, resolving
+
+
+def test_the_check_sees_a_target_name_parameter(tmp_path):
+    tree = ast.parse("def f(ll, target: str | None = None): ...\ndef g(ll, target: Target, target_from: str): ...\n"
+                     "def h(bank_target): ...")
+    found = [f"{n.name}.{a.arg}" for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for a in n.args.args
+             if _names_a_target(a)]
+    assert found == ["f.target", "h.bank_target"]
+
+
+def _sentences(tree) -> list[tuple[str, int]]:
+    """(function, line) of each f-string with words (a space in its literal text) that is not an error's message."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+    def context(n):
+        function = ""
+        while n in parents:
+            n = parents[n]
+            if isinstance(n, ast.Raise):
+                return None
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id[:1].isupper():
+                if n.func.id.endswith(("Error", "Access")) or n.func.id in ("Unreadable", "NotModelled", "Misaligned"):
+                    return None
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not function:
+                function = n.name
+        return function
+
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.JoinedStr):
+            text = "".join(v.value for v in n.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+            where = context(n) if " " in text.strip() else None
+            if where is not None and where not in ("__repr__", "__str__"):     # a record's own spelling
+                out.append((where, n.lineno))
+    return out
+
+
+# Analysis modules that still build sentences (issue 29 moves them to reports/ one by one; none may be added):
+# convert's `moves`, the shared-access `why`, swizzle's notes, the CuTe reasons, info's swizzle notes, advise's
+# candidate constraints and sources, the kernel metadata notes, and MisalignedAccess's message.
+STILL_WORDY = {"linlayout_cli.analysis.advise_candidates", "linlayout_cli.analysis.convert",
+               "linlayout_cli.analysis.cute", "linlayout_cli.analysis.info", "linlayout_cli.analysis.kernels",
+               "linlayout_cli.analysis.shared_access", "linlayout_cli.analysis.shared_instructions",
+               "linlayout_cli.analysis.swizzle"}
+# words that are names, not sentences: the cp.async / buffer_load ... lds instruction a row names; the module an
+# error names
+NAMES = {("linlayout_cli.analysis.kernel.shared", "shared_op"), ("linlayout_cli.analysis.kernel.modules", "_where")}
+
+
+def test_the_audit_and_advise_build_no_sentences():
+    """Analysis returns numbers, records and reason codes; `reports/` owns every sentence. The audit's cost modules
+    (analysis/kernel/), advise and the bank model build none (error messages aside), and the modules that still
+    do are the listed ones, no more."""
+    wordy = {}
+    for name, tree in _analysis_trees():
+        found = [(f, line) for f, line in _sentences(tree) if (name, f) not in NAMES]
+        if found:
+            wordy[name] = found
+    assert set(wordy) <= STILL_WORDY, {n: w for n, w in wordy.items() if n not in STILL_WORDY}
+
+
+def test_the_sentence_check_sees_one():
+    tree = ast.parse('def f(n):\n    if n < 0:\n        raise ValueError(f"bad {n} here")\n'
+                     '    return f"{n} bank conflict(s)", f"{n}@x"\n')
+    assert _sentences(tree) == [("f", 4)]

@@ -9,11 +9,11 @@ from definition to last use (a use inside a loop keeps them live through the loo
 that op; the peak is what the CTA needs, against the target's limit. Each row also counts its op's instructions
 in the assembly's classes (`Finding.counts`, with Triton's Membar barriers: analysis/membar.py).
 
-`cost` is counted in issue slots per thread: the instructions one thread issues for the op (shuffles, shared-memory
-and global accesses, 2 per barrier), each taken once per shared-memory wavefront it needs, or scaled by its
-32-byte sectors over the fewest its bytes could fill; x 8 inside a loop, whose trip count a dump does not tell.
-`ideal` is the cost the same op would have at its best (`ideal_cost`, docs/audit_model.md), and `waste` = cost -
-ideal ranks the rows (`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
+`cost` is the weighted cost per thread that `advise` ranks by too (`weights.py`, docs/advise_model.md): shared
+wavefronts, shuffles, barriers (8 each), global instructions plus the sectors (stores) or 128-byte lines (loads) a
+warp access touches; x 8 inside a loop, whose trip count a dump does not tell. `ideal` is the cost the same op
+would have at its best (`weights.ideal_cost`, docs/audit_model.md), and `waste` = cost - ideal ranks the rows
+(`rank_by_waste`) and the kernels (`module_cost`). It orders the report; it is no time estimate.
 
 An op whose text cannot be read (a missing type, an alias that failed to parse) is a row "not analysed", an op of a
 kind the model leaves out (docs/audit_model.md, "Not modelled") a row "not modelled", a padded buffer the compiled
@@ -38,6 +38,7 @@ from .reduce import reduce_op
 from .shared import shared_op
 from .sync import synchronisation
 from .tma import tma_op
+from .weights import weighed
 
 ANALYSES = {"ttg.convert_layout": (Category.CONVERT, convert_op),
             **{n: (Category.SHARED, shared_op) for n in SHARED_OPS},
@@ -55,13 +56,13 @@ def _applies(op) -> bool:
     return op.name in ANALYSES
 
 
-def _audit_module(module, index: int, target: Target | str | None = None, memo: Memo | None = None,
+def _audit_module(module, index: int, target: Target | None = None, memo: Memo | None = None,
                   several: bool = False) -> ModuleAudit:
     tgt, given = module_target(module, target, several)
     check_threads(module, tgt, several)
     memo = memo if memo is not None else Memo()
     rows: list[Finding] = []
-    problems: list[str] = []
+    problems: list[Finding] = []
     shared: list[SharedUse] = []
     extras: list[Extra] = []
     for unit in function_units(module):
@@ -80,7 +81,7 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                 findings[i] = analyse(ctx, op)
             except TTLayoutError as e:
                 findings[i] = problem_row(op, category, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         roots = buffer_roots(unit.ops)
         users = buffer_users(ctx, roots[0], findings)
         for i, op in enumerate(unit.ops):
@@ -93,11 +94,11 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                     findings[i] = replace(findings[i], buffer=buffer_info(ctx, op, roots[0], users))
             except TTLayoutError as e:
                 findings[i] = problem_row(op, Category.BUFFER, e)
-                problems.append(f"line {op.line}: {op.name}: {findings[i].problem}")
+                problems.append(findings[i])
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
         extras += synchronisation(ctx, findings, roots[0], placed)
-        rows += [findings[i] for i in sorted(findings)]
+        rows += [weighed(findings[i], module.threads_per_warp or tgt.warp_size) for i in sorted(findings)]
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
@@ -105,10 +106,10 @@ def _audit_module(module, index: int, target: Target | str | None = None, memo: 
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
 
 
-def analyze_audit(modules, target: Target | str | None = None, several: bool = False,
+def analyze_audit(modules, target: Target | None = None, several: bool = False,
                   memo: Memo | None = None) -> list[ModuleAudit]:
     """Audit every module of a dump (`modules`: `parsing.module.iter_modules`, the modules separated by `// -----`,
-    each read when its turn comes), for `target` (a Target; a name is still accepted; default: each module's
+    each read when its turn comes), for `target` (a Target, resolved by the caller; default: each module's
     `ttg.target`), with one cache of analyses for them all (`memo`: one kept across dumps, e.g. a worker's for every kernel it audits, or `advise`'s
     across its candidates); `several`: the file holds more than one module (errors then say which)."""
     memo = memo if memo is not None else Memo()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from ...errors import TTLayoutError
+from ..kinds import Category, Status
 from ..targets import Target
 from .findings import LOOP_WEIGHT, Finding
 
@@ -130,7 +131,7 @@ def _weight(op) -> int:
     return LOOP_WEIGHT if op.loops else 1
 
 
-def finding(ctx: Context, op, category, types, vt, verdict, cost, ideal=0.0, **kw) -> Finding:
+def finding(ctx: Context, op, category: Category, types, vt, cost: float, ideal: float = 0.0, **kw) -> Finding:
     """A row: `types` are the ValueTypes whose layouts the op involves, `vt` the one whose shape is shown; `cost`
     and `ideal` per execution (a loop weighs them)."""
     types = [t for t in types if t is not None and t.encoding is not None]
@@ -141,7 +142,7 @@ def finding(ctx: Context, op, category, types, vt, verdict, cost, ideal=0.0, **k
     loc = op.loc
     return Finding(op.name, op.line, str(loc) if loc else None, op.loops, category,
                    same.setdefault(layouts, layouts), same.setdefault(attrs, attrs), same.setdefault(shape, shape),
-                   vt.element if vt else "", verdict, cost * _weight(op),
+                   vt.element if vt else "", Status.ANALYSED, cost * _weight(op),
                    ideal=min(cost, ideal) * _weight(op), frames=loc.frames if loc else (), **kw)
 
 
@@ -156,14 +157,21 @@ def ideal_instructions(elements: int, bits: int) -> int:
 
 def problem_row(op, category, error: TTLayoutError) -> Finding:
     """The row of an op that is not modelled (NotModelled) or whose text could not be read (any other error)."""
-    status = ("not modelled" if isinstance(error, NotModelled) else "error" if isinstance(error, Misaligned)
-              else "not analysed")
+    status = (Status.NOT_MODELLED if isinstance(error, NotModelled) else Status.ERROR if isinstance(error, Misaligned)
+              else Status.NOT_ANALYSED)
     return Finding(op.name, op.line, str(op.loc) if op.loc else None, op.loops, category, (), (), (), "",
                    status, 0.0, problem=str(error) or type(error).__name__, frames=op.loc.frames if op.loc else ())
 
 
 # ----------------------------------------------------------------------------------------- per op
 
+
+
+def swizzle_bytes(vt) -> int | None:
+    """The swizzlingByteWidth of a buffer's layout (#ttg.nvmma_shared); None where its layout has none."""
+    if vt is None or vt.encoding is None:
+        return None
+    return getattr(vt.encoding, "swizzling_byte_width", None)
 
 
 def value_bytes(vt) -> int:

@@ -11,7 +11,7 @@ def convert_op(ctx: Context, op) -> Finding:
     src, dst = ctx.parse_type(op_type(op, "operand", 0)), ctx.parse_type(op_type(op, "result", 0))
     report, cost, facts = ctx.memo.get(("convert", ctx.key(src), ctx.key(dst), ctx.target.name),
                                        lambda: _convert_row(ctx, src, dst))
-    return finding(ctx, op, Category.CONVERT, (src, dst), src, "", cost, facts=facts,
+    return finding(ctx, op, Category.CONVERT, (src, dst), src, cost, facts=facts,
                    scratch_bytes=facts.scratch_bytes, conversion=report)
 
 
@@ -19,7 +19,7 @@ def _convert_row(ctx: Context, src, dst) -> tuple[object, float, Convert]:
     """(report, cost, facts) of a conversion: the `convert` model's report (reports/ words it) in a row."""
     from ..convert import analyze_convert
     bits = src.element_bits
-    report = analyze_convert(ctx.linear(src), ctx.linear(dst), bits, ctx.target.name)
+    report = analyze_convert(ctx.linear(src), ctx.linear(dst), bits, ctx.target)
     p = report.per_thread
     conflicts = {k: v or 0 for k, v in (report.bank_conflicts or {}).items()}
     cost = (p["shuffles"] + p["shared_stores"] * (1 + conflicts.get("store", 0))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..kinds import Category
 from .context import Context, Unreadable, finding
-from .facts import Dot
+from .facts import CONVERTED, LOCAL_LOAD, REGISTERS, SHARED_MEMORY, Dot, Operand
 from .findings import Finding
 
 
@@ -12,18 +12,16 @@ def dot_op(ctx: Context, op) -> Finding:
     if len(types) < 2:
         raise Unreadable(f"{op.name} has {len(types)} operand type(s), not 2 or 3")
     acc = ctx.parse_type(op.result_types[0]) if op.result_types else types[-1]
-    notes = []
+    operands = []
     for name, vt, label in zip(op.operands[:2], types[:2], ("A", "B")):
-        where = "shared memory" if vt.kind == "memdesc" else "registers"
         producer = ctx.defining(name)
         if producer is not None and producer.name == "ttg.convert_layout":
-            notes.append(f"{label} converted to its operand layout at line {producer.line}")
+            operands.append(Operand(label, CONVERTED, producer.line))
         elif producer is not None and producer.name == "ttg.local_load":
-            notes.append(f"{label} loaded from shared memory at line {producer.line}")
+            operands.append(Operand(label, LOCAL_LOAD, producer.line))
         else:
-            notes.append(f"{label} in {where}")
-    verdict = "; ".join(notes)
-    return finding(ctx, op, Category.DOT, types[:2] + [acc], acc, verdict, 0.0, facts=Dot(tuple(notes)),
+            operands.append(Operand(label, SHARED_MEMORY if vt.kind == "memdesc" else REGISTERS))
+    return finding(ctx, op, Category.DOT, types[:2] + [acc], acc, 0.0, facts=Dot(tuple(operands)),
                     instructions=_dot_instructions(ctx, op))
 
 

@@ -1,7 +1,8 @@
 """What each kind of audit row found, as numbers and names: one frozen record per category (`Finding.facts`).
 
-Reports read these fields, and the JSON report writes each record's fields in the order declared here (a field in
-the class's `OPTIONAL` is left out while it is None), so the JSON is generated from the records."""
+Reports read these fields (reports/audit.py words every row from them), and the JSON report writes each record's
+fields in the order declared here (a field in the class's `OPTIONAL` is left out while it is None; one in its
+`HIDDEN` is for the words only), so the JSON is generated from the records."""
 from __future__ import annotations
 
 from ...records import frozen
@@ -96,15 +97,38 @@ class Reduction:
 
 @frozen
 class Tma:
-    """A TMA bulk copy: the bytes of its shared buffer."""
+    """A TMA bulk copy: the bytes of its shared buffer (and the swizzle of its layout, for the words); the box one
+    message moves (Triton's getTMABlockShape), the messages the block takes, the warps that share them (each elected
+    thread issues `instructions_per_thread` `cp.async.bulk.tensor.<rank>d`); None where the encoding gives no box
+    (not an nvmma_shared buffer)."""
     shared_bytes: int
+    swizzle_bytes: int | None = None         # the buffer's swizzlingByteWidth (None: its layout has none)
+    rank: int | None = None
+    box: tuple[int, ...] | None = None
+    messages: int | None = None
+    warps: int | None = None
+    instructions_per_thread: int | None = None
+    OPTIONAL = ("rank", "box", "messages", "warps", "instructions_per_thread")
+    HIDDEN = ("swizzle_bytes",)
+
+
+# where a dot's operand comes from (`Operand.source`)
+CONVERTED, LOCAL_LOAD, SHARED_MEMORY, REGISTERS = "convert", "local_load", "shared memory", "registers"
+
+
+@frozen
+class Operand:
+    """Where one operand of a dot comes from: a convert_layout or a local_load at `line`, else the memory it is in."""
+    label: str                               # "A" or "B"
+    source: str                              # CONVERTED, LOCAL_LOAD, SHARED_MEMORY or REGISTERS
+    line: int | None = None                  # of the producing op (CONVERTED, LOCAL_LOAD)
     OPTIONAL = ()
 
 
 @frozen
 class Dot:
-    """A dot: where each operand comes from, in words (A, then B)."""
-    operands: tuple[str, ...]
+    """A dot: where each operand comes from (A, then B); the JSON words each (reports/audit.py)."""
+    operands: tuple[Operand, ...]
     OPTIONAL = ()
 
 
@@ -128,7 +152,9 @@ class BufferInfo:
     memory: str
     writes: tuple[BufferUse, ...]
     reads: tuple[BufferUse, ...]
+    swizzle_bytes: int | None = None         # the layout's swizzlingByteWidth (None: it has none)
     OPTIONAL = ()
+    HIDDEN = ("swizzle_bytes",)
 
 
 Facts = Convert | GlobalAccess | SharedAccess | AsyncCopy | Reduction | Tma | Dot

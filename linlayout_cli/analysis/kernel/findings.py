@@ -3,9 +3,9 @@ no row (`Extra`), the kernel's shared memory (`SharedUse`) and the module's audi
 from __future__ import annotations
 
 from ...records import frozen, frozen_slots
-from ..kinds import Category
+from ..kinds import Category, Status
 from ..targets import READ, Target
-from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess
+from .facts import AsyncCopy, BufferInfo, Convert, Facts, GlobalAccess, SharedAccess, Tma
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only: convert loads when a dump has a convert_layout
@@ -30,11 +30,11 @@ class Finding:
     attrs: tuple[str, ...]           # the same layouts printed canonically
     shape: tuple[int, ...]
     element: str
-    verdict: str                     # the answer in words; '' for a conversion (reports/convert words `conversion`)
+    status: Status                   # ANALYSED, or why not (reports/audit.py words every row from its facts)
     cost: float
     facts: Facts | None = None       # what the op's model found (None: not analysed)
     scratch_bytes: int = 0
-    problem: str = ""                # why the op is not analysed / not modelled (then `verdict` says which)
+    problem: str = ""                # why the op is not analysed / not modelled (then `status` says which)
     conversion: ConvertReport | None = None  # of a convert_layout
     instructions: dict | None = None  # counts the op's analysis computed (reductions, scans), in COUNT_CLASSES
     frames: tuple = ()               # the op's source frames, innermost first ((file, line, col), ...)
@@ -53,8 +53,9 @@ class Finding:
         compiled code of this op holds, once, loops not unrolled), or None where the model does not count this op.
 
         A convert counts its lowering (`convert` model); a register <-> shared access its ld/st.shared (ldmatrix,
-        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions; a reduction or
-        scan its shuffles and its rounds through shared memory (analysis/reduction.py); TMA copies and dots issue
+        stmatrix; ds_read / ds_write) instructions; a global access its load or store instructions, a TMA copy its
+        `cp.async.bulk.tensor` (global loads or stores; `analysis/kernel/tma.py`); a reduction or
+        scan its shuffles and its rounds through shared memory (analysis/reduction.py); dots issue
         none of these classes themselves (a warp_group_dot of two warp groups: one warp-index shuffle). Every op
         also counts the barriers Triton's Membar pass inserts at it (`membar`). docs/audit_model.md states each
         rule; `ModuleAudit.extras` holds what the compiled code has at ops that are no row."""
@@ -84,6 +85,9 @@ class Finding:
             return zero | {key: facts.issued if facts.issued is not None else facts.instructions_per_thread}
         if isinstance(facts, GlobalAccess) and self.op in GLOBAL_COUNTED:
             key = "global_stores" if self.op.endswith("store") else "global_loads"
+            return zero | {key: facts.instructions_per_thread}
+        if isinstance(facts, Tma) and facts.instructions_per_thread is not None:
+            key = "global_loads" if self.op == "ttng.async_tma_copy_global_to_local" else "global_stores"
             return zero | {key: facts.instructions_per_thread}
         if self.category in (Category.TMA, Category.DOT, Category.BUFFER):
             return zero
@@ -128,7 +132,7 @@ class ModuleAudit:
     threads_per_warp: int | None
     findings: tuple[Finding, ...]
     shared: SharedUse
-    problems: tuple[str, ...]
+    problems: tuple[Finding, ...]    # the rows with a problem, in the order they were found
     target_given: str = "module"     # where the target came from: "module", "option" (--target) or "default"
     section: Section | None = None   # the file's `parsing.sections.Section` the module is (None: read on its own)
     extras: tuple = ()               # Extra: instructions at ops that are no row (Membar's barriers, waits)
@@ -155,7 +159,7 @@ class ModuleAudit:
 
 @frozen
 class ModuleCost:
-    """A kernel's rows added up, in the audit's unit (issue slots per thread, loops weighed): what its layout ops
+    """A kernel's rows added up, in the audit's unit (the weighted cost per thread advise shares, loops weighed): what its layout ops
     cost, what they would cost at their best, and the difference."""
     cost: float
     ideal: float

@@ -14,9 +14,8 @@ def _scalar_global(ctx: Context, op) -> Finding:
     """A load or store of one scalar (one instruction of its element's width)."""
     ptr = ctx.parse_type(op_type(op, "operand", 0))
     bits = ptr.pointee_bits
-    verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
     facts = GlobalAccess(1, bits, 1, scalar=True, limited_by="scalar pointer")
-    return finding(ctx, op, Category.GLOBAL, (), None, f"scalar {verb} of {bits} bits", 1.0, 1.0, facts=facts)
+    return finding(ctx, op, Category.GLOBAL, (), None, 1.0, 1.0, facts=facts)
 
 
 # AMD buffer ops: operand index of the base pointer (the offsets tensor follows it), as Triton 3.9 prints them:
@@ -27,8 +26,6 @@ def _scalar_global(ctx: Context, op) -> Finding:
 #   %t = amdg.buffer_load_to_local %ptr[%offsets] mask = %m into %buf : !tt.ptr<f16>[tensor<64x64xi32, #b>] -> <..>
 BUFFER_POINTER = {"amdg.buffer_load": 0, "amdg.buffer_store": 1, "amdg.buffer_atomic_rmw": 1,
                   "amdg.buffer_atomic_cas": 2, "amdg.buffer_load_to_local": 0}
-BUFFER_VERBS = {"amdg.buffer_load": "load", "amdg.buffer_store": "store", "amdg.buffer_atomic_rmw": "atomic",
-                "amdg.buffer_atomic_cas": "atomic", "amdg.buffer_load_to_local": "load to shared"}
 
 
 def _buffer_type(ctx: Context, op):
@@ -84,15 +81,11 @@ def buffer_op(ctx: Context, op) -> Finding:
         ("lines",) + ctx.key(vt)[1:3] + (vec, bits, offsets.contiguity, offsets.constancy),
         lambda: warp_access(ll, bits, vec, offsets.contiguity, offsets.constancy, AMD_LINE_BYTES,
                             AMD_LINE_BYTES)).sectors
-    verb = BUFFER_VERBS[op.name]
-    verdict = (f"buffer {verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
-               f"{access.sectors} {'line(s)' if unit == AMD_LINE_BYTES else 'sector(s)'} of {unit} bytes per warp "
-               f"access (ideal {access.ideal})")
     facts = GlobalAccess(vec, vec * bits, instructions, sectors_per_warp_access=access.sectors,
                          ideal_sectors=access.ideal, contiguity=contig, divisibility=address_divisibility,
                          limited_by=bound[0], bound_by=tuple(bound), limits=limits, pointers=op.operands[k + 1],
                          sector_bytes=unit, lines_per_warp_access=lines, address_assumptions=access.reasons)
-    return finding(ctx, op, Category.GLOBAL, (vt,), vt, verdict, instructions * access.sectors / max(1, access.ideal),
+    return finding(ctx, op, Category.GLOBAL, (vt,), vt, instructions * access.sectors / max(1, access.ideal),
                    ideal_instructions(regs, bits), facts=facts)
 
 
@@ -138,14 +131,11 @@ def global_op(ctx: Context, op) -> Finding:
     lines = access.sectors if unit == AMD_LINE_BYTES else ctx.memo.get(
         ("lines",) + ctx.key(ptr)[1:3] + (vec, bits, axes.contiguity, axes.constancy),
         lambda: warp_access(ll, bits, vec, axes.contiguity, axes.constancy, AMD_LINE_BYTES, AMD_LINE_BYTES)).sectors
-    verb = {"tt.load": "load", "tt.store": "store"}.get(op.name, "atomic")
-    verdict = (f"{verb} {vec} x {bits}-bit per thread ({instructions} instruction(s)), {limit_words(bound)}; "
-               f"{sectors} sector(s) of {unit} bytes per warp access (ideal {ideal})")
     facts = GlobalAccess(vec, vec * bits, instructions, sectors_per_warp_access=sectors, ideal_sectors=ideal,
                          contiguity=axes.contiguity[dim], divisibility=axes.divisibility[dim], limited_by=bound[0],
                          bound_by=tuple(bound), limits=limits, pointers=op.operands[0], mask=mask,
                          sector_bytes=unit, lines_per_warp_access=lines, address_assumptions=access.reasons)
-    return finding(ctx, op, Category.GLOBAL, (ptr,), ptr, verdict, instructions * sectors / max(1, ideal),
+    return finding(ctx, op, Category.GLOBAL, (ptr,), ptr, instructions * sectors / max(1, ideal),
                    ideal_instructions(regs, bits), facts=facts)
 
 
@@ -163,11 +153,3 @@ def binding_limits(limits: dict, vec: int) -> list[str]:
     ['128-bit cap', 'layout']
     """
     return [name for name in LIMITS if name in limits and limits[name] <= vec]
-
-
-def limit_words(bound: list[str]) -> str:
-    """'at the 128-bit cap' where the cap binds (nothing more to gain), else 'limited by the mask' (every binding
-    limit, joined by 'and')."""
-    if bound[0] == "128-bit cap":
-        return "at the 128-bit cap"
-    return "limited by " + " and ".join(f"the {b}" for b in bound)

@@ -6,7 +6,7 @@ import math
 
 from ...errors import TTLayoutError
 from ..kinds import Category
-from .context import Context, finding, op_type, value_bytes
+from .context import Context, finding, op_type, swizzle_bytes, value_bytes
 from .facts import AsyncCopy, BufferInfo, BufferUse, SharedAccess
 from .findings import Buffer, Finding, SharedUse
 from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
@@ -65,37 +65,19 @@ def buffer_users(ctx: Context, root: dict, findings: dict) -> dict[str, dict]:
     return out
 
 
-def _uses_text(uses: tuple[BufferUse, ...]) -> str:
-    parts = []
-    for u in uses[:4]:
-        conflicts = f", {u.bank_conflicts} conflict(s)" if u.bank_conflicts is not None else ""
-        parts.append(f"{u.op} (line {u.line}{conflicts})")
-    if len(uses) > 4:
-        parts.append(f"{len(uses) - 4} more")
-    return ", ".join(parts) if parts else "none"
-
-
 def buffer_info(ctx: Context, op, root: dict, users: dict) -> BufferInfo:
     """What an allocation holds: shape, stages, layout, bytes, and its readers and writers."""
     mem = ctx.parse_type(op_type(op, "result", 0))
     name = op.results[0].split(":")[0] if op.results else ""
     used = users.get(name, {"writes": [], "reads": []})
     return BufferInfo(tuple(mem.shape), _stages(ctx.module.ops, root, name, mem), mem.encoding_text, value_bytes(mem),
-                      mem.element, mem.memory, tuple(used["writes"]), tuple(used["reads"]))
+                      mem.element, mem.memory, tuple(used["writes"]), tuple(used["reads"]), swizzle_bytes(mem))
 
 
 def alloc_op(ctx: Context, op, root: dict, users: dict) -> Finding:
     """A local_alloc without a value: the buffer as a layout decision (its layout, stages and bytes, who uses it)."""
     mem = ctx.parse_type(op_type(op, "result", 0))
-    info = buffer_info(ctx, op, root, users)
-    swizzle = ""
-    if mem.encoding is not None and hasattr(mem.encoding, "swizzling_byte_width"):
-        swizzle = f", {mem.encoding.swizzling_byte_width}-byte swizzle"
-    stages = f"{info.stages} x " if info.stages > 1 else ""
-    shape = mem.shape[1:] if info.stages > 1 else mem.shape
-    verdict = (f"buffer {stages}{'x'.join(map(str, shape))}x{mem.element}, {info.bytes} bytes{swizzle}; "
-               f"written by {_uses_text(info.writes)}; read by {_uses_text(info.reads)}")
-    return finding(ctx, op, Category.BUFFER, (mem,), mem, verdict, 0.0, buffer=info)
+    return finding(ctx, op, Category.BUFFER, (mem,), mem, 0.0, buffer=buffer_info(ctx, op, root, users))
 
 
 # ----------------------------------------------------------------------------------------- shared memory

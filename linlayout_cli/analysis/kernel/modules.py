@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...errors import TTLayoutError
 from ...records import frozen
-from ..targets import Target, get_target
+from ..targets import DEFAULT, Target, get_target
 from .ops import FUNCTION_OPS
 
 MAX_THREADS = 1024               # threads one CTA may have, on every target
@@ -37,16 +37,15 @@ def _where(module, several: bool) -> str:
     return f"the module at line {module.first_line}" if several else "the module"
 
 
-def module_target(module, option: Target | str | None, several: bool = False) -> tuple[Target, str]:
-    """The target to audit a module for, and where it came from: `--target` (already resolved by the command; a
-    name is still taken while commands pass one), the module's `ttg.target`, or the default when the module names
-    none. A `ttg.target` that is empty or unknown is an error naming it: the audit would otherwise model the wrong
+def module_target(module, option: Target | None, several: bool = False) -> tuple[Target, str]:
+    """The target to audit a module for, and where it came from: `--target` (resolved by the command), the
+    module's `ttg.target` (resolved here, once per module), or the default when the module names none. A `ttg.target` that is empty or unknown is an error naming it: the audit would otherwise model the wrong
     hardware."""
     if option is not None:
-        return (option if isinstance(option, Target) else get_target(option)), "option"
+        return option, "option"
     name = module.target
     if name is None:
-        return get_target(None), "default"
+        return DEFAULT, "default"
     try:
         if not name.strip():
             raise TTLayoutError("empty")

@@ -21,8 +21,6 @@ def reduce_op(ctx: Context, op) -> Finding:
              for d in ("register", "lane", "warp", "block")}
     widths = tuple(ctx.parse_type(t).element_bits for t in op.operand_types)
     bits = sum(widths)
-    warps = 1 << along["warp"]
-    lanes = 1 << along["lane"]
     scratch = 0
     if op.name == "tt.reduce" and (along["warp"] or along["block"]):
         from ..reduction import reduce_scratch_bytes
@@ -31,23 +29,17 @@ def reduce_op(ctx: Context, op) -> Finding:
     if op.name == "tt.scan" and along["warp"]:
         scratch = _scan_scratch(src, axis, ll, bits)
     rounds = along["lane"]
-    if along["warp"]:
-        verdict = (f"across {warps} warps: {rounds} shuffle round(s), then shared memory "
-                   f"({scratch} bytes scratch) and a barrier")
+    if along["warp"]:                                # shuffles, then shared memory and a barrier
         cost = rounds + 4 + 2
-    elif along["lane"]:
-        verdict = f"within a warp: {rounds} shuffle round(s) across {lanes} lanes"
+    else:                                            # shuffles within a warp, or registers only
         cost = rounds
-    else:
-        verdict = "within each thread (registers only)"
-        cost = 0
     facts = Reduction(axis, along["register"], along["lane"], along["warp"], scratch)
     try:
         counts = _reduce_instructions(ctx, op, ll, axis, widths)
-    except TTLayoutError:                            # the counts are not modelled; the row's verdict stands
+    except TTLayoutError:                            # the counts are not modelled; the row stands
         counts = None
     category = Category.REDUCE if op.name == "tt.reduce" else Category.SCAN
-    return finding(ctx, op, category, (src,), src, verdict, cost, rounds, facts=facts, scratch_bytes=scratch,
+    return finding(ctx, op, category, (src,), src, cost, rounds, facts=facts, scratch_bytes=scratch,
                    instructions=counts)
 
 
@@ -71,17 +63,17 @@ def _reduce_instructions(ctx: Context, op, ll, axis: int, widths) -> dict | None
     """The reduce's or scan's shared loads and stores, shuffles and barriers (analysis/reduction.py); None for
     what that model leaves out (a reversed scan, a result of another rank)."""
     from ..reduction import reduce_counts, scan_counts
-    target = ctx.target.name
+    target, name = ctx.target, ctx.target.name
     if op.name == "tt.scan":
         if op.flag("reverse"):
             return None
         return ctx.memo.get(("scan-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3]
-                            + (axis, widths, target), lambda: scan_counts(ll, axis, widths, target))
+                            + (axis, widths, name), lambda: scan_counts(ll, axis, widths, target))
     out = ctx.parse_type(op.result_types[0]) if op.result_types else None
     out_ll = ctx.linear(out) if out is not None and out.kind == "tensor" else None
     combiner = _combiner(ctx, op)
     key = ("reduce-counts",) + ctx.key(ctx.parse_type(op_type(op, "operand", 0)))[1:3] + (
-        axis, widths, target, combiner, ctx.key(out) if out_ll is not None else None)
+        axis, widths, name, combiner, ctx.key(out) if out_ll is not None else None)
     return ctx.memo.get(key, lambda: reduce_counts(ll, axis, widths, out_ll, target, combiner))
 
 

@@ -78,12 +78,11 @@ def shared_op(ctx: Context, op) -> Finding:
             f"global_load_lds ({vec * report.bitwidth} bits per lane)"
     elements = report.instructions_per_warp * report.vector_width
     per_thread = max(1, elements // vec)
-    verdict = f"{instruction}, {access.conflicts} bank conflict(s)"
     from ..bank import vector_limit
     limit = vector_limit(report) if vec == report.vector_width else "pointer contiguity"
     facts = AsyncCopy(access.conflicts, vec, vec * report.bitwidth, per_thread, access.wavefronts, kind,
                       value_bytes(mem), instruction, limit, _copy_sectors(ctx, reg, vec, report.bitwidth))
-    return finding(ctx, op, Category.SHARED, (reg, mem), reg, verdict, per_thread * (1 + access.conflicts),
+    return finding(ctx, op, Category.SHARED, (reg, mem), reg, per_thread * (1 + access.conflicts),
                    ideal_instructions(elements, report.bitwidth), facts=facts)
 
 
@@ -142,17 +141,6 @@ def _local_access(ctx: Context, op, reg, mem, kind: str) -> Finding:
     except MisalignedAccess as e:
         raise Misaligned(str(e)) from None
     per_thread = d.instructions_per_warp
-    waves = f", {d.wavefronts_max} wavefront(s) each" if d.wavefronts_max is not None else ""
-    if d.wavefronts_mean is not None and d.wavefronts_mean != d.wavefronts_max:
-        waves = f", {d.wavefronts_mean:.3g} wavefront(s) each (at most {d.wavefronts_max})"
-    ideal = ""
-    if d.wavefronts_total is not None and d.ideal_wavefronts_total is not None \
-            and d.wavefronts_total != d.ideal_wavefronts_total:
-        ideal = f", ideal {d.ideal_wavefronts_total / max(1, d.instructions_per_cta):.3g}"
-    triton = f"; Triton's model: {d.conflicts} bank conflict(s)" if d.conflicts is not None else ""
-    if d.wavefronts_max is None and d.why:           # no wavefronts: say why (a target without a bank model)
-        triton = f"; {d.why.rstrip('.')}"
-    verdict = f"{per_thread} x {d.instruction} per thread{waves}{ideal}{triton}"
     cost = float(per_thread)                         # instructions x (wavefronts / the ideal), like a convert's
     if d.wavefronts_total and d.ideal_wavefronts_total:
         cost = per_thread * d.wavefronts_total / d.ideal_wavefronts_total
@@ -161,7 +149,7 @@ def _local_access(ctx: Context, op, reg, mem, kind: str) -> Finding:
                          d.ideal_wavefronts_total, kind, value_bytes(mem), _shared_limit(ctx, d, reg, mem, kind),
                          why=d.why or None, issued=d.issued if d.issued is not None and d.issued != per_thread else None)
     elements = per_thread * d.vector_bits // memory_bits(reg)
-    return finding(ctx, op, Category.SHARED, (reg, mem), reg, verdict, cost,
+    return finding(ctx, op, Category.SHARED, (reg, mem), reg, cost,
                    ideal_instructions(elements, memory_bits(reg)), facts=facts)
 
 

@@ -46,7 +46,7 @@ def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:
         if op.name in WARP_INDEX_OPS and scope not in seen:
             seen.add(scope)
             if i in findings:
-                counts = dict(findings[i].instructions or {})
+                counts = dict(findings[i]._own_counts() or {})     # its own instructions (a TMA store's) kept
                 counts["shuffles"] = counts.get("shuffles", 0) + 1
                 findings[i] = replace(findings[i], instructions=counts)
             else:
