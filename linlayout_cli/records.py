@@ -102,8 +102,8 @@ def field_names(record) -> tuple[str, ...]:
     return type(record)._fields
 
 
-def _record_init(self, *args, **kwargs):
-    cls = type(self)
+def _field_values(cls, args, kwargs) -> dict:
+    """Every field's value for `cls(*args, **kwargs)`: the arguments by position and by name, then the defaults."""
     fields = cls._fields
     if len(args) > len(fields):
         raise TypeError(f"{cls.__name__} takes {len(fields)} fields, got {len(args)}")
@@ -118,26 +118,16 @@ def _record_init(self, *args, **kwargs):
                 if name not in cls._defaults:
                     raise TypeError(f"{cls.__name__}: missing field '{name}'")
                 values[name] = cls._defaults[name]
-    self.__dict__.update(values)                     # one update; __setattr__ is the frozen guard
+    return values
+
+
+def _record_init(self, *args, **kwargs):
+    self.__dict__.update(_field_values(type(self), args, kwargs))   # one update; __setattr__ is the frozen guard
 
 
 def _slotted_init(self, *args, **kwargs):
-    cls = type(self)
-    fields = cls._fields
-    if len(args) > len(fields):
-        raise TypeError(f"{cls.__name__} takes {len(fields)} fields, got {len(args)}")
-    values = dict(zip(fields, args))
-    for name in kwargs:
-        if name not in fields or name in values:
-            raise TypeError(f"{cls.__name__}: unexpected or repeated field '{name}'")
-    values.update(kwargs)
-    for name in fields:
-        if name in values:
-            object.__setattr__(self, name, values[name])
-        elif name in cls._defaults:
-            object.__setattr__(self, name, cls._defaults[name])
-        else:
-            raise TypeError(f"{cls.__name__}: missing field '{name}'")
+    for name, value in _field_values(type(self), args, kwargs).items():
+        object.__setattr__(self, name, value)
 
 
 def _values(self) -> tuple:
