@@ -142,7 +142,7 @@ def run(ctx: Context, given: Request) -> int:
     shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
     if fmt == "text" and not as_json:
         _note_lanes(ctx, shown)
-    _check_memory_views([p for _, p in shown], tmem_warps, as_json or fmt == "json", fmt)
+    _check_memory_views([p for _, p in shown], tmem_warps)
     pictures: dict = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
     if fmt == "cute" and not as_json:
         lines = _cute_lines(shown, failures)
@@ -315,14 +315,11 @@ def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
         raise TTLayoutError("--tmem-instr needs --tmem-warps N")
 
 
-def _check_memory_views(shown, tmem_warps, as_json: bool, fmt: str) -> None:
-    """--tmem-warps needs a tensor memory layout; JSON and pictures only cover Triton's own views."""
+def _check_memory_views(shown, tmem_warps) -> None:
+    """--tmem-warps needs a tensor memory layout."""
     if tmem_warps is not None and not any(p.tmem_load for p in shown):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
-    if fmt in ("svg", "html") and not as_json and any(p.view != "triton" for p in shown):
-        raise TTLayoutError(f"--format {fmt} covers Triton's own views only, not the padded, "
-                            "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
 
 
 def _report_failures(ctx, failures) -> int:
@@ -352,7 +349,7 @@ def _color_system(mode: str, output):
 def _picture(fmt: str, converted, use_hw_view: bool, write) -> None:
     """--format svg / html: every layout of the command line in one picture (or one page)."""
     layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
-                + (f" at {job.type_text}" if job.per_shape else ""), shown.linear) for job, shown in converted]
+                + (f" at {job.type_text}" if job.per_shape else ""), shown) for job, shown in converted]
     bits = [job.element_bits for job, _ in converted]
     if fmt == "svg":
         from ..render.svg import render_svg
