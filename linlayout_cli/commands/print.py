@@ -352,7 +352,7 @@ def _picture(fmt: str, converted, use_hw_view: bool, write) -> None:
                 + (f" at {job.type_text}" if job.per_shape else ""), shown) for job, shown in converted]
     bits = [job.element_bits for job, _ in converted]
     if fmt == "svg":
-        from ..render.svg import render_svg
+        from ..render.picture import render_svg
         render_svg(layouts, use_hw_view, bits, write)
     else:
         from ..render.html import render_html

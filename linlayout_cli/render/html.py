@@ -3,8 +3,9 @@
 The page embeds each layout's bases (a few hundred bytes), never its grid; ``page.js`` (shipped as package data and
 inlined into the page) solves the layout's linear system in the browser and draws only the visible cells on a
 canvas, so a 4096x4096 tensor is a page of a few tens of KB. Hovering a cell shows who holds it, clicking a cell
-highlights its thread (shared layouts: its bank), the page switches between tensor and hardware view and finds a
-thread or an element.
+highlights its thread (shared layouts: its bank; tensor memory: its TMEM row), the page switches between tensor and
+hardware view and finds a thread, a row or an element. Padded, partitioned and tensor memory layouts carry what
+their views need besides the bases (the padding; the element width and the unused row and column bits).
 """
 from __future__ import annotations
 

@@ -138,8 +138,9 @@ def shared_memory_hardware_cells(layout, padding, element_bits: int) -> Cells:
     at = offsets_at(padding, np.minimum(positions, size - 1), offsets)
     at[~inside] = -1
     lines: list = []
-    ids, hatched = [], []
-    groups = []
+    ids: list = []
+    hatched: list = []
+    groups: list[tuple[int, str | None]] = []
     for b in range(blocks):                      # the text view's order: CTA, then partition
         for p in range(parts):
             buf = p * blocks + b
@@ -258,7 +259,9 @@ def tmem_hardware_cells(layout, bits: int) -> Cells:
     tr = min(tr, rows)
     r = np.arange(0, rows, tr, dtype=np.int64)
     k = np.arange(0, columns, tc, dtype=np.int64)
-    lines, ids, titles = [], [], {}
+    lines: list[tuple[str, ...]] = []
+    ids: list[int] = []
+    titles: dict[int, str] = {}
     for b in range(blocks):
         for rr in r.tolist():
             c = (k[:, None] * slots + np.arange(slots, dtype=np.int64)[None, :])
