@@ -209,8 +209,8 @@
   Layout.prototype.bank = function (offset) { return Math.floor(offset * this.bits / 32) % 32; };
   // shared memory: the memory position of linear offset o (o plus the padding of every interval it has passed)
   Layout.prototype.position = function (o) {
-    var q = o;
-    if (this.padding) this.padding.forEach(function (ip) { q += Math.floor(o / ip[0]) * ip[1]; });
+    var q = o, pads = this.padding;
+    if (pads) for (var i = 0; i < pads.length; i++) q += Math.floor(o / pads[i][0]) * pads[i][1];
     return q;
   };
   Layout.prototype.offsetBelow = function (q) {    // the last linear offset at or before memory position q
@@ -696,18 +696,21 @@
     var w = Math.max(1, Math.min(viewW(), Math.ceil(grid.cols * cw - state.px)));
     var h = Math.max(1, Math.min(viewH(), Math.ceil(grid.rows * ch - state.py)));
     var img = ctx.createImageData(Math.round(w * dpr), Math.round(h * dpr)), px = img.data;
-    var cache = {};
+    var cache = {}, lastR = -1, lastC = -1, rgbv = [255, 255, 255];
     for (var j = 0; j < img.height; j++) {
       var r = Math.min(grid.rows - 1, Math.floor((state.py + j / dpr) / ch));
       for (var i = 0; i < img.width; i++) {
-        var c = Math.min(grid.cols - 1, Math.floor((state.px + i / dpr) / cw));
-        var cell = grid.cell(r, c), on = grid.selected(cell, state.sel), hsl = grid.colour(cell), k = (j * img.width + i) * 4;
-        var rgbv = [255, 255, 255];
-        if (hsl) {
-          if (on) hsl = [0, 100, 44];
-          else if (state.sel) hsl = faded(hsl);
-          var key = hsl.join(",");
-          rgbv = cache[key] || (cache[key] = rgb(hsl));
+        var c = Math.min(grid.cols - 1, Math.floor((state.px + i / dpr) / cw)), k = (j * img.width + i) * 4;
+        if (r !== lastR || c !== lastC) {          // a cell spans several pixels: work it out once
+          var cell = grid.cell(r, c), on = grid.selected(cell, state.sel), hsl = grid.colour(cell);
+          rgbv = [255, 255, 255];
+          if (hsl) {
+            if (on) hsl = [0, 100, 44];
+            else if (state.sel) hsl = faded(hsl);
+            var key = hsl.join(",");
+            rgbv = cache[key] || (cache[key] = rgb(hsl));
+          }
+          lastR = r; lastC = c;
         }
         px[k] = rgbv[0]; px[k + 1] = rgbv[1]; px[k + 2] = rgbv[2]; px[k + 3] = 255;
       }
