@@ -20,7 +20,7 @@ import numpy as np
 from . import palette
 from .apply import images, split_coords
 from .color import bank
-from .memory import _shared, _tmem
+from .memory import _shared, _spread, _tmem, tmem_used
 from .svg import (
     MAX_LINES,
     MAX_STRIPES,
@@ -194,25 +194,13 @@ def _lanes(rows: int) -> int:
     return min(32, rows)
 
 
-def _tmem_used(layout, rows, cols, row_unused, col_unused):
-    """The used column, row and block bits as one layout (flat index: used column bits lowest, then used row bits,
-    then the block), and the values of those bits (render.memory._tmem_tensor_view_streamed does the same)."""
-    from ..engine import LinearLayout
-    from .memory import _spread
-    used_rows = [k for k in range(len(layout.get_in_dim_bases("row"))) if not row_unused >> k & 1]
-    used_cols = [k for k in range(len(layout.get_in_dim_bases("col"))) if not col_unused >> k & 1]
-    bases = {"col": [layout.get_in_dim_bases("col")[k] for k in used_cols],
-             "row": [layout.get_in_dim_bases("row")[k] for k in used_rows],
-             "block": list(layout.get_in_dim_bases("block")) if layout.has_in_dim("block") else []}
-    used = LinearLayout(bases, layout.get_out_dims(), require_surjective=False)
-    return used, _spread(used_cols, np), _spread(used_rows, np), len(used_cols), len(used_rows)
-
-
 def tmem_tensor_cells(layout, bits: int) -> Cells:
     """Each element's places `R<row>:C<column>[.<slot>]`, as the text view lists them (block, row, column order),
     striped by the rows' colours."""
     layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot = _tmem(layout, bits)
-    used, col_values, row_values, col_bits, row_bits = _tmem_used(layout, rows, cols, row_unused, col_unused)
+    used, used_cols, used_rows = tmem_used(layout, row_unused, col_unused)
+    col_values, row_values = _spread(used_cols, np), _spread(used_rows, np)
+    col_bits, row_bits = len(used_cols), len(used_rows)
     sizes = [layout.get_out_dim_size(d) for d in layout.out_dims]
     row_major = used.transpose_outs(list(reversed(used.out_dims)))
     holders = Holders([int(c) for c in row_major.flat_bases()])
