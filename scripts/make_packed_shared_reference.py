@@ -16,8 +16,8 @@ WRITE -> ``ttg.local_alloc`` -> ``ttg.local_load`` into READ -> ``tt.store``; or
 compiled by the oracle interpreter (``ORACLE_PYTHON``, default ``/opt/oracle/venv/bin/python``), one subprocess
 per kernel.  Run from the repository root with any Python 3.10+::
 
-    python3 scripts/make_packed_shared_reference.py [-j N]      # about 10 minutes with two jobs
-    python3 scripts/make_packed_shared_reference.py --class trans8   # compile one class, keep the other rows
+    python3 scripts/make_packed_shared_reference.py [-j N]      # about 15 minutes with two jobs
+    python3 scripts/make_packed_shared_reference.py --class trans8   # one class (6 minutes), keep the other rows
 
 Writes ``tests/data/packed_shared.jsonl`` (one JSON object per case, keys sorted, in generation order; cases
 Triton refuses are left out): the inputs (``id``, ``class``, ``kind``, ``target``, ``num_warps``, ``shape``,
