@@ -48,18 +48,35 @@ class Op:
     """One operation as printed: its header and the text that follows its regions. Its types and its source
     location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
     at the location of the ops it reports."""
-    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "text", "region",
-                 "_types", "_type_cache", "_loc", "_locations")
+    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "_text", "region",
+                 "_types", "_type_cache", "_loc", "_locations", "_source")
 
     def __init__(self, name: str, results: tuple, operands: tuple, types: str, attrs: str, loc_text: str,
-                 line: int, depth: int, loops: int, text: str = "", region: int = 0, locations=None, type_cache=None):
+                 line: int, depth: int, loops: int, text: str | int = "", region: int = 0, locations=None,
+                 type_cache=None, source: str | None = None):
         self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
         self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
         self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
-        self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
+        # the whole op as printed (regions left out), or, with `source`, the offset in `source` of the one line
+        # that is the whole op (a huge function's plain ops keep no copy of their text); which region holds it
+        self._text, self.region, self._source = text, region, source
         self._types: str | tuple = types     # the text after ' : ', until read: then (operand types, result types)
         self._type_cache = type_cache        # type text -> type lists, shared by the ops of a module (or None)
         self._loc, self._locations = None, locations
+
+    @property
+    def text(self) -> str:
+        """The whole op as printed, its regions left out (a one-line op: its line without the indentation)."""
+        text = self._text
+        if self._source is None:
+            return text
+        source = self._source
+        end = source.find("\n", text)
+        return source[text:end if end >= 0 else len(source)].strip()
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text, self._source = value, None
 
     def _type_lists(self) -> tuple:
         types = self._types
@@ -458,6 +475,8 @@ class OpReader:
         self.fields: dict[str, tuple] = {}           # op text without its loc(...) -> its fields
         self.types: dict[str, tuple] = {}            # type text -> (operand types, result types)
         self.type_texts: dict[str, str] = {}         # type text -> its one copy
+        self.names: dict[str, str] = {}              # op name -> its one copy (`_statements`' plain ops)
+        self.locs: dict[str, str] = {}               # location alias (`#loc7`) -> its one copy (the same)
 
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
@@ -529,14 +548,30 @@ def _lines(text: str):
         pos = nl + 1
 
 
-def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tuple[list, int]:
-    """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
-    text that follows each of its regions appended (see the module docstring), and how many regions are numbered
-    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over.
+# A plain one-line op, the bulk of a huge function (`%5 = ttg.convert_layout %4 : tensor<..> -> tensor<..>
+# loc(#loc7)`): printable ASCII with no string, comment or bracket but `<>`, and at most a trailing `loc(#name)`;
+# groups: results, name, the rest (operands, types), the location alias. Its pieces are the ones `_RESULTS` and
+# `_NAME` take (their white space can only be blanks and tabs here), so what is read from it is what the general
+# path reads; anything else (a region, brackets, attributes, a string, a line continued) takes the general path.
+_PLAIN_CHAR = r"[\t !#-'*-.0-Z\\^-z|~]"         # printable ASCII but " ( ) / [ ] { }
+_FAST_OP = re.compile(r"[ \t]*(?:(%[\w$.\-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::\d+)?)*)[ \t]*=[ \t]*)?"
+                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _PLAIN_CHAR + r"*?)"
+                      r"(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
+_INTERN_LIMIT = 1 << 15
+
+
+def _statements(text: str, first: int, regions_before: int = 0, make=None, reader: OpReader | None = None,
+                start: int = 0, end: int | None = None) -> tuple[list, int]:
+    """Every op of text[start:end] as {"text", "line", "depth", "loops", "name", "region"}, in the order they
+    start; an op with regions gets the text that follows each of its regions appended (see the module
+    docstring), and how many regions are numbered (counting on from `regions_before`). Alias definitions (read by
+    the alias table) are stepped over.
 
     `make(stmt)`: each statement is replaced by what it returns as soon as nothing can be added to its text (it
     holds no open region and is not the last one completed, which a `default {` line could still extend), so a
-    function of 450,000 ops never holds 450,000 statement dicts beside its ops."""
+    function of 450,000 ops never holds 450,000 statement dicts beside its ops. With `reader` too, a plain
+    one-line op (`_FAST_OP`) becomes its `Op` at once, without a statement, its fields read from the line's one
+    match and its text left in `text` (`Op.text`); `make` must then make ops with that reader."""
     out: list = []
     pending: list[int] = []             # indices in `out` of statements not yet given to `make`
 
@@ -552,17 +587,87 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
     count = regions_before              # regions numbered so far (in the file's earlier operations)
-    last: dict | None = None            # the op completed last (its regions may open on the next line)
-    lines = _lines(text)
-    i = 0
-    for line_text in lines:
-        raw = line_text.strip()
-        number = first + i
-        i += 1
+    last: dict | int | None = None      # the op completed last (its regions may open on the next line); an int:
+    #                                     the index in `out` of a plain op made at once
+    n = len(text) if end is None else end
+    whole = len(text)
+    pos = start
+    number = first - 1
+    fast = _FAST_OP.match if reader is not None and make is not None else None
+    if fast is not None:
+        assert reader is not None
+        locations, type_cache, type_texts = reader.locations, reader.types, reader.type_texts
+        names, locs = reader.names, reader.locs
+    loops = 0                           # loops around the current line (scf.for / scf.while ops in `stack`)
+    dirty = False                       # whether `pending` may hold a statement that `make` can take now
+    while pos <= n:
+        if fast is not None:
+            m = fast(text, pos, n)
+            if m is not None:
+                number += 1
+                res, name, rest, loc = m.groups()
+                rest = rest.rstrip()
+                colon = rest.find(" : ")
+                head = rest if colon < 0 else rest[:colon]
+                if "<" not in head and ">" not in head:     # else a ' : ' inside <...> may come first
+                    if colon < 0:
+                        types = ""
+                    else:
+                        types = rest[colon + 3:]
+                        shared = type_texts.get(types)
+                        if shared is None:
+                            if len(type_texts) >= _INTERN_LIMIT:
+                                type_texts.clear()
+                            shared = type_texts[types] = types
+                        types = shared
+                    if res is None:
+                        results: tuple = ()
+                    elif "," in res:
+                        results = tuple(r.strip() for r in res.split(","))
+                    else:
+                        results = (res,)
+                    shared = names.get(name)
+                    if shared is None:
+                        if len(names) >= _INTERN_LIMIT:
+                            names.clear()
+                        shared = names[name] = name
+                    name = shared
+                    if loc is None:
+                        loc = ""
+                    else:
+                        shared = locs.get(loc)
+                        if shared is None:
+                            if len(locs) >= _INTERN_LIMIT:
+                                locs.clear()
+                            shared = locs[loc] = loc
+                        loc = shared
+                    after = m.end()
+                    if after == n < whole and text[n - 1] != "\n" and text[n] != "\n":
+                        own: str | int = text[pos:after].strip()   # the line goes on past the operation
+                        source = None
+                    else:
+                        own, source = pos, text
+                    last = len(out)
+                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, len(stack),
+                                  loops, own, regions[-1], locations, type_cache, source))
+                    if dirty:
+                        settle()
+                        dirty = False
+                    pos = after if after > m.start() and text[after - 1] == "\n" else n + 1
+                    continue
+                number -= 1
+        nl = text.find("\n", pos, n)
+        if nl < 0:
+            nl = n
+        raw = text[pos:nl].strip()
+        pos = nl + 1
+        number += 1
+        line_number = number
         if not raw or raw.startswith("//") or raw.startswith("^"):
             continue
         if raw.startswith("#") and raw.count("(") + raw.count("[") <= raw.count(")") + raw.count("]"):
             continue                                 # a one-line alias definition (a dump's #loc lines)
+        dirty = True
         if raw.startswith("}"):
             rest = raw.lstrip("})").strip()
             if not stack:
@@ -576,36 +681,48 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
                 last = stack.pop()
                 del last["open"]
                 regions.pop()
+                loops = _loops(stack)
             continue
         if _REGION_HEAD.match(raw) and last is not None:
+            if isinstance(last, int):           # a plain op made at once: its statement again
+                op = out[last]
+                out[last] = {"text": op.text, "line": op.line, "depth": op.depth, "region": op.region,
+                             "loops": op.loops, "name": op.name}
+                pending.append(last)
+                last = out[last]
+            assert isinstance(last, dict)
             stack.append(last)              # the regions of an op whose header ended its line (warp_specialize)
             last["open"] = True
             last["text"] += " " + raw[:-1].strip()
             count += 1
             regions.append(count)
+            loops = _loops(stack)
             continue
-        text = raw
-        paren, brace = _balance(text)
-        if paren > 0 and not text.endswith("{"):
-            parts = [text]                   # an op continued on the next lines, counted line by line
+        line_text = raw
+        paren, brace = _balance(line_text)
+        if paren > 0 and not line_text.endswith("{"):
+            parts = [line_text]                   # an op continued on the next lines, counted line by line
             while paren > 0 and not parts[-1].endswith("{"):
-                more = next(lines, None)
-                if more is None:
+                if pos > n:
                     break
-                more = more.strip()
-                i += 1
+                nl = text.find("\n", pos, n)
+                if nl < 0:
+                    nl = n
+                more = text[pos:nl].strip()
+                pos = nl + 1
+                number += 1
                 parts.append(more)
                 p, b = _balance(more)
                 paren, brace = paren + p, brace + b
-            text = " ".join(parts)
-        opens = text.endswith("{") and (brace > 0 or paren > 0)
+            line_text = " ".join(parts)
+        opens = line_text.endswith("{") and (brace > 0 or paren > 0)
         if opens:
-            text = text[:-1].rstrip()
-            text = text[:-1].rstrip() if text.endswith("(") else text
-        r = _RESULTS.match(text)
-        m = _NAME.match(text, r.end() if r else 0)
-        stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
-                "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
+            line_text = line_text[:-1].rstrip()
+            line_text = line_text[:-1].rstrip() if line_text.endswith("(") else line_text
+        r = _RESULTS.match(line_text)
+        m = _NAME.match(line_text, r.end() if r else 0)
+        stmt = {"text": line_text, "line": line_number,
+                "depth": len(stack), "region": regions[-1], "loops": loops,
                 "name": (m.group(1) or m.group(2)) if m else ""}
         if make is not None:
             settle()
@@ -616,12 +733,18 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
             stmt["open"] = True
             count += 1
             regions.append(count)
+            loops = _loops(stack)
         else:
             last = stmt
     if make is not None:
         for k in pending:
             out[k] = make(out[k])
     return out, count
+
+
+def _loops(stack: list[dict]) -> int:
+    """How many of the open ops are loops (the `loops` of an op inside them)."""
+    return sum(1 for s in stack if s["name"] in ("scf.for", "scf.while"))
 
 
 # ----------------------------------------------------------------------------------------- locations
@@ -867,7 +990,7 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
     for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
         line += text.count("\n", pos, start)
         pos = start
-        ops, regions = _statements(text[start:end], line, regions, make)
+        ops, regions = _statements(text, line, regions, make, reader, start, end)
         module.ops += [op for op in ops if op is not None]
     return module
 
