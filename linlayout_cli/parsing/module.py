@@ -44,45 +44,58 @@ class Loc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+_UNREAD = object()                       # an Op's location before it is first asked for
+
+
+class OpShared:
+    """What the ops of one module share: its `Locations` (or None), its cache of type lists by type text (or
+    None) and its text (where a plain op's line is read, `Op.text`)."""
+    __slots__ = ("locations", "types", "source")
+
+    def __init__(self, locations=None, types: dict | None = None, source: str = ""):
+        self.locations, self.types, self.source = locations, types, source
+
+
 class Op:
     """One operation as printed: its header and the text that follows its regions. Its types and its source
     location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
     at the location of the ops it reports."""
     __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "_text", "region",
-                 "_types", "_type_cache", "_loc", "_locations", "_source")
+                 "_types", "_loc", "_shared")
 
     def __init__(self, name: str, results: tuple, operands: tuple, types: str, attrs: str, loc_text: str,
                  line: int, depth: int, loops: int, text: str | int = "", region: int = 0, locations=None,
-                 type_cache=None, source: str | None = None):
+                 type_cache=None, shared: OpShared | None = None):
         self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
         self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
         self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
-        # the whole op as printed (regions left out), or, with `source`, the offset in `source` of the one line
-        # that is the whole op (a huge function's plain ops keep no copy of their text); which region holds it
-        self._text, self.region, self._source = text, region, source
+        # the whole op as printed (regions left out), or the offset in `shared.source` of the one line that is the
+        # whole op (a huge function's plain ops keep no copy of their text); which region holds it
+        self._text, self.region = text, region
         self._types: str | tuple = types     # the text after ' : ', until read: then (operand types, result types)
-        self._type_cache = type_cache        # type text -> type lists, shared by the ops of a module (or None)
-        self._loc, self._locations = None, locations
+        self._loc = _UNREAD
+        # what the ops of a module share: its locations, its type cache, its text
+        self._shared = OpShared(locations, type_cache) if shared is None else shared
 
     @property
     def text(self) -> str:
         """The whole op as printed, its regions left out (a one-line op: its line without the indentation)."""
         text = self._text
-        if self._source is None:
+        if text.__class__ is str:
             return text
-        source = self._source
+        source = self._shared.source
         end = source.find("\n", text)
         return source[text:end if end >= 0 else len(source)].strip()
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text, self._source = value, None
+        self._text = value
 
     def _type_lists(self) -> tuple:
         types = self._types
         if isinstance(types, tuple):
             return types
-        cache = self._type_cache
+        cache = self._shared.types
         found = cache.get(types) if cache is not None else None
         if found is None:
             found = _type_lists(types)
@@ -102,13 +115,15 @@ class Op:
     @property
     def loc(self) -> Loc | None:
         """The op's source position (None when it names none)."""
-        if self._locations is not None:
-            self._loc, self._locations = self._locations.resolve(self.loc_text), None
-        return self._loc
+        loc = self._loc
+        if loc is _UNREAD:
+            locations = self._shared.locations
+            loc = self._loc = locations.resolve(self.loc_text) if locations is not None else None
+        return loc
 
     @loc.setter
     def loc(self, value) -> None:
-        self._loc, self._locations = value, None
+        self._loc = value
 
     # ------------------------------------------------------------------ parsed attributes (read when asked for)
 
@@ -477,6 +492,7 @@ class OpReader:
         self.type_texts: dict[str, str] = {}         # type text -> its one copy
         self.names: dict[str, str] = {}              # op name -> its one copy (`_statements`' plain ops)
         self.locs: dict[str, str] = {}               # location alias (`#loc7`) -> its one copy (the same)
+        self.shared = OpShared(locations, self.types)
 
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
@@ -494,8 +510,8 @@ class OpReader:
         if fields is _NO_OP:
             return None
         name, results, operands, types, attrs = fields
-        return Op(name, results, operands, types, attrs, loc_text, line, depth, loops, text, region,
-                  self.locations, self.types)
+        return Op(name, results, operands, types, attrs, loc_text, line, depth, loops, text, region, None, None,
+                  self.shared)
 
 
 def _op_fields(body: str) -> tuple | None:
@@ -549,14 +565,18 @@ def _lines(text: str):
 
 
 # A plain one-line op, the bulk of a huge function (`%5 = ttg.convert_layout %4 : tensor<..> -> tensor<..>
-# loc(#loc7)`): printable ASCII with no string, comment or bracket but `<>`, and at most a trailing `loc(#name)`;
-# groups: results, name, the rest (operands, types), the location alias. Its pieces are the ones `_RESULTS` and
-# `_NAME` take (their white space can only be blanks and tabs here), so what is read from it is what the general
-# path reads; anything else (a region, brackets, attributes, a string, a line continued) takes the general path.
+# loc(#loc7)`): printable ASCII with no string, comment or bracket but `<>`, none of those before its first ' : ',
+# and at most a trailing `loc(#name)`. Groups: results, name, operands (the text before ' : '), types (after it),
+# location alias. Its pieces are the ones `_RESULTS` and `_NAME` take (their white space can only be blanks and
+# tabs here) and the first ' : ' is the one at depth 0, so what is read from it is what `_op_fields` reads; anything
+# else (a region, brackets, attributes, a string, a line continued) takes the general path.
 _PLAIN_CHAR = r"[\t !#-'*-.0-Z\\^-z|~]"         # printable ASCII but " ( ) / [ ] { }
+_PLAIN_SOLID = r"[!#-'*-.0-Z\\^-z|~]"            # the same but blanks and tabs
+_HEAD_CHAR = r"[\t !#-'*-.0-9;=?-Z\\^-z|~]"      # the same as _PLAIN_CHAR but : < >
 _FAST_OP = re.compile(r"[ \t]*(?:(%[\w$.\-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::\d+)?)*)[ \t]*=[ \t]*)?"
-                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _PLAIN_CHAR + r"*?)"
-                      r"(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
+                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _HEAD_CHAR + r"*)(?: : (" + _PLAIN_CHAR + "*"
+                      + _PLAIN_SOLID + r"))?(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
+_INTERN_CHECK = 1 << 12                 # plain ops read between two checks of the interning tables' size
 _INTERN_LIMIT = 1 << 15
 
 
@@ -594,68 +614,52 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
     pos = start
     number = first - 1
     fast = _FAST_OP.match if reader is not None and make is not None else None
-    if fast is not None:
-        assert reader is not None
-        locations, type_cache, type_texts = reader.locations, reader.types, reader.type_texts
-        names, locs = reader.names, reader.locs
+    if reader is not None:
+        shared, type_texts, names, locs = reader.shared, reader.type_texts, reader.names, reader.locs
+        shared.source = text
     loops = 0                           # loops around the current line (scf.for / scf.while ops in `stack`)
+    depth, region = 0, regions[-1]      # len(stack), regions[-1], as of the last general line
     dirty = False                       # whether `pending` may hold a statement that `make` can take now
+    budget = _INTERN_CHECK
     while pos <= n:
         if fast is not None:
             m = fast(text, pos, n)
             if m is not None:
                 number += 1
-                res, name, rest, loc = m.groups()
-                rest = rest.rstrip()
-                colon = rest.find(" : ")
-                head = rest if colon < 0 else rest[:colon]
-                if "<" not in head and ">" not in head:     # else a ' : ' inside <...> may come first
-                    if colon < 0:
-                        types = ""
-                    else:
-                        types = rest[colon + 3:]
-                        shared = type_texts.get(types)
-                        if shared is None:
-                            if len(type_texts) >= _INTERN_LIMIT:
-                                type_texts.clear()
-                            shared = type_texts[types] = types
-                        types = shared
-                    if res is None:
-                        results: tuple = ()
-                    elif "," in res:
-                        results = tuple(r.strip() for r in res.split(","))
-                    else:
-                        results = (res,)
-                    shared = names.get(name)
-                    if shared is None:
-                        if len(names) >= _INTERN_LIMIT:
-                            names.clear()
-                        shared = names[name] = name
-                    name = shared
-                    if loc is None:
-                        loc = ""
-                    else:
-                        shared = locs.get(loc)
-                        if shared is None:
-                            if len(locs) >= _INTERN_LIMIT:
-                                locs.clear()
-                            shared = locs[loc] = loc
-                        loc = shared
-                    after = m.end()
-                    if after == n < whole and text[n - 1] != "\n" and text[n] != "\n":
-                        own: str | int = text[pos:after].strip()   # the line goes on past the operation
-                        source = None
-                    else:
-                        own, source = pos, text
-                    last = len(out)
-                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, len(stack),
-                                  loops, own, regions[-1], locations, type_cache, source))
-                    if dirty:
-                        settle()
-                        dirty = False
-                    pos = after if after > m.start() and text[after - 1] == "\n" else n + 1
-                    continue
-                number -= 1
+                res, name, head, types, loc = m.groups()
+                if types is None:
+                    types = ""
+                else:
+                    types = type_texts.setdefault(types, types)
+                if res is None:
+                    results: tuple = ()
+                elif "," in res:
+                    results = tuple(r.strip() for r in res.split(","))
+                else:
+                    results = (res,)
+                name = names.setdefault(name, name)
+                loc = "" if loc is None else locs.setdefault(loc, loc)
+                budget -= 1
+                if not budget:
+                    budget = _INTERN_CHECK
+                    for table in (type_texts, names, locs):
+                        if len(table) > _INTERN_LIMIT:
+                            table.clear()
+                after = m.end()
+                last = len(out)
+                if dirty:
+                    settle()
+                    depth, region = len(stack), regions[-1]
+                    dirty = False
+                if after == n < whole and text[n - 1] != "\n" and text[n] != "\n":
+                    # the line goes on past the operation (a definition follows it): its text kept apart
+                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, depth, loops,
+                                  text[pos:after].strip(), region, None, None, shared))
+                else:
+                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, depth, loops,
+                                  pos, region, None, None, shared))
+                pos = after if text[after - 1] == "\n" else n + 1
+                continue
         nl = text.find("\n", pos, n)
         if nl < 0:
             nl = n
