@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Mapping
+from itertools import chain
 
 from ..patterns import lazy
 from ..records import frozen, frozen_slots
@@ -494,6 +495,13 @@ class OpReader:
         self.locs: dict[str, str] = {}               # location alias (`#loc7`) -> its one copy (the same)
         self.shared = OpShared(locations, self.types)
 
+    def bound_tables(self) -> None:
+        """Start the interning tables again where one holds more than FIELDS_LIMIT texts (a dump of all-different
+        op names or locations keeps a bounded number of entries)."""
+        for table in (self.type_texts, self.names, self.locs):
+            if len(table) > self.FIELDS_LIMIT:
+                table.clear()
+
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
         fields = self.fields.get(body)
@@ -576,8 +584,6 @@ _HEAD_CHAR = r"[\t !#-'*-.0-9;=?-Z\\^-z|~]"      # the same as _PLAIN_CHAR but :
 _FAST_OP = re.compile(r"[ \t]*(?:(%[\w$.\-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::\d+)?)*)[ \t]*=[ \t]*)?"
                       r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _HEAD_CHAR + r"*)(?: : (" + _PLAIN_CHAR + "*"
                       + _PLAIN_SOLID + r"))?(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
-_INTERN_CHECK = 1 << 12                 # plain ops read between two checks of the interning tables' size
-_INTERN_LIMIT = 1 << 15
 
 
 def _statements(text: str, first: int, regions_before: int = 0, make=None, reader: OpReader | None = None,
@@ -610,55 +616,42 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
     last: dict | int | None = None      # the op completed last (its regions may open on the next line); an int:
     #                                     the index in `out` of a plain op made at once
     n = len(text) if end is None else end
-    whole = len(text)
     pos = start
     number = first - 1
-    fast = _FAST_OP.match if reader is not None and make is not None else None
+    fast = _FAST_OP.scanner if reader is not None and make is not None else None
     if reader is not None:
-        shared, type_texts, names, locs = reader.shared, reader.type_texts, reader.names, reader.locs
+        shared, findall = reader.shared, _SSA.findall
         shared.source = text
+        same_types, same_name, same_loc = (reader.type_texts.setdefault, reader.names.setdefault,
+                                           reader.locs.setdefault)
     loops = 0                           # loops around the current line (scf.for / scf.while ops in `stack`)
-    depth, region = 0, regions[-1]      # len(stack), regions[-1], as of the last general line
     dirty = False                       # whether `pending` may hold a statement that `make` can take now
-    budget = _INTERN_CHECK
     while pos <= n:
         if fast is not None:
-            m = fast(text, pos, n)
-            if m is not None:
-                number += 1
-                res, name, head, types, loc = m.groups()
-                if types is None:
-                    types = ""
-                else:
-                    types = type_texts.setdefault(types, types)
-                if res is None:
-                    results: tuple = ()
-                elif "," in res:
-                    results = tuple(r.strip() for r in res.split(","))
-                else:
-                    results = (res,)
-                name = names.setdefault(name, name)
-                loc = "" if loc is None else locs.setdefault(loc, loc)
-                budget -= 1
-                if not budget:
-                    budget = _INTERN_CHECK
-                    for table in (type_texts, names, locs):
-                        if len(table) > _INTERN_LIMIT:
-                            table.clear()
-                after = m.end()
+            scanner = fast(text, pos, n)
+            first_match = scanner.match()
+            if first_match is not None:     # a run of plain ops: each made at once
                 last = len(out)
                 if dirty:
                     settle()
-                    depth, region = len(stack), regions[-1]
                     dirty = False
-                if after == n < whole and text[n - 1] != "\n" and text[n] != "\n":
-                    # the line goes on past the operation (a definition follows it): its text kept apart
-                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, depth, loops,
-                                  text[pos:after].strip(), region, None, None, shared))
-                else:
-                    out.append(Op(name, results, tuple(_SSA.findall(head)), types, "", loc, number, depth, loops,
-                                  pos, region, None, None, shared))
-                pos = after if text[after - 1] == "\n" else n + 1
+                depth, region, append = len(stack), regions[-1], out.append
+                for m in chain((first_match,), iter(scanner.match, None)):
+                    res, name, head, types, loc = m.groups()
+                    number += 1
+                    append(Op(same_name(name, name),
+                              () if res is None else (res,) if "," not in res else _result_names(res),
+                              tuple(findall(head)), "" if types is None else same_types(types, types), "",
+                              "" if loc is None else same_loc(loc, loc), number, depth, loops, m.start(), region,
+                              None, None, shared))
+                after = m.end()
+                if text[after - 1] == "\n":
+                    pos = after
+                else:                   # the run ends the text
+                    if n < len(text) and text[n] != "\n":      # and its line goes on (a definition follows)
+                        out[-1].text = text[m.start():after].strip()
+                    pos = n + 1
+                reader.bound_tables()
                 continue
         nl = text.find("\n", pos, n)
         if nl < 0:
@@ -744,6 +737,11 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
         for k in pending:
             out[k] = make(out[k])
     return out, count
+
+
+def _result_names(text: str) -> tuple[str, ...]:
+    """The names of a `%a, %b = ` list ('%a, %b' -> ('%a', '%b'))."""
+    return tuple(r.strip() for r in text.split(","))
 
 
 def _loops(stack: list[dict]) -> int:
