@@ -573,17 +573,26 @@ def _lines(text: str):
 
 
 # A plain one-line op, the bulk of a huge function (`%5 = ttg.convert_layout %4 : tensor<..> -> tensor<..>
-# loc(#loc7)`): printable ASCII with no string, comment or bracket but `<>`, none of those before its first ' : ',
-# and at most a trailing `loc(#name)`. Groups: results, name, operands (the text before ' : '), types (after it),
-# location alias. Its pieces are the ones `_RESULTS` and `_NAME` take (their white space can only be blanks and
-# tabs here) and the first ' : ' is the one at depth 0, so what is read from it is what `_op_fields` reads; anything
-# else (a region, brackets, attributes, a string, a line continued) takes the general path.
+# loc(#loc7)`): printable ASCII without strings or comments, nothing but `<>` brackets before its first ' : ' except one
+# `{...}` attribute dictionary (holding at most `<...>` pairs), any brackets after it, and at most a trailing
+# `loc(#name)`. Groups: results, name, the text before the attributes, the attributes, the text after them (up to
+# ' : '), the types (without brackets, or with: those are checked to balance) and the location alias. Its pieces are
+# the ones `_RESULTS` and `_NAME` take (their white space can only be blanks and tabs here), its ' : ' is the first
+# at depth 0 and its attributes the dictionary `_op_fields` finds, so what is read from it is what the general path
+# reads (`tests/parsing/test_plain_ops.py` holds both to that); anything else (a region, a string, a line continued,
+# brackets before the types) takes the general path.
 _PLAIN_CHAR = r"[\t !#-'*-.0-Z\\^-z|~]"         # printable ASCII but " ( ) / [ ] { }
 _PLAIN_SOLID = r"[!#-'*-.0-Z\\^-z|~]"            # the same but blanks and tabs
 _HEAD_CHAR = r"[\t !#-'*-.0-9;=?-Z\\^-z|~]"      # the same as _PLAIN_CHAR but : < >
+_ATTR_CHAR = r"[\t !#-'*-.0-;=?-Z\\^-z|~]"       # the same as _PLAIN_CHAR but < >
+_ANGLE_CHAR = r"[\t !#-'*-,.0-;=?-Z\\^-z|~]"     # the same as _ATTR_CHAR but - (no '->' in a <...> pair)
+_TYPE_CHAR = r"[\t !#-.0-~]"                     # printable ASCII but " /
+_TYPE_END = r"[!#-(*-.0-~]"                      # the same but blanks, tabs and ')' (no `...loc(#x)` at the end)
 _FAST_OP = re.compile(r"[ \t]*(?:(%[\w$.\-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::\d+)?)*)[ \t]*=[ \t]*)?"
-                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _HEAD_CHAR + r"*)(?: : (" + _PLAIN_CHAR + "*"
-                      + _PLAIN_SOLID + r"))?(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
+                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _HEAD_CHAR + r"*)"
+                      r"(?:(\{" + _ATTR_CHAR + "*(?:<" + _ANGLE_CHAR + "*>" + _ATTR_CHAR + r"*)*\})(" + _HEAD_CHAR
+                      + r"*))?(?: : (?:(" + _PLAIN_CHAR + "*" + _PLAIN_SOLID + ")|(" + _TYPE_CHAR + "*" + _TYPE_END
+                      + r")))?(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
 
 
 def _statements(text: str, first: int, regions_before: int = 0, make=None, reader: OpReader | None = None,
@@ -626,31 +635,51 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
                                            reader.locs.setdefault)
     loops = 0                           # loops around the current line (scf.for / scf.while ops in `stack`)
     dirty = False                       # whether `pending` may hold a statement that `make` can take now
+    general_at = -1                     # a line the fast path matched but must leave to the general path
     while pos <= n:
-        if fast is not None:
+        if fast is not None and pos != general_at:
             scanner = fast(text, pos, n)
             first_match = scanner.match()
             if first_match is not None:     # a run of plain ops: each made at once
-                last = len(out)
-                if dirty:
-                    settle()
-                    dirty = False
+                run_start, bad = len(out), -1
                 depth, region, append = len(stack), regions[-1], out.append
                 for m in chain((first_match,), iter(scanner.match, None)):
-                    res, name, head, types, loc = m.groups()
+                    res, name, head, attrs, head2, types, bracketed, loc = m.groups()
+                    if attrs is None and bracketed is None:
+                        attrs = ""
+                    else:
+                        if bracketed is not None:
+                            if bracketed.count("(") != bracketed.count(")") or \
+                                    bracketed.count("[") != bracketed.count("]") or \
+                                    bracketed.count("{") != bracketed.count("}"):
+                                bad = m.start()     # the general path reads it (a line continued, ...)
+                                break
+                            types = bracketed
+                        if attrs is None:
+                            attrs = ""
+                        else:
+                            head, attrs = head + head2, same_types(attrs, attrs)
                     number += 1
                     append(Op(same_name(name, name),
                               () if res is None else (res,) if "," not in res else _result_names(res),
-                              tuple(findall(head)), "" if types is None else same_types(types, types), "",
+                              tuple(findall(head)), "" if types is None else same_types(types, types), attrs,
                               "" if loc is None else same_loc(loc, loc), number, depth, loops, m.start(), region,
                               None, None, shared))
-                after = m.end()
-                if text[after - 1] == "\n":
-                    pos = after
-                else:                   # the run ends the text
-                    if n < len(text) and text[n] != "\n":      # and its line goes on (a definition follows)
-                        out[-1].text = text[m.start():after].strip()
-                    pos = n + 1
+                if len(out) > run_start:
+                    last = len(out) - 1
+                    if dirty:
+                        settle()
+                        dirty = False
+                if bad >= 0:
+                    pos = general_at = bad
+                else:
+                    after = m.end()
+                    if text[after - 1] == "\n":
+                        pos = after
+                    else:                   # the run ends the text
+                        if n < len(text) and text[n] != "\n":      # and its line goes on (a definition follows)
+                            out[-1].text = text[m.start():after].strip()
+                        pos = n + 1
                 reader.bound_tables()
                 continue
         nl = text.find("\n", pos, n)

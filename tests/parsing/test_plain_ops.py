@@ -65,8 +65,16 @@ _TYPES = st.sampled_from(["", " : i32", " : tensor<4xi32, #a> -> tensor<4xi32, #
 _LOCS = st.sampled_from(["", " loc(#loc2)", "  loc(#loc3)", "\tloc(#loc4)", "loc(#loc2)", " loc(#loc2)  ",
                          " loc(#nosuch)", " loc(\"h.py\":4:5)", " loc(#loc2) // note", " loc(#loc2)(", " loc(#a.b)"])
 _INDENT = st.sampled_from(["    ", "", "\t", "      ", "\x0c"])
-_LINE = st.builds(lambda i, r, n, h, t, loc: i + r + n + h + t + loc, _INDENT, _RESULTS, _NAMES, _HEADS, _TYPES,
-                  _LOCS)
+ATTRS = ["", " {axis = 1 : i32}", "{a = 1}", " {order = array<i32: 1, 0>} ", " {a = x<y}", " {a = <b->c>}",
+         " {a = {b}}", " {a = [1]}", " {} ", " {a = 1 : i32}b", " {x = \"s\"}", " {a = 1} %1", "{a}%1 ", " {a = <-1>}",
+         " {a = 1 : i32} loc(#loc2)"]
+BRACKETED = [" : tensor<4xi32, #ttg.slice<{dim = 1, parent = #b}>>", " : (i32) -> i32", " : (i32)", " : (i32, ",
+             " : [1]] ", " : {a}}", " : f(loc(#loc2))", " : i32 loc(#loc2) x", " : {a", " : [a", " : x)", " : a{b}c",
+             " : !ttg.memdesc<4xf16, #s, #smem> * !ttg.memdesc<4xf16>", " : () -> ()", " : (i32) -> i32 ", " : <{x}>"]
+_ATTRS = st.sampled_from(ATTRS)
+_BRACKETED = st.sampled_from([""] + BRACKETED)
+_LINE = st.builds(lambda i, r, n, h, a, t, b, loc: i + r + n + h + a + (b or t) + loc, _INDENT, _RESULTS, _NAMES,
+                  _HEADS, _ATTRS, _TYPES, _BRACKETED, _LOCS)
 _OTHER = st.sampled_from(["", "    // a comment", "    %9 = scf.for %i = %0 to %0 step %0 iter_args(%x = %0) -> (i32) {",
                           "    } loc(#loc2)", "    default {", "    }", "    ^bb0(%q: i32):",
                           '    %8 = "tt.reduce"(%0) <{axis = 1 : i32}> ({', "    }) : (i32) -> i32 loc(#loc2)",
@@ -74,7 +82,7 @@ _OTHER = st.sampled_from(["", "    // a comment", "    %9 = scf.for %i = %0 to %
                           "    %6 = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32> loc(#loc3)"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(st.lists(st.one_of(_LINE, _LINE, _OTHER), min_size=1, max_size=12))
 def test_plain_ops_read_as_the_general_path_reads_them(lines):
     text = _function("".join(line + "\n" for line in lines))
@@ -88,6 +96,27 @@ def test_plain_ops_read_as_the_general_path_reads_them(lines):
             return
         raise AssertionError(f"the general path refused it ({e}), the fast path did not") from None
     assert _read(text) == expected
+
+
+def test_every_combination_of_pieces_reads_as_the_general_path_reads_it():
+    """The attribute and type pieces, each with every head and location, one function per pair (an unbalanced
+    piece makes its function fail to read, in both paths alike)."""
+    heads, locs = [" %0", " %0, %1", "", " %0 <x> "], [" loc(#loc2)", "", "loc(#loc3)", "\tloc(#loc4)", "  "]
+    types = ["", " : i32", " : tensor<4xi32, #a> -> tensor<4xi32, #b>", " : i32 : f32", ": i32", " :  i32"]
+    for attrs in ATTRS:
+        for typed in types + BRACKETED:
+            body = "".join(f"    %9 = x.y{h}{attrs}{typed}{loc}\n" for h in heads for loc in locs)
+            text = _function(body)
+            try:
+                expected = _general(text)
+            except Exception as e:
+                try:
+                    _read(text)
+                except type(e) as again:
+                    assert str(again) == str(e)
+                    continue
+                raise AssertionError(f"the general path refused {attrs!r} {typed!r}: {e}") from None
+            assert _read(text) == expected, (attrs, typed)
 
 
 def test_the_regions_of_a_plain_op_reach_it():
