@@ -82,7 +82,7 @@ class Op:
     def text(self) -> str:
         """The whole op as printed, its regions left out (a one-line op: its line without the indentation)."""
         text = self._text
-        if text.__class__ is str:
+        if isinstance(text, str):
             return text
         source = self._shared.source
         end = source.find("\n", text)
@@ -120,7 +120,7 @@ class Op:
         if loc is _UNREAD:
             locations = self._shared.locations
             loc = self._loc = locations.resolve(self.loc_text) if locations is not None else None
-        return loc
+        return loc  # type: ignore[return-value]     # (not _UNREAD any more)
 
     @loc.setter
     def loc(self, value) -> None:
@@ -627,7 +627,8 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
     n = len(text) if end is None else end
     pos = start
     number = first - 1
-    fast = _FAST_OP.scanner if reader is not None and make is not None else None
+    # Pattern.scanner (CPython's, untyped): successive matches, each starting where the last one ended
+    fast = _FAST_OP.scanner if reader is not None and make is not None else None  # type: ignore[attr-defined]
     if reader is not None:
         shared, findall = reader.shared, _SSA.findall
         shared.source = text
@@ -680,7 +681,7 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None, reade
                         if n < len(text) and text[n] != "\n":      # and its line goes on (a definition follows)
                             out[-1].text = text[m.start():after].strip()
                         pos = n + 1
-                reader.bound_tables()
+                reader.bound_tables()  # type: ignore[union-attr]     # (`fast` is only set with a reader)
                 continue
         nl = text.find("\n", pos, n)
         if nl < 0:
