@@ -133,7 +133,7 @@ class AliasTable(Mapping):
         """Every definition, in file order; the lines of the `#loc` ones are counted in one pass."""
         text, entries = self._text, self._entries
         pos, line = 0, 1
-        with _collector_paused():
+        with collector_paused():
             for name, entry in entries.items():
                 if isinstance(entry, int):
                     line += text.count("\n", pos, entry)
@@ -155,7 +155,7 @@ def _loc_value(text: str, name: str, offset: int) -> str:
 
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """Pause Python's cyclic garbage collector while the objects of a dump's `#loc` lines are made: none of
     them form cycles, yet each batch of them would start a collection that walks all the earlier ones."""
     was_enabled = gc.isenabled()

@@ -17,7 +17,7 @@ from itertools import chain
 from ..patterns import lazy
 from ..records import frozen, frozen_slots
 from .lexical import line_matches, skip_balanced, skip_string
-from .mlir_file import normalise_newlines
+from .mlir_file import collector_paused, normalise_newlines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only
@@ -1019,11 +1019,12 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
         return reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
 
     line, pos, regions = first_line, 0, 0
-    for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
-        line += text.count("\n", pos, start)
-        pos = start
-        ops, regions = _statements(text, line, regions, make, reader, start, end)
-        module.ops += [op for op in ops if op is not None]
+    with collector_paused():        # ops form no cycles: no collection need walk the ones made so far
+        for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
+            line += text.count("\n", pos, start)
+            pos = start
+            ops, regions = _statements(text, line, regions, make, reader, start, end)
+            module.ops += [op for op in ops if op is not None]
     return module
 
 
