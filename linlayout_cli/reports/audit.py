@@ -9,7 +9,10 @@ its short form (`short_verdict`); `--wide` shows the long one, which `--json` an
 from __future__ import annotations
 
 import re
+from collections import Counter
 from enum import Enum
+from heapq import nsmallest
+from operator import attrgetter
 
 from ..analysis.global_sectors import AMD_LINE_BYTES
 from ..analysis.kernel.facts import (
@@ -31,7 +34,7 @@ from ..analysis.kinds import Category, Path
 from ..attributes import TRITON
 from ..errors import abbreviate
 from ..records import field_names
-from .blocks import BLANK, Fields, Table, line
+from .blocks import BLANK, Fields, Rows, Table, line
 from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
@@ -61,9 +64,14 @@ def where(f: Finding, main: str | None = None) -> str:
 
 
 def main_file(m: ModuleAudit) -> str | None:
-    """The Python file most rows come from (the kernel's own), None when no row has a location."""
-    files = [f.loc.rsplit(":", 2)[0] for f in m.findings if f.loc and f.loc.count(":") >= 2]
-    return max(dict.fromkeys(files), key=files.count) if files else None
+    """The Python file most rows come from (the kernel's own; a tie: the first seen), None when no row has a
+    location. Linear: the rows' locations are counted first (a huge function has few distinct ones)."""
+    files: dict[str, int] = {}
+    for loc, n in Counter(map(attrgetter("loc"), m.findings)).items():
+        if loc and loc.count(":") >= 2:
+            file = loc.rsplit(":", 2)[0]
+            files[file] = files.get(file, 0) + n
+    return max(files, key=files.__getitem__) if files else None
 
 
 # op names the narrow table (a terminal too narrow for the rows: no cost column, shorter op names) writes shorter;
@@ -295,13 +303,25 @@ def _operand_short(o: Operand) -> str:
 
 
 def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
-    """Rows by waste (`rank_by_waste`); every convert and shared access is kept within `top`."""
-    rows = rank_by_waste(m.findings)
-    if top is None or len(rows) <= top:
-        return rows
-    must = [f for f in rows if f.category in (Category.CONVERT, Category.SHARED)]
-    rest = [f for f in rows if f.category not in (Category.CONVERT, Category.SHARED)]
-    return rank_by_waste(must + rest[:max(0, top - len(must))])
+    """Rows by waste (`rank_by_waste`); every convert and shared access is kept within `top` (the others: the
+    `top` minus that many that waste most, picked without sorting them all)."""
+    if top is None or len(m.findings) <= top:
+        return rank_by_waste(m.findings)
+    kept = (Category.CONVERT, Category.SHARED)
+    must = [f for f in m.findings if f.category in kept]
+    rest = [f for f in m.findings if f.category not in kept]
+    return rank_by_waste(must + most_waste(rest, max(0, top - len(must))))
+
+
+def _waste_order(f: Finding) -> tuple:
+    return (-f.waste, -f.cost, f.line)               # rank_by_waste's order
+
+
+def most_waste(findings, n: int, wasting: bool = False) -> list[Finding]:
+    """The first `n` of `rank_by_waste(findings)` (only those with some waste: `wasting`), in one linear pass."""
+    if wasting:
+        findings = (f for f in findings if f.waste > 0)
+    return nsmallest(n, findings, key=_waste_order)
 
 
 def asm_counts_text(counts: dict) -> str:
@@ -369,17 +389,75 @@ class Legend:
     def __init__(self):
         self.names: dict[str, str] = {}          # layout text as the dump writes it -> shown name
         self.full: dict[str, str] = {}           # shown name -> full text
+        self.labels = 0                          # the L-labels given
 
     def name(self, text: str, canonical: str) -> str:
         shown = self.names.get(text)
         if shown is None:
-            shown = text if _ALIAS.fullmatch(text) else f"L{sum(1 for n in self.full if n.startswith('L')) + 1}"
+            if _ALIAS.fullmatch(text):
+                shown = text
+            else:
+                self.labels += 1
+                shown = f"L{self.labels}"
             self.names[text] = shown
             self.full[shown] = canonical if shown == text else text
         return shown
 
     def rows(self) -> tuple[tuple[str, str], ...]:
         return tuple((n, t) for n, t in self.full.items())
+
+
+MEMO = 1 << 16         # distinct texts a memo keeps before it starts again (rows that share no facts: a bound)
+
+
+class _Cells:
+    """One module's table cells, made as the rows are written (`blocks.Rows`), each distinct text once: a huge
+    function repeats a few op texts thousands of times, and its rows share their facts records (the analysis
+    makes one per distinct op text), so the words of a row are memoized by those records' identity, its numbers
+    and its location by value."""
+
+    def __init__(self, main: str | None, legend: Legend | None, wide: bool, extra: tuple):
+        self.main, self.legend, self.wide, self.extra = main, legend, wide, extra
+        self.words: dict = {}                    # the row's facts -> (op, layouts, verdict)
+        self.numbers: dict = {}                  # (cost, ideal) -> (waste, cost) as the table shows them
+        self.places: dict = {}                   # loc -> python cell
+
+    def _words(self, f: Finding) -> tuple[str, str, str]:
+        key = (f.op, f.category, f.layouts, f.attrs, f.problem, f.status, id(f.facts), id(f.conversion),
+               id(f.buffer))
+        words = self.words.get(key)
+        if words is None:
+            if len(self.words) >= MEMO:
+                self.words.clear()
+            words = self.words[key] = (f.op, _layouts(f, self.legend), verdict(f) if self.wide else short_verdict(f))
+        return words
+
+    def name_layouts(self, rows) -> None:
+        """Name every layout the rows show in the legend, in the rows' order (before the rows are written: the
+        legend is printed below them, and the rich table may pick its narrow rows first)."""
+        for f in rows:
+            self._words(f)
+
+    def __call__(self, f: Finding) -> tuple[str, ...]:
+        op, layouts, words = self._words(f)
+        key = (f.cost, f.ideal)
+        numbers = self.numbers.get(key)
+        if numbers is None:
+            if len(self.numbers) >= MEMO:
+                self.numbers.clear()
+            numbers = self.numbers[key] = (_number(f.waste), _number(f.cost))
+        place = self.places.get(f.loc)
+        if place is None:
+            if len(self.places) >= MEMO:
+                self.places.clear()
+            place = self.places[f.loc] = where(f, self.main)
+        row = (numbers[0], numbers[1], str(f.line), op, place, layouts, words)
+        return row + tuple(cell(f) for cell in self.extra) if self.extra else row
+
+    def narrow(self, f: Finding) -> tuple[str, ...]:
+        """The row in the narrow table: no cost column, the op's short name."""
+        r = self(f)
+        return r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
 
 
 def _layouts(f: Finding, legend: Legend | None) -> str:
@@ -420,12 +498,11 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
         out.append(line(cost_line(), indent="  "))
         out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
-        full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
-                      verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))
-                     for f in rows)
-        narrow = None if wide else (header[:1] + header[2:], tuple(r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
-                                                                  for r in full))
-        out.append(Table(header, full, "  ", fit=not wide, narrow=narrow))
+        cells = _Cells(main, legend, wide, tuple(cell for _, cell in extra_columns))
+        if legend is not None:                   # the legend names layouts in the order the rows show them
+            cells.name_layouts(rows)
+        narrow = None if wide else (header[:1] + header[2:], Rows(rows, cells.narrow))
+        out.append(Table(header, Rows(rows, cells), "  ", fit=not wide, narrow=narrow))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
@@ -460,11 +537,12 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
         rows.append(("conversions", "none"))
     total = module_cost(m)
     rows.append(("total", f"cost {_number(total.cost)}, ideal {_number(total.ideal)}, waste {_number(total.waste)}"))
-    wasteful = [f for f in ranked(m) if f.waste > 0][:3]
+    wasteful = most_waste(m.findings, 3, wasting=True)
     rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
                  if wasteful else "none: every op is as cheap as the model knows how to make it"))
+    with_problem = [f for f in m.findings if f.problem]
     for status in ("error", "not analysed", "not modelled"):
-        problems = [f for f in m.findings if f.problem and f.status == status]
+        problems = [f for f in with_problem if f.status == status]
         if problems:
             f = problems[0]
             rows.append((status, f"{plural(len(problems), 'op')}: line {f.line}: {f.op}: {f.problem}"))
@@ -548,10 +626,11 @@ def facts_json(f: Finding) -> dict:
 
 def ops_json(m: ModuleAudit, asm=None) -> list[dict]:
     """A module's op rows as the JSON report writes them (`ops`), in dump order."""
-    return [finding_json(f, asm) for f in sorted(m.findings, key=lambda f: f.line)]
+    return [finding_json(f, asm) for f in sorted(m.findings, key=attrgetter("line"))]
 
 
-def _module_json(m: ModuleAudit, asm=None) -> dict:
+def _module_json(m: ModuleAudit, asm=None, ops=None) -> dict:
+    """A module's object; `ops`: what stands for its rows (default: `ops_json`; the stream puts a mark there)."""
     s = m.shared
     total = module_cost(m)
     sec = m.section
@@ -565,12 +644,13 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
         "cost_unit": COST_UNIT, "cost": total.cost, "ideal": total.ideal, "waste": total.waste,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": ops_json(m, asm),
+        "ops": ops_json(m, asm) if ops is None else ops,
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
-                                  for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
+                                  for f in nsmallest(5, (f for f in m.findings if f.cost > 0),
+                                                     key=lambda f: (-f.cost, f.line))],
                     "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
-                                   for f in ranked(m) if f.waste > 0][:5],
+                                   for f in most_waste(m.findings, 5, wasting=True)],
                     "problems": [f"line {f.line}: {f.op}: {f.problem}" for f in m.problems]},
         **({"asm": asm.json()} if asm is not None else {}),
     }
@@ -579,11 +659,130 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
 def json_text(audits: list[ModuleAudit], path: str, extra: dict | None = None, asm=None) -> str:
     """One object; `modules` holds one entry per module; the first module's fields are repeated at the top;
     `extra`: fields the command adds (the dump's passes); `asm`: per module, its assembly column or None (then
-    every op has `asm`, the module an `asm` total)."""
+    every op has `asm`, the module an `asm` total). The text of `json_stream`, in one string."""
+    out: list[str] = []
+    json_stream(audits, path, out.append, extra, asm)
+    return "".join(out)
+
+
+# A value's place in a JSON template: a string no report holds (NULs around a name and this process's token).
+_TOKEN = f"{id(MEMO):x}"
+_MARK = re.compile(r'"\\u0000' + _TOKEN + r'(\w+)\\u0000"')
+
+
+def _mark(name: str) -> str:
+    return f"\x00{_TOKEN}{name}\x00"
+
+
+def _template(obj, indent: int) -> tuple[list[str], list[str], list[int]]:
+    """`json.dumps(obj, indent=2)` as it stands `indent` spaces deep, cut at the marks (`_mark`): the text between
+    them, the marks' names and the indent of each mark's line (where a value of several lines goes)."""
     import json
-    mods = [_module_json(m, asm[k] if asm else None) for k, m in enumerate(audits)]
+    parts = _MARK.split(json.dumps(obj, indent=2).replace("\n", "\n" + " " * indent))
+    texts, names = parts[0::2], parts[1::2]
+    depths = [len(t) - len(t.lstrip(" ")) for t in (p.rpartition("\n")[2] for p in texts[:-1])]
+    return texts, names, depths
+
+
+def _number_json(x) -> str:
+    """A number as `json.dumps` writes it (floats by repr; NaN, infinities and other types by json itself)."""
+    t = type(x)
+    if t is float and x - x == 0:
+        return float.__repr__(x)
+    if t is int:
+        return int.__repr__(x)
+    import json
+    return json.dumps(x)
+
+
+class _RowsJson:
+    """A module's `ops` rows as JSON text, each row from a template made once per distinct op text (its facts
+    records, by identity, as `_Cells`), its own values (line, loc, cost, ideal, waste, asm) put in."""
+
+    FIELDS = ("line", "loc", "cost", "ideal", "waste")
+
+    def __init__(self, asm):
+        self.asm = asm
+        self.templates: dict = {}
+        self.locs: dict = {}
+
+    def template(self, f: Finding, asm_row, indent: int) -> tuple[str, int]:
+        """(a `str.format` text of the row `indent` spaces deep, the indent of its `asm` key)."""
+        key = (f.op, f.loops, f.category, f.layouts, f.attrs, f.shape, f.element, f.status, f.problem,
+               f.scratch_bytes, id(f.facts), id(f.buffer), id(f.conversion), asm_row is not None, indent)
+        found = self.templates.get(key)
+        if found is None:
+            if len(self.templates) >= MEMO:
+                self.templates.clear()
+            row = finding_json(f)
+            facts = facts_json(f)                # (a fact of the same name as a row's own field replaces it)
+            for name in self.FIELDS:
+                if name in row and name not in facts:
+                    row[name] = _mark(name)
+            if asm_row is not None:
+                row["asm"] = _mark("asm")
+            texts, names, depths = _template(row, indent)
+            pieces = []
+            for k, t in enumerate(texts):
+                pieces.append(t.replace("{", "{{").replace("}", "}}"))
+                if k < len(names):
+                    pieces.append(f"{{{names[k]}}}")
+            asm_depth = depths[names.index("asm")] if "asm" in names else 0
+            found = self.templates[key] = ("".join(pieces), asm_depth)
+        return found
+
+    def text(self, f: Finding, indent: int) -> str:
+        """The row's JSON `indent` spaces deep (its first line not indented)."""
+        import json
+        asm_row = self.asm.row(f) if self.asm is not None else None
+        fmt, asm_depth = self.template(f, asm_row, indent)
+        loc = f.loc
+        loc_text = self.locs.get(loc)
+        if loc_text is None:
+            if len(self.locs) >= MEMO:
+                self.locs.clear()
+            loc_text = self.locs[loc] = json.dumps(loc)
+        values = {"line": _number_json(f.line), "loc": loc_text, "cost": _number_json(f.cost),
+                  "ideal": _number_json(f.ideal), "waste": _number_json(f.waste)}
+        if asm_row is not None:
+            values["asm"] = json.dumps(asm_row[1], indent=2).replace("\n", "\n" + " " * asm_depth)
+        return fmt.format_map(values)
+
+
+FLUSH = 1 << 18                                      # characters written at a time
+
+
+def json_stream(audits: list[ModuleAudit], path: str, write, extra: dict | None = None, asm=None) -> None:
+    """`json_text`, written as it is made (`write(str)`, in pieces of about FLUSH characters): the rows of a
+    huge function are never held, as dicts or as text, and each distinct row is encoded once."""
+    import json
+    mods = [_module_json(m, asm[k] if asm else None, ops=_mark(f"ops{k}")) for k, m in enumerate(audits)]
     top = dict(mods[0]) if mods else {}
-    return json.dumps({"file": path, **(extra or {}), **top, "modules": mods}, indent=2) + "\n"
+    texts, names, depths = _template({"file": path, **(extra or {}), **top, "modules": mods}, 0)
+    pending: list[str] = []
+    size = 0
+    for text, name, depth in zip(texts, names + [None], depths + [0]):
+        pending.append(text)
+        size += len(text)
+        if name is None:
+            break
+        k = int(name[3:])
+        m = audits[k]
+        rows = _RowsJson(asm[k] if asm else None)
+        inner = depth + 2
+        first = True
+        for f in sorted(m.findings, key=attrgetter("line")):
+            row = rows.text(f, inner)
+            pending.append(("[\n" if first else ",\n") + " " * inner + row)
+            size += len(row) + inner + 2
+            first = False
+            if size >= FLUSH:
+                write("".join(pending))
+                pending.clear()
+                size = 0
+        pending.append("[]" if first else "\n" + " " * depth + "]")
+    pending.append("\n")
+    write("".join(pending))
 
 
 # ----------------------------------------------------------------------------------------- one op
