@@ -9,10 +9,11 @@ its short form (`short_verdict`); `--wide` shows the long one, which `--json` an
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from enum import Enum
-from heapq import nsmallest
-from operator import attrgetter
+from heapq import nlargest, nsmallest
+from operator import attrgetter, sub
 
 from ..analysis.global_sectors import AMD_LINE_BYTES
 from ..analysis.kernel.facts import (
@@ -32,9 +33,9 @@ from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_b
 from ..analysis.kernel.ops import BUFFER_OPS
 from ..analysis.kinds import Category, Path
 from ..attributes import TRITON
-from ..errors import abbreviate
+from ..errors import abbreviate, escaped
 from ..records import field_names
-from .blocks import BLANK, Fields, Rows, Table, line
+from .blocks import BLANK, CHUNK, Fields, Rows, Table, line
 from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
@@ -319,9 +320,27 @@ def _waste_order(f: Finding) -> tuple:
 
 def most_waste(findings, n: int, wasting: bool = False) -> list[Finding]:
     """The first `n` of `rank_by_waste(findings)` (only those with some waste: `wasting`), in one linear pass."""
-    if wasting:
-        findings = (f for f in findings if f.waste > 0)
-    return nsmallest(n, findings, key=_waste_order)
+    wastes = list(map(sub, map(attrgetter("cost"), findings), map(attrgetter("ideal"), findings)))
+    return _first(findings, n, wastes, _waste_order, wasting)
+
+
+def costliest(findings, n: int) -> list[Finding]:
+    """The `n` costliest rows with a cost (ties: dump order), in one linear pass."""
+    return _first(findings, n, list(map(attrgetter("cost"), findings)), lambda f: (-f.cost, f.line), True)
+
+
+def _first(findings, n: int, values: list, order, positive: bool) -> list[Finding]:
+    """`sorted(findings, key=order)[:n]` (only those whose value is above 0: `positive`), where `order` starts
+    with minus the value: only the rows whose value reaches the n-th largest are ordered."""
+    if n <= 0:
+        return []
+    largest = nlargest(n, values)
+    least = largest[-1] if len(largest) == n else float("-inf")
+    if positive:
+        findings = [f for f, v in zip(findings, values) if v > 0 and v >= least]
+    elif least > 0:                                  # (a value below 0 ranks as 0)
+        findings = [f for f, v in zip(findings, values) if v >= least]
+    return nsmallest(n, findings, key=order)
 
 
 def asm_counts_text(counts: dict) -> str:
@@ -411,53 +430,106 @@ MEMO = 1 << 16         # distinct texts a memo keeps before it starts again (row
 
 
 class _Cells:
-    """One module's table cells, made as the rows are written (`blocks.Rows`), each distinct text once: a huge
-    function repeats a few op texts thousands of times, and its rows share their facts records (the analysis
-    makes one per distinct op text), so the words of a row are memoized by those records' identity, its numbers
-    and its location by value."""
+    """One module's table cells, each distinct text made once: a huge function repeats a few op texts thousands
+    of times, and its rows share their facts records (the analysis makes one per distinct op text), so a row's
+    words and numbers are one `entry`, memoized by those records' identity and the row's cost; its location is
+    memoized by value. Called on a row: its cells (`blocks.Rows`). `widths`: the widest (escaped) text of each
+    column made so far (the line column's is not kept)."""
 
     def __init__(self, main: str | None, legend: Legend | None, wide: bool, extra: tuple):
         self.main, self.legend, self.wide, self.extra = main, legend, wide, extra
-        self.words: dict = {}                    # the row's facts -> (op, layouts, verdict)
-        self.numbers: dict = {}                  # (cost, ideal) -> (waste, cost) as the table shows them
+        self.keys: dict = {}                     # the row's facts and cost -> its entry's index
+        self.entries: list[tuple[str, ...]] = []  # (waste, cost, op, layouts, verdict) as the table shows them
         self.places: dict = {}                   # loc -> python cell
+        self.widths = [0] * 7
+        self.cleared = False                     # a memo started again (entries' indices changed)
 
-    def _words(self, f: Finding) -> tuple[str, str, str]:
+    def entry(self, f: Finding) -> int:
+        """The index of the row's (waste, cost, op, layouts, verdict) in `entries`."""
         key = (f.op, f.category, f.layouts, f.attrs, f.problem, f.status, id(f.facts), id(f.conversion),
-               id(f.buffer))
-        words = self.words.get(key)
-        if words is None:
-            if len(self.words) >= MEMO:
-                self.words.clear()
-            words = self.words[key] = (f.op, _layouts(f, self.legend), verdict(f) if self.wide else short_verdict(f))
-        return words
+               id(f.buffer), f.cost, f.ideal)
+        k = self.keys.get(key)
+        if k is None:
+            if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
+                self.keys.clear()
+                self.entries.clear()
+                self.cleared = True
+            k = self.keys[key] = len(self.entries)
+            texts = (_number(f.waste), _number(f.cost), f.op, _layouts(f, self.legend),
+                     verdict(f) if self.wide else short_verdict(f))
+            self.entries.append(texts)
+            for column, text in zip((0, 1, 3, 5, 6), texts):
+                self.widths[column] = max(self.widths[column], len(escaped(text)))
+        return k
 
-    def name_layouts(self, rows) -> None:
-        """Name every layout the rows show in the legend, in the rows' order (before the rows are written: the
-        legend is printed below them, and the rich table may pick its narrow rows first)."""
-        for f in rows:
-            self._words(f)
-
-    def __call__(self, f: Finding) -> tuple[str, ...]:
-        op, layouts, words = self._words(f)
-        key = (f.cost, f.ideal)
-        numbers = self.numbers.get(key)
-        if numbers is None:
-            if len(self.numbers) >= MEMO:
-                self.numbers.clear()
-            numbers = self.numbers[key] = (_number(f.waste), _number(f.cost))
+    def place(self, f: Finding) -> str:
         place = self.places.get(f.loc)
         if place is None:
             if len(self.places) >= MEMO:
                 self.places.clear()
             place = self.places[f.loc] = where(f, self.main)
-        row = (numbers[0], numbers[1], str(f.line), op, place, layouts, words)
+            self.widths[4] = max(self.widths[4], len(escaped(place)))
+        return place
+
+    def __call__(self, f: Finding) -> tuple[str, ...]:
+        waste, cost, op, layouts, words = self.entries[self.entry(f)]
+        row = (waste, cost, str(f.line), op, self.place(f), layouts, words)
         return row + tuple(cell(f) for cell in self.extra) if self.extra else row
 
     def narrow(self, f: Finding) -> tuple[str, ...]:
         """The row in the narrow table: no cost column, the op's short name."""
         r = self(f)
         return r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
+
+
+class _TableRows(Rows):
+    """The rows of an audit table (`_Cells`), which plain text writes without making their cells: one pass when
+    the table is made finds each row's entry (kept as an int in an array; it also names the legend's layouts in
+    the rows' order) and so the column widths; `lines` then joins each row from pieces padded once per entry."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, rows: list[Finding], cells: _Cells):
+        super().__init__(rows, cells)
+        index = array("L")
+        entry, place = cells.entry, cells.place
+        for f in rows:
+            index.append(entry(f))
+            place(f)
+        self.index = None if cells.cleared or cells.extra else index
+
+    def widths(self) -> list[int] | None:
+        """Each column's widest cell, escaped (None: no fast path; the rows must be read)."""
+        if self.index is None:
+            return None
+        widths = list(self.cells.widths)
+        widths[2] = len(str(max(map(attrgetter("line"), self.items)))) if self.items else 0
+        return widths
+
+    def lines(self, indent: str, widths: list[int]):
+        """The rows' text lines, CHUNK at a time joined by newlines, as `blocks` would write them from cells."""
+        assert self.index is not None
+        cells = self.cells
+        pieces: list = [None] * len(cells.entries)
+        places: dict = {}
+        w_line, w_place = widths[2], widths[4]
+        rows, index = self.items, self.index
+        for start in range(0, len(rows), CHUNK):
+            out = []
+            for f, k in zip(rows[start:start + CHUNK], index[start:start + CHUNK]):
+                piece = pieces[k]
+                if piece is None:
+                    waste, cost, op, layouts, words = (escaped(t) for t in cells.entries[k])
+                    piece = pieces[k] = (indent + waste.ljust(widths[0]) + "  " + cost.ljust(widths[1]) + "  ",
+                                         "  " + op.ljust(widths[3]) + "  ",
+                                         "  " + layouts.ljust(widths[5]) + "  " + words)
+                place = places.get(f.loc)
+                if place is None:
+                    if len(places) >= MEMO:
+                        places.clear()
+                    place = places[f.loc] = escaped(cells.place(f)).ljust(w_place)
+                out.append((piece[0] + str(f.line).ljust(w_line) + piece[1] + place + piece[2]).rstrip())
+            yield "\n".join(out)
 
 
 def _layouts(f: Finding, legend: Legend | None) -> str:
@@ -499,10 +571,9 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
         out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
         cells = _Cells(main, legend, wide, tuple(cell for _, cell in extra_columns))
-        if legend is not None:                   # the legend names layouts in the order the rows show them
-            cells.name_layouts(rows)
+        table = _TableRows(rows, cells)          # (names the legend's layouts in the rows' order)
         narrow = None if wide else (header[:1] + header[2:], Rows(rows, cells.narrow))
-        out.append(Table(header, Rows(rows, cells), "  ", fit=not wide, narrow=narrow))
+        out.append(Table(header, table, "  ", fit=not wide, narrow=narrow))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
@@ -511,7 +582,9 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     out.append(BLANK)
     legend_rows = legend.rows() if legend is not None else ()
     python = [("python", f"{main} (the python column's lines)")] if main and rows else []
-    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m) + (asm_footer(asm) if asm is not None else [])),
+    whole = rows if top is None or len(m.findings) <= top else None     # every row, ranked
+    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m, whole)
+                            + (asm_footer(asm) if asm is not None else [])),
                       label_width=14))
     return out
 
@@ -521,7 +594,8 @@ def _legend_rows(rows) -> list[tuple[str, str]]:
     return [("layouts" if k == 0 else "", f"{name} = {text}") for k, (name, text) in enumerate(rows)]
 
 
-def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
+def _footer(m: ModuleAudit, ranking: list[Finding] | None = None) -> list[tuple[str, str]]:
+    """The lines under a module's table; `ranking`: every row, ranked (`ranked(m)`), where the table has it."""
     s = m.shared
     share = f" ({100 * s.total / s.limit:.0f}% of {s.limit // 1024} KiB)" if s.limit else ""
     over = "  OVER THE LIMIT" if s.limit and s.total > s.limit else ""
@@ -537,7 +611,8 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
         rows.append(("conversions", "none"))
     total = module_cost(m)
     rows.append(("total", f"cost {_number(total.cost)}, ideal {_number(total.ideal)}, waste {_number(total.waste)}"))
-    wasteful = most_waste(m.findings, 3, wasting=True)
+    wasteful = [f for f in ranking[:3] if f.waste > 0] if ranking is not None else \
+        most_waste(m.findings, 3, wasting=True)
     rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
                  if wasteful else "none: every op is as cheap as the model knows how to make it"))
     with_problem = [f for f in m.findings if f.problem]
@@ -647,8 +722,7 @@ def _module_json(m: ModuleAudit, asm=None, ops=None) -> dict:
         "ops": ops_json(m, asm) if ops is None else ops,
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
-                                  for f in nsmallest(5, (f for f in m.findings if f.cost > 0),
-                                                     key=lambda f: (-f.cost, f.line))],
+                                  for f in costliest(m.findings, 5)],
                     "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
                                    for f in most_waste(m.findings, 5, wasting=True)],
                     "problems": [f"line {f.line}: {f.op}: {f.problem}" for f in m.problems]},
@@ -674,12 +748,12 @@ def _mark(name: str) -> str:
     return f"\x00{_TOKEN}{name}\x00"
 
 
-def _template(obj, indent: int) -> tuple[list[str], list[str], list[int]]:
+def _template(obj, indent: int) -> tuple[list[str], tuple[str, ...], list[int]]:
     """`json.dumps(obj, indent=2)` as it stands `indent` spaces deep, cut at the marks (`_mark`): the text between
     them, the marks' names and the indent of each mark's line (where a value of several lines goes)."""
     import json
     parts = _MARK.split(json.dumps(obj, indent=2).replace("\n", "\n" + " " * indent))
-    texts, names = parts[0::2], parts[1::2]
+    texts, names = parts[0::2], tuple(parts[1::2])
     depths = [len(t) - len(t.lstrip(" ")) for t in (p.rpartition("\n")[2] for p in texts[:-1])]
     return texts, names, depths
 
@@ -696,24 +770,34 @@ def _number_json(x) -> str:
 
 
 class _RowsJson:
-    """A module's `ops` rows as JSON text, each row from a template made once per distinct op text (its facts
-    records, by identity, as `_Cells`), its own values (line, loc, cost, ideal, waste, asm) put in."""
+    """A module's `ops` rows as JSON text. Each distinct op text (its facts records, by identity, as `_Cells`)
+    is one entry, encoded once by `json.dumps` with marks in place of the row's own values (line, loc, cost,
+    ideal, waste, asm), which each row then puts in. The entry of each row is kept (an int in an array) for the
+    second time the rows are written (the first module's fields are repeated at the top)."""
 
     FIELDS = ("line", "loc", "cost", "ideal", "waste")
 
-    def __init__(self, asm):
+    def __init__(self, m: ModuleAudit, asm):
         self.asm = asm
-        self.templates: dict = {}
-        self.locs: dict = {}
+        self.rows = sorted(m.findings, key=attrgetter("line"))
+        self.keys: dict = {}
+        self.entries: list = []                  # (texts, names, depths) of `_template(row, 0)`
+        self.indented: dict = {}                 # (entry, indent) -> texts
+        self.index: array | None = None          # each row's entry, once written
+        self.numbers: dict = {}                  # (cost, ideal) -> their texts and waste's
+        self.locs: dict = {}                     # loc -> its JSON text
+        self.cleared = False                     # the entries started again: no index kept
 
-    def template(self, f: Finding, asm_row, indent: int) -> tuple[str, int]:
-        """(a `str.format` text of the row `indent` spaces deep, the indent of its `asm` key)."""
+    def entry(self, f: Finding, asm_row) -> int:
         key = (f.op, f.loops, f.category, f.layouts, f.attrs, f.shape, f.element, f.status, f.problem,
-               f.scratch_bytes, id(f.facts), id(f.buffer), id(f.conversion), asm_row is not None, indent)
-        found = self.templates.get(key)
-        if found is None:
-            if len(self.templates) >= MEMO:
-                self.templates.clear()
+               f.scratch_bytes, id(f.facts), id(f.buffer), id(f.conversion), asm_row is not None)
+        k = self.keys.get(key)
+        if k is None:
+            if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
+                self.keys.clear()
+                self.entries.clear()
+                self.indented.clear()
+                self.cleared = True
             row = finding_json(f)
             facts = facts_json(f)                # (a fact of the same name as a row's own field replaces it)
             for name in self.FIELDS:
@@ -721,32 +805,70 @@ class _RowsJson:
                     row[name] = _mark(name)
             if asm_row is not None:
                 row["asm"] = _mark("asm")
-            texts, names, depths = _template(row, indent)
-            pieces = []
-            for k, t in enumerate(texts):
-                pieces.append(t.replace("{", "{{").replace("}", "}}"))
-                if k < len(names):
-                    pieces.append(f"{{{names[k]}}}")
-            asm_depth = depths[names.index("asm")] if "asm" in names else 0
-            found = self.templates[key] = ("".join(pieces), asm_depth)
-        return found
+            k = self.keys[key] = len(self.entries)
+            self.entries.append(_template(row, 0))
+        return k
 
-    def text(self, f: Finding, indent: int) -> str:
-        """The row's JSON `indent` spaces deep (its first line not indented)."""
+    def write(self, put, depth: int) -> None:
+        """`put` the rows as the list of a key `depth` spaces deep ('[]' where none)."""
         import json
-        asm_row = self.asm.row(f) if self.asm is not None else None
-        fmt, asm_depth = self.template(f, asm_row, indent)
-        loc = f.loc
-        loc_text = self.locs.get(loc)
-        if loc_text is None:
-            if len(self.locs) >= MEMO:
-                self.locs.clear()
-            loc_text = self.locs[loc] = json.dumps(loc)
-        values = {"line": _number_json(f.line), "loc": loc_text, "cost": _number_json(f.cost),
-                  "ideal": _number_json(f.ideal), "waste": _number_json(f.waste)}
-        if asm_row is not None:
-            values["asm"] = json.dumps(asm_row[1], indent=2).replace("\n", "\n" + " " * asm_depth)
-        return fmt.format_map(values)
+        rows, asm, numbers, locs = self.rows, self.asm, self.numbers, self.locs
+        if not rows:
+            put("[]")
+            return
+        inner = depth + 2
+        pad = " " * inner
+        index = self.index
+        new = array("L") if index is None else None
+        pending: list[str] = ["["]
+        size = 0
+        sep = "\n" + pad
+        for n, f in enumerate(rows):
+            asm_row = asm.row(f) if asm is not None else None
+            if index is not None:
+                k = index[n]
+            else:
+                k = self.entry(f, asm_row)
+                if new is not None:
+                    new.append(k)
+            texts = self.indented.get((k, inner))
+            if texts is None:
+                texts = self.indented[(k, inner)] = [t.replace("\n", "\n" + pad) for t in self.entries[k][0]]
+                texts[0] = "," + sep + texts[0]  # (the first row's comma is cut below)
+            names = self.entries[k][1]
+            number = numbers.get((f.cost, f.ideal))
+            if number is None:
+                if len(numbers) >= MEMO:
+                    numbers.clear()
+                number = numbers[(f.cost, f.ideal)] = {"cost": _number_json(f.cost), "ideal": _number_json(f.ideal),
+                                                       "waste": _number_json(f.waste)}
+            loc = locs.get(f.loc)
+            if loc is None:
+                if len(locs) >= MEMO:
+                    locs.clear()
+                loc = locs[f.loc] = json.dumps(f.loc)
+            if names == self.FIELDS:             # the usual row: its own values in their usual places
+                text = "".join((texts[0], str(f.line), texts[1], loc, texts[2], number["cost"], texts[3],
+                                number["ideal"], texts[4], number["waste"], texts[5]))
+            else:
+                values = {"line": _number_json(f.line), "loc": loc, **number}
+                if asm_row is not None:
+                    depth_asm = self.entries[k][2][names.index("asm")] + inner
+                    values["asm"] = json.dumps(asm_row[1], indent=2).replace("\n", "\n" + " " * depth_asm)
+                parts = [texts[0]]
+                for name, t in zip(names, texts[1:]):
+                    parts += (values[name], t)
+                text = "".join(parts)
+            pending.append(text if n else text[1:])
+            size += len(text)
+            if size >= FLUSH:
+                put("".join(pending))
+                pending.clear()
+                size = 0
+        pending.append("\n" + " " * depth + "]")
+        put("".join(pending))
+        if new is not None and not self.cleared:
+            self.index = new
 
 
 FLUSH = 1 << 18                                      # characters written at a time
@@ -754,35 +876,23 @@ FLUSH = 1 << 18                                      # characters written at a t
 
 def json_stream(audits: list[ModuleAudit], path: str, write, extra: dict | None = None, asm=None) -> None:
     """`json_text`, written as it is made (`write(str)`, in pieces of about FLUSH characters): the rows of a
-    huge function are never held, as dicts or as text, and each distinct row is encoded once."""
-    import json
+    huge function are never held, as dicts or as text, and each distinct row is encoded once (`_RowsJson`)."""
     mods = [_module_json(m, asm[k] if asm else None, ops=_mark(f"ops{k}")) for k, m in enumerate(audits)]
     top = dict(mods[0]) if mods else {}
     texts, names, depths = _template({"file": path, **(extra or {}), **top, "modules": mods}, 0)
-    pending: list[str] = []
-    size = 0
-    for text, name, depth in zip(texts, names + [None], depths + [0]):
-        pending.append(text)
-        size += len(text)
-        if name is None:
+    ops: dict[int, _RowsJson] = {}
+    for k, text in enumerate(texts):
+        if k == len(names):
+            write(text + "\n")
             break
-        k = int(name[3:])
-        m = audits[k]
-        rows = _RowsJson(asm[k] if asm else None)
-        inner = depth + 2
-        first = True
-        for f in sorted(m.findings, key=attrgetter("line")):
-            row = rows.text(f, inner)
-            pending.append(("[\n" if first else ",\n") + " " * inner + row)
-            size += len(row) + inner + 2
-            first = False
-            if size >= FLUSH:
-                write("".join(pending))
-                pending.clear()
-                size = 0
-        pending.append("[]" if first else "\n" + " " * depth + "]")
-    pending.append("\n")
-    write("".join(pending))
+        write(text)
+        module = int(names[k][3:])
+        rows = ops.get(module)
+        if rows is None:
+            rows = ops[module] = _RowsJson(audits[module], asm[module] if asm else None)
+        rows.write(write, depths[k])
+        if module:                               # only the first module's rows are written twice
+            del ops[module]
 
 
 # ----------------------------------------------------------------------------------------- one op

@@ -41,26 +41,6 @@ class Fields:
     indent: str = ""
 
 
-@frozen
-class Table:
-    """Columns with a header row. `fit`: in rich, rows stay on one line where they can: where the rows are wider
-    than the terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what
-    is still too wide wraps in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    indent: str = ""
-    fit: bool = False
-    narrow: tuple | None = None
-
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:      # annotations only
-    Block = Line | Fields | Table
-
-
-# ----------------------------------------------------------------------------------------- plain text
-
-
 class Rows:
     """A table's rows made on demand: `cells(item)` for each of `items`, in order, each time the rows are read
     (plain text reads them twice: the column widths, then the lines). A huge function's 450,000 rows are then
@@ -76,6 +56,34 @@ class Rows:
 
     def __len__(self) -> int:
         return len(self.items)
+
+    def widths(self) -> list[int] | None:
+        """Each column's widest cell (escaped), where the rows know it without being read; None: read them."""
+        return None
+
+    def lines(self, indent: str, widths: list[int]):
+        """The rows' lines in pieces, where `widths` says the rows know them (a faster path than their cells)."""
+        raise NotImplementedError
+
+
+@frozen
+class Table:
+    """Columns with a header row. `fit`: in rich, rows stay on one line where they can: where the rows are wider
+    than the terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what
+    is still too wide wraps in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...] | Rows   # Rows: made on demand (a huge function's)
+    indent: str = ""
+    fit: bool = False
+    narrow: tuple | None = None
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:      # annotations only
+    Block = Line | Fields | Table
+
+
+# ----------------------------------------------------------------------------------------- plain text
 
 
 CHUNK = 4096                                         # rows formatted and written together
@@ -100,16 +108,24 @@ def _table_lines(block: Table):
     """The table's lines in pieces (the header, then CHUNK rows at a time joined by newlines): each column as wide
     as its widest cell, two spaces between columns, no trailing blanks. Two passes over the rows (`Rows` makes
     them again), so that nothing but one chunk is held."""
+    rows = block.rows
+    known = rows.widths() if isinstance(rows, Rows) else None
     widths = [len(c) for c in block.columns]
-    for chunk in _escaped_chunks(block.rows):
-        for i, column in enumerate(zip(*chunk)):
-            w = max(map(len, column))
-            if w > widths[i]:
-                widths[i] = w
+    if known is not None:
+        widths = [max(w, k) for w, k in zip(widths, known)]
+    else:
+        for chunk in _escaped_chunks(rows):
+            for i, column in enumerate(zip(*chunk)):
+                w = max(map(len, column))
+                if w > widths[i]:
+                    widths[i] = w
     indent = block.indent.replace("{", "{{").replace("}", "}}")
     fmt = indent + "  ".join(f"{{:<{w}}}" for w in widths)
     yield fmt.format(*block.columns).rstrip()
-    for chunk in _escaped_chunks(block.rows):
+    if known is not None and isinstance(rows, Rows):
+        yield from rows.lines(block.indent, widths)
+        return
+    for chunk in _escaped_chunks(rows):
         yield "\n".join([fmt.format(*r).rstrip() for r in chunk])
 
 
