@@ -446,8 +446,8 @@ class _Cells:
 
     def entry(self, f: Finding) -> int:
         """The index of the row's (waste, cost, op, layouts, verdict) in `entries`."""
-        key = (f.op, f.category, f.layouts, f.attrs, f.problem, f.status, id(f.facts), id(f.conversion),
-               id(f.buffer), f.cost, f.ideal)
+        key = (f.op, id(f.category), f.layouts, f.attrs, f.problem, id(f.status), id(f.facts), id(f.conversion),
+               id(f.buffer), f.cost, f.ideal)      # (an enum by identity: its hash is Python code)
         k = self.keys.get(key)
         if k is None:
             if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
@@ -782,21 +782,22 @@ class _RowsJson:
         self.rows = sorted(m.findings, key=attrgetter("line"))
         self.keys: dict = {}
         self.entries: list = []                  # (texts, names, depths) of `_template(row, 0)`
-        self.indented: dict = {}                 # (entry, indent) -> texts
+        self.indented: dict = {}                 # indent -> {entry -> texts}
         self.index: array | None = None          # each row's entry, once written
         self.numbers: dict = {}                  # (cost, ideal) -> their texts and waste's
         self.locs: dict = {}                     # loc -> its JSON text
         self.cleared = False                     # the entries started again: no index kept
 
     def entry(self, f: Finding, asm_row) -> int:
-        key = (f.op, f.loops, f.category, f.layouts, f.attrs, f.shape, f.element, f.status, f.problem,
+        key = (f.op, f.loops, id(f.category), f.layouts, f.attrs, f.shape, f.element, id(f.status), f.problem,
                f.scratch_bytes, id(f.facts), id(f.buffer), id(f.conversion), asm_row is not None)
         k = self.keys.get(key)
         if k is None:
             if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
                 self.keys.clear()
                 self.entries.clear()
-                self.indented.clear()
+                for texts in self.indented.values():
+                    texts.clear()
                 self.cleared = True
             row = finding_json(f)
             facts = facts_json(f)                # (a fact of the same name as a row's own field replaces it)
@@ -823,6 +824,7 @@ class _RowsJson:
         pending: list[str] = ["["]
         size = 0
         sep = "\n" + pad
+        indented = self.indented.setdefault(inner, {})
         for n, f in enumerate(rows):
             asm_row = asm.row(f) if asm is not None else None
             if index is not None:
@@ -831,10 +833,11 @@ class _RowsJson:
                 k = self.entry(f, asm_row)
                 if new is not None:
                     new.append(k)
-            texts = self.indented.get((k, inner))
+            texts = indented.get(k)
             if texts is None:
-                texts = self.indented[(k, inner)] = [t.replace("\n", "\n" + pad) for t in self.entries[k][0]]
+                texts = [t.replace("\n", "\n" + pad) for t in self.entries[k][0]]
                 texts[0] = "," + sep + texts[0]  # (the first row's comma is cut below)
+                indented[k] = texts
             names = self.entries[k][1]
             number = numbers.get((f.cost, f.ideal))
             if number is None:

@@ -145,3 +145,15 @@ def test_reports_of_a_huge_function_hold_no_row(tmp_path):
                           timeout=600)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 16, f"the reports added {done.stdout.strip()} MB"
+
+
+@pytest.mark.parametrize("path", [KERNELS[0], DATA / "kernels" / "flash_attention.sm90.ttgir", CACHE[0]],
+                         ids=lambda p: p.name)
+def test_memo_bound_keeps_the_output(path, monkeypatch):
+    """Rows that share nothing fill the memos up to MEMO, which then start again (a bound on memory): the text
+    falls back to the rows' cells, the JSON to encoding each entry anew; the output stays the same."""
+    monkeypatch.setattr(report, "MEMO", 2)
+    text = path.read_text()
+    listing = inputs.assembly(str(path), None, None, False, text) if path.parent.parent.name == "cache" else None
+    asm = sources.asm_columns(_audits(text), listing) if listing is not None else None
+    _check(text, str(path), asm)
