@@ -75,7 +75,8 @@ class Buffered:
 
 
 class Streamed:
-    """A JSON report that `write_report` writes piece by piece: `stream(write)` with the sink's `write(bytes)`."""
+    """A JSON report written piece by piece to the output (`write_report` passes the sink's `write(bytes)` to
+    `stream`), never held whole."""
 
     def __init__(self, stream):
         self.stream = stream
