@@ -103,7 +103,8 @@ class _State:
     __slots__ = ("reads", "writes")
 
     def __init__(self, reads=frozenset(), writes=frozenset()):
-        self.reads, self.writes = frozenset(reads), frozenset(writes)
+        self.reads = reads if type(reads) is frozenset else frozenset(reads)
+        self.writes = writes if type(writes) is frozenset else frozenset(writes)
 
     def join(self, other: "_State") -> "_State":
         return _State(self.reads | other.reads, self.writes | other.writes)
@@ -136,6 +137,7 @@ class _Walk:
         self.before: set[int] = set()       # barriers inserted before op i
         self.after: set[int] = set()        # barriers inserted after op i (async waits)
         self.budget = VISITS_PER_OP * len(ops) + 1024   # op visits left: nested loops stop iterating when spent
+        self.own: dict = {}                 # scratch span -> the state after an op that only uses it
 
     def children(self, i: int) -> list[list[int]]:
         """The op's regions, each the list of its top-level op indices."""
@@ -157,6 +159,8 @@ class _Walk:
         if i in self.before:
             state = _State()
         name = op.name
+        if name not in _CONTROL and i not in self.syncs and self.tree.end[i] == i:
+            return self.access(i, state)             # most ops: no region, no barrier of their own
         if name in BARRIERS:
             return _State()
         if name in LOOPS:
@@ -191,8 +195,22 @@ class _Walk:
             return _State()
         if i in self.syncs:
             return _State()
+        return self.access(i, state)
+
+    def access(self, i: int, state: _State) -> _State:
+        """The state after op i's own shared-memory accesses (a barrier before it where one conflicts)."""
         accesses = self.accesses.get(i, ())
         scratch = self.scratch.get(i)
+        if not accesses:
+            if scratch is None:
+                return state
+            if i not in self.warp_sync:              # a convert, reduction or scan through shared memory
+                if _conflict((scratch,), THREAD, state.reads) or _conflict((scratch,), THREAD, state.writes):
+                    self.before.add(i)
+                mine = self.own.get(scratch)
+                if mine is None:
+                    mine = self.own[scratch] = _State(frozenset({(scratch, THREAD)}), frozenset())
+                return mine
         hazard = False
         for span, kind, who in accesses:
             if kind == READ:
@@ -213,6 +231,9 @@ class _Walk:
         if not reads and not writes:
             return state
         return _State(state.reads | reads, state.writes | writes)
+
+
+_CONTROL = frozenset(BARRIERS + LOOPS + WAITS + ("scf.if", "scf.index_switch", "ttg.warp_specialize"))
 
 
 def _span(ops, defined: dict, root: dict, buffers: dict, name: str, slots: bool,

@@ -26,7 +26,7 @@ from ...errors import TTLayoutError
 from ...records import replace
 from ..kinds import Category
 from ..targets import Target
-from .context import Context, Memo, problem_row
+from .context import Context, Memo, problem_row, row_place
 from .convert import convert_op
 from .dot import dot_op
 from .findings import Extra, Finding, ModuleAudit, SharedUse
@@ -65,6 +65,7 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
     problems: list[Finding] = []
     shared: list[SharedUse] = []
     extras: list[Extra] = []
+    warp_size = module.threads_per_warp or tgt.warp_size
     for unit in function_units(module):
         ctx = Context(unit, tgt, memo)
         ctx.num_warps = module.num_warps
@@ -97,8 +98,12 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                 problems.append(findings[i])
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
-        extras += synchronisation(ctx, findings, roots[0], placed)
-        rows += [weighed(findings[i], module.threads_per_warp or tgt.warp_size) for i in sorted(findings)]
+        more, barriers = synchronisation(ctx, findings, roots[0], placed)
+        extras += more
+        prices: dict = {}
+        ops = unit.ops
+        rows += [weighed(findings[i], warp_size, barriers.get(i, 0), prices, row_place(ctx, ops[i], findings[i]))
+                 for i in sorted(findings)]
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))

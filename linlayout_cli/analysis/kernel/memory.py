@@ -91,14 +91,11 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     ops = ctx.module.ops
     tree = ctx.tree
     ids = tree.post
-    uses: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for o in op.operands:
-            uses.setdefault(o.split("#")[0], []).append(i)
-            uses.setdefault(o, []).append(i)
+    root, defined_at = roots if roots is not None else buffer_roots(ops)
+    uses = _uses(ops, set(root) | {op.results[0].split(":")[0] for op in ops
+                                   if op.name in ("tt.atomic_rmw", "tt.atomic_cas") and op.results})
     ws_of = _warp_specialize_of(tree, ops)
     func_of = _function_of(tree, ops)
-    root, defined_at = roots if roots is not None else buffer_roots(ops)
     buffers: dict[str, al.Buffer] = {}
     where: dict[str, int] = {}
     scratch: list = []
@@ -140,8 +137,8 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     for group in groups.values():
         if warps:
             group.append(al.Buffer("warp indices", warps, 4, 0, 1 << 62))
-        total = max(total, al.compute_offsets(group))
-        bound = bound or al.is_bound(group)
+        size, stacked = al.place_buffers(group)
+        total, bound = max(total, size), bound or stacked
     if not groups and warps:
         total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
     if placed is not None:                           # where each buffer and scratch landed (for Membar)
@@ -150,6 +147,22 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
     return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+
+
+def _uses(ops, names: set) -> dict[str, list[int]]:
+    """The ops (indices) using each of `names` as an operand (`%a#1` counts for `%a` and for `%a#1`); the values
+    asked about are a function's buffers and atomics, a few among its 450,000 operands."""
+    uses: dict[str, list[int]] = {}
+    if not names:
+        return uses
+    for i, op in enumerate(ops):
+        for o in op.operands:
+            base = o.split("#")[0] if "#" in o else o
+            if base in names:
+                uses.setdefault(base, []).append(i)
+            if o is not base and o in names:
+                uses.setdefault(o, []).append(i)
+    return uses
 
 
 def _function_of(tree, ops) -> list[int]:
