@@ -88,6 +88,14 @@ def _accesses(op) -> list[tuple[str, str, str]]:
     return []
 
 
+_ACCESSING = frozenset(("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local",
+                        "amdg.buffer_load_to_local", "ttg.local_load", "ttng.async_tma_copy_global_to_local",
+                        "ttng.async_tma_gather", "ttng.async_tma_copy_local_to_global", "ttng.async_tma_scatter",
+                        "ttng.async_tma_reduce", "ttng.init_barrier", "ttng.inval_barrier", "ttng.barrier_expect",
+                        "ttng.arrive_barrier", "ttng.tc_gen5_commit", "ttng.wait_barrier", "ttng.warp_group_dot",
+                        "ttng.tmem_store", "ttng.tmem_load") + tuple(MMA_V5_OPS))   # the ops `_accesses` names
+
+
 def _overlaps(a: tuple, b: tuple) -> bool:
     """Whether two accesses (start, end, allocation, slot) may touch the same bytes. Tensor memory (start None)
     by allocation; slots of one allocation picked by two different index values are taken as different."""
@@ -302,6 +310,8 @@ def _scoped(ops, tree) -> list:
     """The ops with the names inside warp_specialize partitions made unique per partition; a warp_specialize's
     operands are its captures followed by each partition's block arguments (named in that partition's scope)."""
     scope, args = _partitions(ops, tree)
+    if not args:
+        return ops                                   # no warp_specialize: every name is the function's
     return [_Scoped(op, scope[i], args.get(i)) if scope[i] or i in args else op   # outside partitions: as it is
             for i, op in enumerate(ops)]
 
@@ -403,6 +413,8 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
     carried = _loop_arguments(ops)
     accesses: dict[int, list] = {}
     for i, op in enumerate(ops):
+        if op.name not in _ACCESSING:
+            continue
         found = []
         for value, kind, who in _accesses(op):
             t = tmem.get(value.split("#")[0])

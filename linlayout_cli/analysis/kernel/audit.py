@@ -67,16 +67,20 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
     extras: list[Extra] = []
     warp_size = module.threads_per_warp or tgt.warp_size
     for unit in function_units(module):
-        ctx = Context(unit, tgt, memo)
+        ctx = Context(unit, tgt, memo, unit.tree)
         ctx.num_warps = module.num_warps
         findings: dict[int, Finding] = {}
-        allocs = []
+        allocs: set[int] = set()                     # the local_allocs without a value
+        sites: list[int] = []                        # every local_alloc with a result
         for i, op in enumerate(unit.ops):
             if not _applies(op):
                 continue
-            if op.name == "ttg.local_alloc" and not op.operands:
-                allocs.append(i)
-                continue
+            if op.name == "ttg.local_alloc":
+                if op.results:
+                    sites.append(i)
+                if not op.operands:
+                    allocs.add(i)
+                    continue
             category, analyse = ANALYSES[op.name]
             try:
                 findings[i] = analyse(ctx, op)
@@ -85,9 +89,8 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                 problems.append(findings[i])
         roots = buffer_roots(unit.ops)
         users = buffer_users(ctx, roots[0], findings)
-        for i, op in enumerate(unit.ops):
-            if op.name != "ttg.local_alloc" or not op.results:
-                continue
+        for i in sites:
+            op = unit.ops[i]
             try:
                 if i in allocs:
                     findings[i] = alloc_op(ctx, op, roots[0], users)

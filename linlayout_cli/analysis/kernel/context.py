@@ -48,7 +48,7 @@ class Context:
     """One module being audited: types and defining ops of its values, and the audit's memo (linear layouts and
     analyses by canonical key)."""
 
-    def __init__(self, module, target: Target, memo: Memo | None = None):
+    def __init__(self, module, target: Target, memo: Memo | None = None, tree=None):
         self.module, self.target = module, target
         self.num_warps: int | None = None
         self.memo = memo if memo is not None else Memo()
@@ -59,14 +59,24 @@ class Context:
         self.rows: dict = {}                         # an op text's row without its place (`placed_row`)
         self.loc_texts: dict = {}                    # id(Loc) -> (Loc, 'file:line:col'): one string per place
         self._parse = module.value_type
-        self.defined: dict[str, int] = {}
-        self.position: dict[int, int] = {}
-        for i, op in enumerate(module.ops):
-            self.position[id(op)] = i
-            for r in op.results:
-                self.defined[r.split(":")[0]] = i
+        self._defined: dict[str, int] | None = None
+        self._position: dict[int, int] | None = None
         self._axes = None
-        self._tree = None
+        self._tree = tree
+
+    @property
+    def defined(self) -> dict[str, int]:
+        """Value name -> index of the op defining it (built when first asked: a dot's operands, a reduction's)."""
+        if self._defined is None:
+            self._defined = {r.split(":")[0]: i for i, op in enumerate(self.module.ops) for r in op.results}
+        return self._defined
+
+    @property
+    def position(self) -> dict[int, int]:
+        """id(op) -> its index among the module's ops (built when first asked)."""
+        if self._position is None:
+            self._position = {id(op): i for i, op in enumerate(self.module.ops)}
+        return self._position
 
     @property
     def axes(self):
@@ -83,7 +93,8 @@ class Context:
     @property
     def tree(self):
         """The region structure of the module's ops (`allocation.OpTree`), built once for every walk that needs it
-        (shared memory, Membar, warp-index shuffles)."""
+        (shared memory, Membar, warp-index shuffles), or given (`function_units`' tree, when the unit is the whole
+        module)."""
         if self._tree is None:
             from ..allocation import OpTree
             self._tree = OpTree(self.module.ops)

@@ -45,6 +45,8 @@ def buffer_users(ctx: Context, root: dict, findings: dict) -> dict[str, dict]:
     """Per local_alloc: the ops that write and read it (directly or through a view), each with its line and, where
     the bank model applies, its bank conflicts."""
     out: dict[str, dict] = {}
+    if not root:
+        return out                                   # no buffer (every local_alloc is a root of its own)
     for i, op in enumerate(ctx.module.ops):
         if op.name in VIEW_OPS or op.name == "scf.for":
             continue
@@ -99,7 +101,10 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     buffers: dict[str, al.Buffer] = {}
     where: dict[str, int] = {}
     scratch: list = []
-    for i, op in enumerate(ops):
+    todo = {i for i, op in enumerate(ops) if op.name in _ALLOCATING} | {i for i, f in findings.items()
+                                                                        if f.scratch_bytes}
+    for i in sorted(todo):                           # the ops that allocate: buffers, and scratch in op order
+        op = ops[i]
         if op.name == "ttg.local_alloc" and op.results and op.result_types:
             vt = ctx.parse_type(op.result_types[0])
             if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
@@ -147,6 +152,10 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
     return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+
+
+_ALLOCATING = frozenset(("ttg.local_alloc", "ttg.warp_specialize", "ttng.tensormap_create", "tt.atomic_rmw",
+                         "tt.atomic_cas"))      # ops whose buffer or scratch `shared_use` sizes from the op itself
 
 
 def _uses(ops, names: set) -> dict[str, list[int]]:
