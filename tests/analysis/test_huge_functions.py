@@ -1,0 +1,109 @@
+"""Issue 32 C: a function of hundreds of thousands of ops is audited in time and memory linear in its size, and the
+shortcuts that make it so (a repeated convert's row analysed once and placed at each op; prices memoised; Membar
+skipping ops that access nothing) give exactly the rows a fresh analysis of every op gives."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from linlayout_cli.analysis.audit import analyze_audit
+from linlayout_cli.analysis.kernel import convert
+from linlayout_cli.parsing.module import read_modules
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import huge_dump  # noqa: E402  (the benchmark's generator: the same dump the README's figure is measured on)
+
+LOOP = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", \
+"ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %0 = arith.constant dense<0.000000e+00> : tensor<128x128xf16, #mma> loc("k.py":3:4)
+    %1 = ttg.convert_layout %0 : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked> loc("k.py":4:4)
+    %2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %1) -> (tensor<128x128xf16, #blocked>) : i32 {
+      %3 = ttg.convert_layout %a : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1> loc("k.py":6:8)
+      %4 = ttg.convert_layout %3 : tensor<128x128xf16, #blocked1> -> tensor<128x128xf16, #blocked> loc("k.py":7:8)
+      %5 = ttg.convert_layout %4 : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1> loc("k.py":6:8)
+      %6 = ttg.convert_layout %5 : tensor<128x128xf16, #blocked1> -> tensor<128x128xf16, #blocked> loc("k.py":9:8)
+      scf.yield %6 : tensor<128x128xf16, #blocked>
+    }
+    %7 = ttg.convert_layout %2 : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #blocked1> loc("k.py":11:4)
+    %8 = ttg.convert_layout %7 : tensor<128x128xf16, #blocked1> -> tensor<128x128xf16, #blocked> loc("k.py":12:4)
+    tt.return
+  }
+}
+"""
+
+
+def _audit(text: str):
+    return analyze_audit(read_modules(text))[0]
+
+
+def _one_function(tmp_path, converts: int) -> str:
+    path = tmp_path / f"one_function_{converts}.ttgir"
+    huge_dump.write(str(path), converts)
+    return path.read_text()
+
+
+def test_placed_rows_are_the_rows_each_op_gets_alone(tmp_path, monkeypatch):
+    """Every row of repeated converts (in and out of a loop, at repeated and distinct Python lines) equals, field
+    by field (line, location, frames, loops, barriers, cost, ideal...), the row a fresh analysis of that op gives."""
+    for text in (LOOP, _one_function(tmp_path, 300)):
+        placed = _audit(text)
+        monkeypatch.setattr(convert, "placed_row", lambda ctx, op, key, make: make())
+        fresh = _audit(text)
+        monkeypatch.undo()
+        assert placed.findings == fresh.findings and placed.extras == fresh.extras
+        assert placed.shared == fresh.shared
+        assert [f.line for f in placed.findings] == sorted({f.line for f in placed.findings})
+    rows = _audit(LOOP).findings
+    assert [(f.line, f.loc, f.loops) for f in rows] == [
+        (9, "k.py:4:4", 0), (11, "k.py:6:8", 1), (12, "k.py:7:8", 1), (13, "k.py:6:8", 1), (14, "k.py:9:8", 1),
+        (17, "k.py:11:4", 0), (18, "k.py:12:4", 0)]
+    assert rows[1].cost == rows[3].cost == 8 * rows[5].cost     # the loop weighs 8 (LOOP_WEIGHT)
+
+
+def test_each_distinct_convert_is_analysed_once(tmp_path, monkeypatch):
+    """3,000 converts cycling through three layout pairs: three analyses, 3,000 rows."""
+    calls = []
+    real = convert._convert_finding
+    monkeypatch.setattr(convert, "_convert_finding", lambda *a: calls.append(a[2:]) or real(*a))
+    audit = _audit(_one_function(tmp_path, 3000))
+    assert len(audit.findings) == 3000 and len(calls) == 3
+    assert len({f.loc for f in audit.findings}) == 1000            # each row at its own Python line
+
+
+def test_rows_share_their_location_objects(tmp_path):
+    """450,000 ops naming 1,000 Python lines hold 1,000 locations and 1,000 'file:line:col' strings, not one each."""
+    audit = _audit(_one_function(tmp_path, 3000))
+    assert len({id(f.loc) for f in audit.findings}) == 1000
+    assert len({id(f.frames) for f in audit.findings}) == 1000
+
+
+def test_membar_skips_only_ops_that_access_nothing():
+    """Membar looks only at ops named in `_ACCESSING`: on every op of every real kernel (tests/data: compiled by
+    Triton for sm80/sm90/sm100/gfx942, and Triton's cache), an op outside it has no shared- or tensor-memory
+    access, and every name `_accesses` answers for is in it."""
+    import glob
+
+    from linlayout_cli.analysis import membar
+    from linlayout_cli.analysis.kernel.ops import MMA_V5_OPS
+    files = sorted(glob.glob(str(ROOT / "tests/data/kernels/*.ttgir")) +
+                   glob.glob(str(ROOT / "tests/data/cache/**/*.ttgir"), recursive=True))
+    assert len(files) > 100
+    seen = set()
+    for path in files:
+        for module in read_modules(Path(path).read_text()):
+            for op in module.ops:
+                if membar._accesses(op):
+                    seen.add(op.name)
+                    assert op.name in membar._ACCESSING, (path, op.line, op.name)
+    assert {"ttg.local_alloc", "ttg.local_load", "ttg.local_store", "ttng.warp_group_dot"} <= seen
+    assert set(MMA_V5_OPS) <= membar._ACCESSING
