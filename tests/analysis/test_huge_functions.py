@@ -3,8 +3,6 @@ shortcuts that make it so (a repeated convert's row analysed once and placed at 
 skipping ops that access nothing) give exactly the rows a fresh analysis of every op gives."""
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 from ...errors import TTLayoutError
-from ...records import replace
 from ..kinds import Category, Status
 from ..targets import Target
 from .findings import LOOP_WEIGHT, Finding
