@@ -428,8 +428,9 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
                 found.append((span, kind, who))
         if found:
             accesses[i] = found
-    walk = _Walk(ops, tree, accesses, {i: (o, o + s, None, None) for i, (o, s) in scratch.items() if s}, warp_sync,
-                 set(syncs))
+    spans: dict = {}                                 # one tuple per distinct span: ops' scratch mostly repeats
+    walk = _Walk(ops, tree, accesses, {i: spans.setdefault((o, s), (o, o + s, None, None))
+                                       for i, (o, s) in scratch.items() if s}, warp_sync, set(syncs))
     top = walk.children(start) if ops and ops[start].name in FUNCTION_OPS else None
     if top:
         for region in top:

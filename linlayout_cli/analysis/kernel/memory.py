@@ -2,7 +2,9 @@
 lifetimes, each op's scratch, and the peak as Triton's allocator lays it out (analysis/allocation.py)."""
 from __future__ import annotations
 
+import bisect
 import math
+from collections.abc import Callable
 
 from ...errors import TTLayoutError
 from ..kinds import Category
@@ -122,10 +124,7 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         elif op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
             size = _atomic_scratch(ctx, op, uses)
         if size:
-            b = al.Buffer(f"scratch@{op.line}", size, 8 if op.name == "ttg.warp_specialize" else 128,
-                          ids[i], ids[i] + 1, region=op.region, concurrent=ws_of.get(i, -1))
-            scratch.append(b)
-            where[b.name] = i
+            scratch.append((i, size))
     for alias, r in root.items():                     # views and loop values keep their buffer live
         if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
             continue
@@ -134,10 +133,24 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         start, end = al.live_interval(tree, at, uses.get(alias, []))
         b = buffers[r]
         b.start, b.end = min(b.start, start), max(b.end, end)
-    groups: dict[int, list] = {}
-    for b in list(buffers.values()) + scratch:
-        groups.setdefault(func_of[where[b.name]], []).append(b)
     warps = partition_warps(ops)
+    groups: dict[int, list] = {}
+    for b in buffers.values():
+        groups.setdefault(func_of[where[b.name]], []).append(b)
+    placed_scratch: dict[int, tuple[int, int]] = {}
+    spans: dict = {}                                 # one (offset, size) per distinct placement
+    alone = _outside(list(buffers.values())) if not warps else (lambda at: False)
+    alone_size = 0
+    for i, size in scratch:
+        concurrent = ws_of.get(i, -1)
+        if concurrent < 0 and alone(ids[i]):         # the allocator places it at 0, alone in its live range
+            alone_size = max(alone_size, size)
+            placed_scratch[i] = spans.setdefault((0, size), (0, size))
+            continue
+        b = al.Buffer(f"scratch@{ops[i].line}", size, 8 if ops[i].name == "ttg.warp_specialize" else 128,
+                      ids[i], ids[i] + 1, region=ops[i].region, concurrent=concurrent)
+        where[b.name] = i
+        groups.setdefault(func_of[i], []).append(b)
     total, bound = 0, False
     for group in groups.values():
         if warps:
@@ -146,12 +159,35 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         total, bound = max(total, size), bound or stacked
     if not groups and warps:
         total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
+    total = max(total, alone_size)
     if placed is not None:                           # where each buffer and scratch landed (for Membar)
+        for group in groups.values():
+            for b in group:
+                if b.name.startswith("scratch@"):
+                    placed_scratch[where[b.name]] = spans.setdefault((b.offset, b.size), (b.offset, b.size))
         placed.update({"buffers": {n: (b.offset, b.size) for n, b in buffers.items()},
-                       "scratch": {where[b.name]: (b.offset, b.size) for b in scratch}})
+                       "scratch": dict(sorted(placed_scratch.items()))})
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
-    return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+    return SharedUse(total, 0, listed, max((size for _, size in scratch), default=0), ctx.target.shared_limit,
+                     bound)
+
+
+def _outside(buffers: list) -> Callable[[int], bool]:
+    """A test of whether post-order op id `at` lies outside every buffer's live range [start, end): there an op's
+    scratch is alone in its component of the interval graph, and the allocator puts it at offset 0."""
+    merged: list[list[int]] = []
+    for start, end in sorted((b.start, b.end) for b in buffers):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    starts = [m[0] for m in merged]
+
+    def outside(at: int) -> bool:
+        k = bisect.bisect_right(starts, at) - 1
+        return k < 0 or at >= merged[k][1]
+    return outside
 
 
 _ALLOCATING = frozenset(("ttg.local_alloc", "ttg.warp_specialize", "ttng.tensormap_create", "tt.atomic_rmw",
