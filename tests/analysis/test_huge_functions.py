@@ -40,6 +40,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
 """
 
 
+LIVE_BUFFER = """\
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:80", \
+"ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k() {
+    %0 = arith.constant dense<0.000000e+00> : tensor<128x128xf16, #mma>
+    %1 = ttg.convert_layout %0 : tensor<128x128xf16, #mma> -> tensor<128x128xf16, #blocked>
+    %a = ttg.local_alloc %0 : (tensor<128x128xf16, #mma>) -> !ttg.memdesc<128x128xf16, #shared, #smem>
+    %2 = ttg.convert_layout %1 : tensor<128x128xf16, #blocked> -> tensor<128x128xf16, #mma>
+    %3 = ttg.local_load %a : !ttg.memdesc<128x128xf16, #shared, #smem> -> tensor<128x128xf16, #blocked>
+    tt.return
+  }
+}
+"""
+
+
 def _audit(text: str):
     return analyze_audit(read_modules(text))[0]
 
@@ -105,3 +124,44 @@ def test_membar_skips_only_ops_that_access_nothing():
                     assert op.name in membar._ACCESSING, (path, op.line, op.name)
     assert {"ttg.local_alloc", "ttg.local_load", "ttg.local_store", "ttng.warp_group_dot"} <= seen
     assert set(MMA_V5_OPS) <= membar._ACCESSING
+
+
+def test_scratch_alone_in_its_live_range_is_placed_as_the_allocator_places_it(monkeypatch):
+    """`shared_use` places an op's scratch that no buffer's live range covers at 0 without building a Buffer for it;
+    on every real kernel (loops, multi-buffering, warp specialization, atomics) the total, the largest scratch and
+    every placement Membar reads equal those of the full allocator run over every scratch."""
+    import glob
+
+    from linlayout_cli.analysis.kernel import audit as kernel_audit
+    from linlayout_cli.analysis.kernel import memory
+    files = sorted(glob.glob(str(ROOT / "tests/data/kernels/*.ttgir")) +
+                   glob.glob(str(ROOT / "tests/data/cache/**/*.ttgir"), recursive=True))
+    seen: dict[str, list] = {}
+    real = memory.shared_use
+
+    def recording(ctx, findings, roots=None, placed=None):
+        out = real(ctx, findings, roots, placed)
+        seen.setdefault(mode, []).append((out, dict(placed or {})))
+        return out
+    monkeypatch.setattr(kernel_audit, "shared_use", recording)
+    texts = [Path(p).read_text() for p in files] + [LIVE_BUFFER]
+    mode = "fast"
+    for text in texts:
+        analyze_audit(read_modules(text))
+    monkeypatch.setattr(memory, "_outside", lambda buffers: lambda at: False)
+    mode = "full"
+    for text in texts:
+        analyze_audit(read_modules(text))
+    assert len(seen["fast"]) == len(seen["full"]) > 100
+    assert seen["fast"] == seen["full"]
+    assert any(placed.get("scratch") for _, placed in seen["fast"])
+
+
+def test_scratch_inside_a_live_buffer_is_placed_beside_it():
+    """A convert while a 32 KiB buffer is live needs its scratch beside the buffer (32 KiB + the scratch); the
+    convert before the buffer is made needs its scratch alone: the peak is the sum, hand-checked."""
+    audit = _audit(LIVE_BUFFER)
+    converts = [f for f in audit.findings if f.op == "ttg.convert_layout"]
+    assert [f.line for f in converts] == [8, 10] and converts[1].scratch_bytes > 0
+    assert [b.bytes for b in audit.shared.allocations] == [128 * 128 * 2]
+    assert audit.shared.total == 128 * 128 * 2 + converts[1].scratch_bytes
