@@ -140,7 +140,8 @@ class _Walk:
     def __init__(self, ops, tree, accesses: dict, scratch: dict, warp_sync: set, syncs: set):
         self.ops, self.tree, self.syncs = ops, tree, syncs
         self.accesses = accesses            # op index -> [(span, READ/WRITE, who)]
-        self.scratch = scratch              # op index -> span of its scratch
+        self.scratch = scratch              # op index -> (offset, size) of its scratch
+        self.spans: dict = {}               # (offset, size) -> its span (start, end, None, None), made once
         self.warp_sync = warp_sync          # scratch ops whose lowering has no CTA barrier inside
         self.before: set[int] = set()       # barriers inserted before op i
         self.after: set[int] = set()        # barriers inserted after op i (async waits)
@@ -209,6 +210,11 @@ class _Walk:
         """The state after op i's own shared-memory accesses (a barrier before it where one conflicts)."""
         accesses = self.accesses.get(i, ())
         scratch = self.scratch.get(i)
+        if scratch is not None:
+            span = self.spans.get(scratch)
+            if span is None:
+                span = self.spans[scratch] = (scratch[0], scratch[0] + scratch[1], None, None) if scratch[1] else ()
+            scratch = span or None
         if not accesses:
             if scratch is None:
                 return state
@@ -428,9 +434,7 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
                 found.append((span, kind, who))
         if found:
             accesses[i] = found
-    spans: dict = {}                                 # one tuple per distinct span: ops' scratch mostly repeats
-    walk = _Walk(ops, tree, accesses, {i: spans.setdefault((o, s), (o, o + s, None, None))
-                                       for i, (o, s) in scratch.items() if s}, warp_sync, set(syncs))
+    walk = _Walk(ops, tree, accesses, scratch, warp_sync, set(syncs))
     top = walk.children(start) if ops and ops[start].name in FUNCTION_OPS else None
     if top:
         for region in top:

@@ -102,10 +102,12 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     func_of = _function_of(tree, ops)
     buffers: dict[str, al.Buffer] = {}
     where: dict[str, int] = {}
-    scratch: list = []
-    todo = {i for i, op in enumerate(ops) if op.name in _ALLOCATING} | {i for i, f in findings.items()
-                                                                        if f.scratch_bytes}
-    for i in sorted(todo):                           # the ops that allocate: buffers, and scratch in op order
+    todo = [i for i, f in findings.items() if f.scratch_bytes]
+    special = [i for i, op in enumerate(ops) if op.name in _ALLOCATING]
+    todo = sorted(set(todo).union(special)) if special else sorted(todo)
+    scratch_at: list[int] = []                       # the ops with a scratch, in op order, and its bytes
+    scratch_bytes: list[int] = []
+    for i in todo:                                   # the ops that allocate: buffers, and scratch in op order
         op = ops[i]
         if op.name == "ttg.local_alloc" and op.results and op.result_types:
             vt = ctx.parse_type(op.result_types[0])
@@ -124,7 +126,8 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         elif op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
             size = _atomic_scratch(ctx, op, uses)
         if size:
-            scratch.append((i, size))
+            scratch_at.append(i)
+            scratch_bytes.append(size)
     for alias, r in root.items():                     # views and loop values keep their buffer live
         if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
             continue
@@ -137,18 +140,16 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     groups: dict[int, list] = {}
     for b in buffers.values():
         groups.setdefault(func_of[where[b.name]], []).append(b)
-    placed_scratch: dict[int, tuple[int, int]] = {}
-    spans: dict = {}                                 # one (offset, size) per distinct placement
+    boxed: dict[int, al.Buffer] = {}                 # the scratch some buffer's live range covers
     alone = _outside(list(buffers.values())) if not warps else (lambda at: False)
     alone_size = 0
-    for i, size in scratch:
+    for i, size in zip(scratch_at, scratch_bytes):
         concurrent = ws_of.get(i, -1)
         if concurrent < 0 and alone(ids[i]):         # the allocator places it at 0, alone in its live range
             alone_size = max(alone_size, size)
-            placed_scratch[i] = spans.setdefault((0, size), (0, size))
             continue
-        b = al.Buffer(f"scratch@{ops[i].line}", size, 8 if ops[i].name == "ttg.warp_specialize" else 128,
-                      ids[i], ids[i] + 1, region=ops[i].region, concurrent=concurrent)
+        b = boxed[i] = al.Buffer(f"scratch@{ops[i].line}", size, 8 if ops[i].name == "ttg.warp_specialize" else 128,
+                                 ids[i], ids[i] + 1, region=ops[i].region, concurrent=concurrent)
         where[b.name] = i
         groups.setdefault(func_of[i], []).append(b)
     total, bound = 0, False
@@ -161,16 +162,19 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
     total = max(total, alone_size)
     if placed is not None:                           # where each buffer and scratch landed (for Membar)
-        for group in groups.values():
-            for b in group:
-                if b.name.startswith("scratch@"):
-                    placed_scratch[where[b.name]] = spans.setdefault((b.offset, b.size), (b.offset, b.size))
+        spans: dict = {}                             # one (offset, size) per distinct placement
         placed.update({"buffers": {n: (b.offset, b.size) for n, b in buffers.items()},
-                       "scratch": dict(sorted(placed_scratch.items()))})
+                       "scratch": {i: _landed(spans, boxed.get(i), size)
+                                   for i, size in zip(scratch_at, scratch_bytes)}})
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
-    return SharedUse(total, 0, listed, max((size for _, size in scratch), default=0), ctx.target.shared_limit,
-                     bound)
+    return SharedUse(total, 0, listed, max(scratch_bytes, default=0), ctx.target.shared_limit, bound)
+
+
+def _landed(spans: dict, b, size: int) -> tuple[int, int]:
+    """Where a scratch landed, (offset, size): its Buffer's place, or 0 when alone; one tuple per distinct place."""
+    span = (b.offset, b.size) if b is not None else (0, size)
+    return spans.setdefault(span, span)
 
 
 def _outside(buffers: list) -> Callable[[int], bool]:
