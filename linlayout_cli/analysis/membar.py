@@ -414,13 +414,14 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
     `warp_sync`: scratch ops without a CTA barrier inside; `syncs`: ops whose lowering ends in a CTA barrier (they
     clear what is pending)."""
     ops = _scoped(ops, tree)
-    defined, root = _names(ops, root)
-    tmem = _tensor_memory_roots(ops)
-    carried = _loop_arguments(ops)
+    accessing = [i for i, op in enumerate(ops) if op.name in _ACCESSING]
+    if accessing:                                    # (a function of converts alone names no value here)
+        defined, root = _names(ops, root)
+        tmem = _tensor_memory_roots(ops)
+        carried = _loop_arguments(ops)
     accesses: dict[int, list] = {}
-    for i, op in enumerate(ops):
-        if op.name not in _ACCESSING:
-            continue
+    for i in accessing:
+        op = ops[i]
         found = []
         for value, kind, who in _accesses(op):
             t = tmem.get(value.split("#")[0])

@@ -15,13 +15,10 @@ from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
 
 
 def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
-    """(value -> the local_alloc it is a view of, value -> index of its defining op): memdesc views and loop
-    values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
+    """(value -> the local_alloc it is a view of, value -> index of its defining op, for those values): memdesc views
+    and loop values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
     root: dict[str, str] = {}
-    defined_at: dict[str, int] = {}
-    for i, op in enumerate(ops):
-        for r in op.results:
-            defined_at[r.split(":")[0]] = i
+    for op in ops:
         if op.name == "ttg.local_alloc" and op.results:
             name = op.results[0].split(":")[0]
             root[name] = name
@@ -31,6 +28,14 @@ def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
                 root[op.results[0].split(":")[0]] = source
         elif op.name == "scf.for":
             _alias_loop(op, root)
+    defined_at: dict[str, int] = {}
+    if root:                                         # where the buffers' names are defined (their live ranges)
+        wanted = set(root) | {name.split("#")[0] for name in root}
+        for i, op in enumerate(ops):
+            for r in op.results:
+                name = r.split(":")[0]
+                if name in wanted:
+                    defined_at[name] = i
     return root, defined_at
 
 
