@@ -84,6 +84,35 @@ else:
         return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
 
 
+def copier(cls, changed: tuple[str, ...]):
+    """A function `(record, *values)` -> a copy of a `frozen_slots` record of class `cls` with the fields `changed`
+    set to `values`, in that order: `replace` written out for one set of fields, for a loop making 450,000 rows
+    (no dict of changes, no check of names per call).
+
+    >>> @frozen_slots
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> copier(Point, ("y",))(Point(1), 5)
+    Point(x=1, y=5)
+    """
+    made = _COPIERS.get((cls, changed))
+    if made is None:
+        unknown = [n for n in changed if n not in cls._fields]
+        if unknown or cls.__bases__ != (object,) or not hasattr(cls, "_replace"):
+            raise TypeError(f"{cls.__name__}: no slotted fields {unknown or list(changed)}")
+        space = {"_new": object.__new__, "_cls": cls, **{f"_s_{n}": cls.__dict__[n].__set__ for n in cls._fields}}
+        lines = "".join(f"    _s_{n}(new, {'v_' + n if n in changed else 'record.' + n})\n" for n in cls._fields)
+        source = (f"def copy(record, {', '.join('v_' + n for n in changed)}):\n    new = _new(_cls)\n{lines}"
+                  f"    return new\n")
+        exec(compile(source, f"<copier {cls.__name__}>", "exec"), space)
+        made = _COPIERS[(cls, changed)] = space["copy"]
+    return made
+
+
+_COPIERS: dict = {}
+
+
 def _generated(cls, names: list) -> tuple:
     """(`__init__`, `_replace(record, changes)`) of a slotted record, written out for its fields: each field is
     one store through its slot descriptor. A field without a default after one with a default, or an unknown

@@ -165,3 +165,25 @@ def test_scratch_inside_a_live_buffer_is_placed_beside_it():
     assert [f.line for f in converts] == [8, 10] and converts[1].scratch_bytes > 0
     assert [b.bytes for b in audit.shared.allocations] == [128 * 128 * 2]
     assert audit.shared.total == 128 * 128 * 2 + converts[1].scratch_bytes
+
+
+def test_rank_by_waste_is_the_order_it_defines():
+    """Two stable sorts (by line, then by waste and cost, reversed) give the documented order: waste, then cost,
+    most first, ties in line order; checked on random rows with repeated lines, costs and infinite ideals."""
+    import random
+
+    from linlayout_cli.analysis.kernel.findings import rank_by_waste
+
+    class Row:
+        def __init__(self, line, cost, ideal):
+            self.line, self.cost, self.ideal = line, cost, ideal
+
+        @property
+        def waste(self):
+            return max(0.0, self.cost - self.ideal)
+    rng = random.Random(32)
+    for _ in range(2000):
+        rows = [Row(rng.randint(1, 30), rng.choice([0, 1, 2, 8, 16.5]), rng.choice([0, 1, 2, float("inf")]))
+                for _ in range(rng.randint(0, 20))]
+        expected = sorted(rows, key=lambda f: (-f.waste, -f.cost, f.line))
+        assert [id(f) for f in rank_by_waste(rows)] == [id(f) for f in expected]

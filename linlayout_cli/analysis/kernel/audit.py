@@ -23,10 +23,10 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 from __future__ import annotations
 
 from ...errors import TTLayoutError
-from ...records import replace
+from ...records import copier, replace
 from ..kinds import Category
 from ..targets import Target
-from .context import Context, Memo, problem_row, row_place
+from .context import Context, Memo, place, problem_row
 from .convert import convert_op
 from .dot import dot_op
 from .findings import Extra, Finding, ModuleAudit, SharedUse
@@ -103,15 +103,37 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
         shared.append(shared_use(ctx, findings, roots, placed))
         more, barriers = synchronisation(ctx, findings, roots[0], placed)
         extras += more
-        prices: dict = {}
-        ops = unit.ops
-        rows += [weighed(findings[i], warp_size, barriers.get(i, 0), prices, row_place(ctx, ops[i], findings[i]))
-                 for i in sorted(findings)]
+        rows += _weighed_rows(ctx, findings, barriers, warp_size)
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
     return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
+
+
+def _weighed_rows(ctx: Context, findings: dict, barriers: dict, warp_size: int) -> list[Finding]:
+    """The rows in op order, weighed (`weights.weighed`) with Membar's barriers. A repeated op's one row
+    (`context.placed_row`) is weighed once per count of barriers and copied to each op's line and location with
+    one generated copy (`records.copier`): the step a function of 450,000 converts takes 450,000 times."""
+    ops = ctx.module.ops
+    shared = {id(r): r for r in ctx.rows.values()}
+    prices: dict = {}
+    placed: dict = {}                                # (id(shared row), barriers) -> its (membar, cost, ideal)
+    at = copier(Finding, ("line", "loc", "frames", "loops", "membar", "cost", "ideal"))
+    out = []
+    for i in sorted(findings):
+        f, b = findings[i], barriers.get(i, 0)
+        if id(f) not in shared:
+            out.append(weighed(f, warp_size, b, prices))
+            continue
+        price = placed.get((id(f), b))
+        if price is None:
+            w = weighed(f, warp_size, b, prices)
+            price = placed[(id(f), b)] = (w.membar, w.cost, w.ideal)
+        op = ops[i]
+        loc, frames = place(ctx, op)
+        out.append(at(f, op.line, loc, frames, op.loops, *price))
+    return out
 
 
 def analyze_audit(modules, target: Target | None = None, several: bool = False,

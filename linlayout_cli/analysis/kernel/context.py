@@ -172,20 +172,12 @@ def place(ctx: Context, op) -> tuple[str | None, tuple]:
 
 def placed_row(ctx: Context, op, key: tuple, make) -> Finding:
     """The row of an op whose analysis depends on its text alone (`key`: what of it matters): `make()` once per
-    key, and that one row for every op of the key; `row_place` gives each its own line and location when the audit
-    weighs it. A function of 450,000 converts among three layouts analyses three rows and copies each row once."""
+    key, and that one row for every op of the key (`ctx.rows`); the audit gives each its own line and location when
+    it weighs it (`kernel.audit`). A function of 450,000 converts among three layouts analyses three rows and copies each row once."""
     row = ctx.rows.get(key)
     if row is None:
         row = ctx.rows[key] = make()
     return row
-
-
-def row_place(ctx: Context, op, f: Finding) -> dict | None:
-    """The fields that put a row made at another op (`placed_row`) at `op`; None for a row made at `op`."""
-    if f.line == op.line and f.loops == op.loops:
-        return None
-    loc_text, frames = place(ctx, op)
-    return {"line": op.line, "loc": loc_text, "frames": frames, "loops": op.loops}
 
 
 def ideal_instructions(elements: int, bits: int) -> int:

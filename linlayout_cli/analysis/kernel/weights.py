@@ -102,13 +102,12 @@ def ideal_cost(f: Finding, legacy_ideal: float, warp_size: int, w: Weights = WEI
     return math.inf                                         # a dot, TMA copy, buffer: no layout makes it cheaper
 
 
-def weighed(f: Finding, warp_size: int, barriers: int = 0, prices: dict | None = None, place: dict | None = None,
+def weighed(f: Finding, warp_size: int, barriers: int = 0, prices: dict | None = None,
             w: Weights = WEIGHTS) -> Finding:
     """The row with Membar's `barriers` at it added to `membar`, and `cost` and `ideal` in the weighted unit (loops
     weighed); a row the model does not count keeps what it has (0 for a problem row). `prices`: (cost, ideal) by
     what they depend on, for the rows of a repeated op (the objects in the key are kept in the value, so their ids
-    stay theirs). `place`: the row's own line, loc, frames and loops, where `f` is a repeated op's row made at
-    another op (`context.placed_row`). One copy of the row at most."""
+    stay theirs). One copy of the row at most."""
     membar = f.membar + barriers
     if prices is None:
         price = _price(f, membar, warp_size, w)
@@ -119,7 +118,7 @@ def weighed(f: Finding, warp_size: int, barriers: int = 0, prices: dict | None =
         if known is None:
             known = prices[key] = (_price(f, membar, warp_size, w), f.facts, f.conversion, f.instructions, w)
         price = known[0]
-    changes = dict(place) if place else {}
+    changes: dict[str, float] = {}
     if barriers:
         changes["membar"] = membar
     if price is not None:
