@@ -825,6 +825,7 @@ class Locations:
         self.aliases = aliases
         self.done: dict[str, tuple] = {}
         self.cache: dict[str, tuple] = {}
+        self.locs: dict[str, Loc | None] = {}      # location text -> its one Loc (a dump's ops share a few)
 
     def _text(self, name: str) -> str | None:
         """The text inside an alias' `loc(...)`, or None when the alias is no location."""
@@ -891,6 +892,14 @@ class Locations:
         return out
 
     def resolve(self, text: str) -> Loc | None:
+        """The Loc of a location text, one object per distinct text (450,000 ops naming 1,000 lines share 1,000)."""
+        try:
+            return self.locs[text]
+        except KeyError:
+            loc = self.locs[text] = self._resolve(text)
+            return loc
+
+    def _resolve(self, text: str) -> Loc | None:
         frames = self.frames(text) if text else ()
         if not frames:
             return None
