@@ -516,3 +516,27 @@ def test_a_rank_24_view_stays_within_a_constant(tmp_path):
     small = _child_peak_mb(["-l", BLOCKED_8_WARPS, "-t", "tensor<16x16xf16>", "-o", "s.txt"], tmp_path)
     for extra in ([], ["--use-hw-view"], ["--format", "json"]):
         assert _child_peak_mb(["-l", attr, "-t", shape, *extra, "-o", "r.txt"], tmp_path) < small + 40, extra
+
+
+# ----------------------------------------------------------------------------------------- B.2 advise's own outputs
+
+_NO_CHANGE = next(p for p in (DATA / "cache").glob("*/transpose_copy.ttgir"))     # advise finds nothing to change
+
+
+@pytest.mark.parametrize("kernel", [KERNEL, str(_NO_CHANGE)], ids=["with a change", "without a change"])
+def test_advise_refuses_a_write_target_no_write_could_honour_before_any_analysis(tmp_path, kernel):
+    """--write FILE/, --write DIR and --write-dir FILE are refused in one line whether or not a change is found (the
+    second hostile probe: without a change they exited 0, 'nothing written')."""
+    plain = tmp_path / "plain"
+    plain.write_text("kept\n")
+    (tmp_path / "dir").mkdir()
+    cases = [(["--write", f"{plain}/"], "ends with '/'"), (["--write", f"{plain}/."], "ends with '/'"),
+             (["--write", f"{tmp_path}/new/"], "ends with '/'"), (["--write", str(tmp_path / "dir")], "is a directory"),
+             (["--write", "a\x00b"], "NUL"), (["--write-dir", str(plain)], "is not a directory")]
+    for extra, why in cases:
+        code, out, err = run(["advise", kernel, *extra])
+        assert code == 1 and out == "" and why in err and err.count("\n") == 1, (extra, out[:200], err)
+    assert plain.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["dir", "plain"]
+    assert os.listdir(tmp_path / "dir") == []
+    code, out, err = run(["advise", kernel, "--write-dir", str(tmp_path / "dir")])   # a real directory: accepted
+    assert code == 0, err
