@@ -409,20 +409,39 @@ def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_b
 
 # ----------------------------------------------------------------------------------------- B.3 output that streams
 
+# Spawns its one child and writes that child's ru_maxrss (KB) and exit code. A child started straight from the
+# test process starts its ru_maxrss at the pytest worker's own peak (Linux carries it across vfork + exec), so the
+# figures would be that peak, whatever the command used; the launcher's fresh, small address space is all its
+# child inherits.
+_LAUNCH = ("import os, sys\n"
+           "pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)\n"
+           "_, status, usage = os.wait4(pid, 0)\n"
+           "with open(sys.argv[1], 'w') as f:\n"
+           "    f.write(f'{usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n")
+
+
 def _child_peak_mb(argv, tmp_path) -> float:
-    """Peak RSS (MB) of `ttlayout ARGV` run as its own process (ru_maxrss of that child, from wait4): memory,
-    never time."""
+    """Peak RSS (MB) of `ttlayout ARGV` run as its own process (ru_maxrss of that child, from wait4, through
+    _LAUNCH): memory, never time."""
     import subprocess
     import sys
     from pathlib import Path
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    child = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], cwd=tmp_path, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    err = child.stderr.read().decode() if child.stderr else ""
-    child.stderr.close()
-    assert os.waitstatus_to_exitcode(status) == 0, err
-    return usage.ru_maxrss / 1024
+    report = tmp_path / ".peak"
+    child = subprocess.run([sys.executable, "-c", _LAUNCH, str(report), sys.executable, "-m", "linlayout_cli",
+                            *argv], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    maxrss, code = map(int, report.read_text().split())
+    assert child.returncode == 0 and code == 0, child.stderr.decode()
+    return maxrss / 1024
+
+
+def test_a_child_peak_counts_the_child_not_the_test_process(tmp_path):
+    """The measure above must see a child's own pages only: after this process touched 300 MB, a 16x16 print still
+    measures under 100 MB (a child started straight from here would report over 300 MB)."""
+    hog = bytearray(300 << 20)
+    hog[::4096] = b"x" * len(hog[::4096])
+    del hog
+    assert _child_peak_mb(["-l", BLOCKED, "-t", "tensor<16x16xf16>"], tmp_path) < 100
 
 
 BLOCKED_8_WARPS = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
