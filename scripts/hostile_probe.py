@@ -15,7 +15,7 @@ sizes than the issue's), each as its own process `python -m linlayout_cli ...` (
 
 It prints a table: class, inputs tried, failures, then one line per failure. `--source DIR` runs the ttlayout
 package of another tree (a checkout of an older commit, for a before/after table); the inputs are always this
-tree's. `--quick` tries fewer and smaller inputs (about two minutes). Standard library only.
+tree's. `--quick` tries fewer and smaller inputs (2-4 minutes). Standard library only.
 """
 from __future__ import annotations
 
@@ -725,7 +725,7 @@ def baseline(source, scratch, limit):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--source", default=ROOT, help="the tree whose ttlayout is run (default: this one)")
-    ap.add_argument("--quick", action="store_true", help="fewer and smaller inputs (about two minutes)")
+    ap.add_argument("--quick", action="store_true", help="fewer and smaller inputs (2-4 minutes)")
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--only", help="classes to run, e.g. B.3,B.4")
     ap.add_argument("--json", help="write every case's outcome to this file")
