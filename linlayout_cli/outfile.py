@@ -31,6 +31,22 @@ STOP_SIGNALS = tuple(sorted({getattr(signal, n) for n in _STOP_NAMES if hasattr(
                                else set())))
 
 
+# ----------------------------------------------------------------------------------------- output names
+
+def check_name(path: str) -> None:
+    """Refuse an output name no write could honour, before any work is done: empty, holding a NUL, or ending with
+    '/' where no directory has that name (a shell's `>` refuses `FILE/` too; the sink would otherwise write FILE)."""
+    if not path:
+        raise TTLayoutError("the output file name is empty; give a file name ('-' is standard output)")
+    why = None
+    if "\x00" in path:
+        why = "the name contains a NUL character"
+    elif path.endswith(("/", "/.")) and not os.path.isdir(path):
+        why = "the name ends with '/' but no directory has it (a shell's '>' refuses it too)"
+    if why:
+        raise TTLayoutError(f"cannot write output file {abbreviate_path(path)}: {why}")
+
+
 # ----------------------------------------------------------------------------------------- the files this run reads
 
 _READ: set[tuple[int, int]] = set()   # (st_dev, st_ino) of the regular files read: an -o sink refuses them
@@ -129,12 +145,7 @@ class Sink:
         self.anonymous = False
         if self.path is None or self.path == "-":
             return self.write
-        if not self.path:
-            raise TTLayoutError("the output file name is empty; give a file name ('-' is standard output)")
-        if "\x00" in self.path:
-            self._fail("the name contains a NUL character")
-        if self.path.endswith(("/", "/.")) and not os.path.isdir(self.path):
-            self._fail("the name ends with '/' but no directory has it (a shell's '>' refuses it too)")
+        check_name(self.path)
         fd = descriptor_of(self.path)
         if fd is not None:
             return self._open_descriptor(fd)

@@ -8,6 +8,7 @@ import os
 
 from .. import inputs, sources
 from ..errors import TTLayoutError, abbreviate_path
+from ..outfile import check_name
 from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt
@@ -84,6 +85,12 @@ def run(ctx: Context, given: Request) -> None:
     for flag, value in (("--write", write), ("--write-dir", write_dir), ("-o", given.output)):
         if value == "":
             raise TTLayoutError(f"{flag} is empty; give a {'directory' if flag == '--write-dir' else 'file'} name")
+    if write is not None:                    # refused before the analysis, whether or not a change is found
+        check_name(write)
+        if os.path.isdir(write):
+            raise TTLayoutError(f"--write {abbreviate_path(write)} is a directory; give a file name (or --write-dir)")
+    if write_dir is not None and os.path.exists(write_dir) and not os.path.isdir(write_dir):
+        raise TTLayoutError(f"--write-dir {abbreviate_path(write_dir)} is not a directory")
     paths = given.paths
     if not paths and not given.cache:
         raise TTLayoutError("give a TTGIR file ('-' = stdin), directories of kernels, or --cache [DIR] [NAME@HASH]")

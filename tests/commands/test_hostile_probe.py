@@ -409,20 +409,39 @@ def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_b
 
 # ----------------------------------------------------------------------------------------- B.3 output that streams
 
+# Spawns its one child and writes that child's ru_maxrss (KB) and exit code. A child started straight from the
+# test process starts its ru_maxrss at the pytest worker's own peak (Linux carries it across vfork + exec), so the
+# figures would be that peak, whatever the command used; the launcher's fresh, small address space is all its
+# child inherits.
+_LAUNCH = ("import os, sys\n"
+           "pid = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)\n"
+           "_, status, usage = os.wait4(pid, 0)\n"
+           "with open(sys.argv[1], 'w') as f:\n"
+           "    f.write(f'{usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n")
+
+
 def _child_peak_mb(argv, tmp_path) -> float:
-    """Peak RSS (MB) of `ttlayout ARGV` run as its own process (ru_maxrss of that child, from wait4): memory,
-    never time."""
+    """Peak RSS (MB) of `ttlayout ARGV` run as its own process (ru_maxrss of that child, from wait4, through
+    _LAUNCH): memory, never time."""
     import subprocess
     import sys
     from pathlib import Path
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    child = subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], cwd=tmp_path, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    err = child.stderr.read().decode() if child.stderr else ""
-    child.stderr.close()
-    assert os.waitstatus_to_exitcode(status) == 0, err
-    return usage.ru_maxrss / 1024
+    report = tmp_path / ".peak"
+    child = subprocess.run([sys.executable, "-c", _LAUNCH, str(report), sys.executable, "-m", "linlayout_cli",
+                            *argv], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    maxrss, code = map(int, report.read_text().split())
+    assert child.returncode == 0 and code == 0, child.stderr.decode()
+    return maxrss / 1024
+
+
+def test_a_child_peak_counts_the_child_not_the_test_process(tmp_path):
+    """The measure above must see a child's own pages only: after this process touched 300 MB, a 16x16 print still
+    measures under 100 MB (a child started straight from here would report over 300 MB)."""
+    hog = bytearray(300 << 20)
+    hog[::4096] = b"x" * len(hog[::4096])
+    del hog
+    assert _child_peak_mb(["-l", BLOCKED, "-t", "tensor<16x16xf16>"], tmp_path) < 100
 
 
 BLOCKED_8_WARPS = ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], "
@@ -516,3 +535,27 @@ def test_a_rank_24_view_stays_within_a_constant(tmp_path):
     small = _child_peak_mb(["-l", BLOCKED_8_WARPS, "-t", "tensor<16x16xf16>", "-o", "s.txt"], tmp_path)
     for extra in ([], ["--use-hw-view"], ["--format", "json"]):
         assert _child_peak_mb(["-l", attr, "-t", shape, *extra, "-o", "r.txt"], tmp_path) < small + 40, extra
+
+
+# ----------------------------------------------------------------------------------------- B.2 advise's own outputs
+
+_NO_CHANGE = next(p for p in (DATA / "cache").glob("*/transpose_copy.ttgir"))     # advise finds nothing to change
+
+
+@pytest.mark.parametrize("kernel", [KERNEL, str(_NO_CHANGE)], ids=["with a change", "without a change"])
+def test_advise_refuses_a_write_target_no_write_could_honour_before_any_analysis(tmp_path, kernel):
+    """--write FILE/, --write DIR and --write-dir FILE are refused in one line whether or not a change is found (the
+    second hostile probe: without a change they exited 0, 'nothing written')."""
+    plain = tmp_path / "plain"
+    plain.write_text("kept\n")
+    (tmp_path / "dir").mkdir()
+    cases = [(["--write", f"{plain}/"], "ends with '/'"), (["--write", f"{plain}/."], "ends with '/'"),
+             (["--write", f"{tmp_path}/new/"], "ends with '/'"), (["--write", str(tmp_path / "dir")], "is a directory"),
+             (["--write", "a\x00b"], "NUL"), (["--write-dir", str(plain)], "is not a directory")]
+    for extra, why in cases:
+        code, out, err = run(["advise", kernel, *extra])
+        assert code == 1 and out == "" and why in err and err.count("\n") == 1, (extra, out[:200], err)
+    assert plain.read_text() == "kept\n" and sorted(os.listdir(tmp_path)) == ["dir", "plain"]
+    assert os.listdir(tmp_path / "dir") == []
+    code, out, err = run(["advise", kernel, "--write-dir", str(tmp_path / "dir")])   # a real directory: accepted
+    assert code == 0, err
