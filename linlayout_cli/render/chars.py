@@ -127,3 +127,67 @@ def fixed_digits(out: np.ndarray, values: np.ndarray) -> None:
         out[:, end - k:end] = rows[chunk].view(np.uint8).reshape(-1, k)
         v = v // (10 ** k)
         end -= k
+
+
+class Ragged:
+    """Lines of different lengths, one item each, built field by field straight into one byte buffer.
+
+    Fields are added in order, each to all items or to those selected by `where` (a boolean mask or increasing
+    indices): a constant text (repeated `repeat` times), a number in decimal, or a row of a fixed-width cell
+    matrix. `bytes()` measures every item, lays the items end to end and writes each field at its item's cursor,
+    so no item is ever a Python string. Example: items 0, 1, 2 with text b"x", number [5, 10, 7] where [T, T, F],
+    text b"\\n" -> b"x5\\nx10\\nx\\n"."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.fields: list = []
+
+    def _rows(self, where):
+        return np.arange(self.count) if where is None else np.flatnonzero(where) if (
+            np.asarray(where).dtype == bool) else np.asarray(where, dtype=np.int64)
+
+    def text(self, data: bytes, where=None, repeat: int = 1) -> None:
+        if data and repeat > 0:
+            self.fields.append(("text", self._rows(where), np.frombuffer(data, dtype=np.uint8), repeat))
+
+    def number(self, values, where=None) -> None:
+        values = np.asarray(values, dtype=np.int64)
+        self.fields.append(("number", self._rows(where), values, num_digits(values)))
+
+    def cells(self, matrix: np.ndarray, where=None) -> None:
+        self.fields.append(("cells", self._rows(where), matrix, None))
+
+    @staticmethod
+    def _length(kind, data, extra):
+        if kind == "text":
+            return len(data) * extra
+        if kind == "number":
+            return extra
+        return data.shape[1]
+
+    def bytes(self) -> bytes:
+        lengths = np.zeros(self.count, dtype=np.int64)
+        for kind, rows, data, extra in self.fields:
+            lengths[rows] += self._length(kind, data, extra)
+        cursor = np.cumsum(lengths) - lengths
+        out = np.empty(int(lengths.sum()), dtype=np.uint8)
+        for kind, rows, data, extra in self.fields:
+            at = cursor[rows]
+            if kind == "text":
+                span_ = np.arange(len(data))
+                for k in range(extra):
+                    out[(at + k * len(data))[:, None] + span_] = data
+            elif kind == "number":
+                v = data.copy()
+                last = at + extra - 1
+                for d in range(int(extra.max()) if len(v) else 0):
+                    live = d < extra
+                    if live.all():
+                        out[last - d] = 48 + v % 10
+                    else:
+                        out[(last - d)[live]] = 48 + v[live] % 10
+                    v //= 10
+            else:
+                out[at[:, None] + np.arange(data.shape[1])] = data
+            cursor[rows] = at + self._length(kind, data, extra)
+        return out.tobytes()

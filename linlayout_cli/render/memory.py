@@ -92,6 +92,8 @@ def _shared(layout):
 
 def shared_hardware_view(layout, padding, write) -> None:
     layout, sizes, (offsets, blocks, parts) = _shared(layout)
+    if not _small(layout):
+        return _shared_hardware_view_fast(layout, sizes, padding, offsets, blocks, parts, write)
     image = _image_of(layout)
     out = _Lines(write)
     for b in range(blocks):
@@ -109,6 +111,52 @@ def shared_hardware_view(layout, padding, write) -> None:
                     out.add(f"Offset: {where} -> padding ({', '.join(f'{i}:+{p}' for i, p in pads)})\n")
                 out.add(f"Offset: {position} -> {_coords(image(base + o), sizes, ',')}\n")
     out.flush()
+
+
+def _shared_hardware_view_fast(layout, sizes, padding, offsets: int, blocks: int, parts: int, write) -> None:
+    """The same view for big layouts: CHUNK offsets at a time, their coordinates, memory positions and padding
+    lines computed with numpy and laid into the chunk's bytes by `chars.Ragged` (no line formatted in Python).
+    The padding before an offset depends only on which intervals divide it, so its text is built once per set
+    of dividing intervals: [4:+4, 16:+8] has two, `(4:+4)` and `(4:+4, 16:+8)`."""
+    import numpy as np
+
+    from .apply import images, split_coords
+    from .chars import Ragged, coord_cells
+    fb = layout.flat_bases()
+    pairs = list(zip(padding.intervals, padding.paddings)) if padding else []
+    for b in range(blocks):
+        write(f"Block: {b}:\n".encode())
+        for p in range(parts):
+            if layout.has_in_dim("partition"):
+                write(f"Partition: {p}:\n".encode())
+            base = (p * blocks + b) * offsets
+            for o0 in range(0, offsets, CHUNK):
+                o = np.arange(o0, min(offsets, o0 + CHUNK), dtype=np.int64)
+                position = o.copy()
+                divides = np.zeros(len(o), dtype=np.int64)        # bit k: interval k divides the offset
+                for k, (i, q) in enumerate(pairs):
+                    position += (o // i) * q
+                    divides |= (o % i == 0).astype(np.int64) << k
+                if o0 == 0:
+                    divides[0] = 0
+                lines = Ragged(len(o))
+                for mask in np.unique(divides[divides != 0]).tolist():
+                    pads = [pair for k, pair in enumerate(pairs) if mask >> k & 1]
+                    run = sum(q for _, q in pads)
+                    where = divides == mask
+                    lines.text(b"Offset: ", where)
+                    last = position[where] - 1
+                    if run > 1:
+                        lines.number(last + 1 - run, where)
+                        lines.text(b"..", where)
+                    lines.number(last, where)
+                    lines.text(f" -> padding ({', '.join(f'{i}:+{q}' for i, q in pads)})\n".encode(), where)
+                lines.text(b"Offset: ")
+                lines.number(position)
+                lines.text(b" -> ")
+                lines.cells(coord_cells(split_coords(images(fb, base + o), sizes), sizes, ","))
+                lines.text(b"\n")
+                write(lines.bytes())
 
 
 def shared_tensor_view(layout, padding, write) -> None:
