@@ -129,65 +129,65 @@ def fixed_digits(out: np.ndarray, values: np.ndarray) -> None:
         end -= k
 
 
-class Ragged:
-    """Lines of different lengths, one item each, built field by field straight into one byte buffer.
 
-    Fields are added in order, each to all items or to those selected by `where` (a boolean mask or increasing
-    indices): a constant text (repeated `repeat` times), a number in decimal, or a row of a fixed-width cell
-    matrix. `bytes()` measures every item, lays the items end to end and writes each field at its item's cursor,
-    so no item is ever a Python string. Example: items 0, 1, 2 with text b"x", number [5, 10, 7] where [T, T, F],
-    text b"\\n" -> b"x5\\nx10\\nx\\n"."""
+class Ragged:
+    """Lines of different lengths, one item each, built in one byte matrix and written out without a Python string
+    per item.
+
+    Fields are added left to right, each in its own run of columns as wide as its widest value: a constant
+    text (on all items or those `where` selects), one of a few texts per item (`choice`), a decimal number, or a
+    row of a fixed-width cell matrix. What a field leaves unused stays NUL (numbers are right-aligned in NULs),
+    and `bytes()` drops every NUL, so each item keeps exactly its own text; the texts themselves hold no NUL.
+    Example: 3 items, text b"x", number [5, 10, 7] where [T, T, F], text b";" -> b"x5;x10;x;"."""
 
     def __init__(self, count: int):
         self.count = count
         self.fields: list = []
 
     def _rows(self, where):
-        return np.arange(self.count) if where is None else np.flatnonzero(where) if (
-            np.asarray(where).dtype == bool) else np.asarray(where, dtype=np.int64)
+        if where is None:
+            return None
+        where = np.asarray(where)
+        return np.flatnonzero(where) if where.dtype == bool else where.astype(np.int64)
 
-    def text(self, data: bytes, where=None, repeat: int = 1) -> None:
-        if data and repeat > 0:
-            self.fields.append(("text", self._rows(where), np.frombuffer(data, dtype=np.uint8), repeat))
+    def text(self, data: bytes, where=None) -> None:
+        if data:
+            self.fields.append((self._rows(where), np.frombuffer(data, dtype=np.uint8)[None, :]))
+
+    def choice(self, texts, index) -> None:
+        """texts[index[i]] for item i, nothing where index[i] < 0."""
+        index = np.asarray(index, dtype=np.int64)
+        width = max(map(len, texts), default=0)
+        if not width:
+            return
+        table = np.zeros((len(texts), width), dtype=np.uint8)
+        for k, t in enumerate(texts):
+            table[k, :len(t)] = np.frombuffer(t, dtype=np.uint8)
+        rows = np.flatnonzero(index >= 0)
+        self.fields.append((rows, table[index[rows]]))
 
     def number(self, values, where=None) -> None:
         values = np.asarray(values, dtype=np.int64)
-        self.fields.append(("number", self._rows(where), values, num_digits(values)))
+        nd = num_digits(values)
+        width = int(nd.max()) if len(values) else 1
+        out = np.empty((len(values), width), dtype=np.uint8)
+        fixed_digits(out, values)
+        out[np.arange(width) < (width - nd)[:, None]] = 0
+        self.fields.append((self._rows(where), out))
 
     def cells(self, matrix: np.ndarray, where=None) -> None:
-        self.fields.append(("cells", self._rows(where), matrix, None))
-
-    @staticmethod
-    def _length(kind, data, extra):
-        if kind == "text":
-            return len(data) * extra
-        if kind == "number":
-            return extra
-        return data.shape[1]
+        self.fields.append((self._rows(where), matrix))
 
     def bytes(self) -> bytes:
-        lengths = np.zeros(self.count, dtype=np.int64)
-        for kind, rows, data, extra in self.fields:
-            lengths[rows] += self._length(kind, data, extra)
-        cursor = np.cumsum(lengths) - lengths
-        out = np.empty(int(lengths.sum()), dtype=np.uint8)
-        for kind, rows, data, extra in self.fields:
-            at = cursor[rows]
-            if kind == "text":
-                span_ = np.arange(len(data))
-                for k in range(extra):
-                    out[(at + k * len(data))[:, None] + span_] = data
-            elif kind == "number":
-                v = data.copy()
-                last = at + extra - 1
-                for d in range(int(extra.max()) if len(v) else 0):
-                    live = d < extra
-                    if live.all():
-                        out[last - d] = 48 + v % 10
-                    else:
-                        out[(last - d)[live]] = 48 + v[live] % 10
-                    v //= 10
+        width = sum(data.shape[1] for _, data in self.fields)
+        buf = np.zeros((self.count, width), dtype=np.uint8)
+        at = 0
+        for rows, data in self.fields:
+            w = data.shape[1]
+            if rows is None:
+                buf[:, at:at + w] = data
             else:
-                out[at[:, None] + np.arange(data.shape[1])] = data
-            cursor[rows] = at + self._length(kind, data, extra)
-        return out.tobytes()
+                buf[rows, at:at + w] = data
+            at += w
+        flat = buf.reshape(-1)
+        return flat[flat != 0].tobytes()

@@ -140,17 +140,24 @@ def _shared_hardware_view_fast(layout, sizes, padding, offsets: int, blocks: int
                 if o0 == 0:
                     divides[0] = 0
                 lines = Ragged(len(o))
-                for mask in np.unique(divides[divides != 0]).tolist():
-                    pads = [pair for k, pair in enumerate(pairs) if mask >> k & 1]
-                    run = sum(q for _, q in pads)
-                    where = divides == mask
-                    lines.text(b"Offset: ", where)
-                    last = position[where] - 1
-                    if run > 1:
-                        lines.number(last + 1 - run, where)
-                        lines.text(b"..", where)
-                    lines.number(last, where)
-                    lines.text(f" -> padding ({', '.join(f'{i}:+{q}' for i, q in pads)})\n".encode(), where)
+                masks = np.unique(divides[divides != 0]).tolist()
+                if masks:
+                    texts, runs = [], []
+                    for mask in masks:
+                        pads = [pair for k, pair in enumerate(pairs) if mask >> k & 1]
+                        runs.append(sum(q for _, q in pads))
+                        texts.append(f" -> padding ({', '.join(f'{i}:+{q}' for i, q in pads)})\n".encode())
+                    kind = np.searchsorted(masks, divides)               # valid where divides != 0
+                    kind[divides == 0] = -1
+                    padded = divides != 0
+                    run = np.asarray(runs, dtype=np.int64)[kind[padded]]
+                    last = position[padded] - 1
+                    several = np.flatnonzero(padded)[run > 1]
+                    lines.text(b"Offset: ", padded)
+                    lines.number(last[run > 1] + 1 - run[run > 1], several)
+                    lines.text(b"..", several)
+                    lines.number(last, padded)
+                    lines.choice(texts, kind)
                 lines.text(b"Offset: ")
                 lines.number(position)
                 lines.text(b" -> ")
