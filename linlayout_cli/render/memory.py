@@ -170,21 +170,19 @@ def shared_tensor_view(layout, padding, write) -> None:
     """Memory positions (block, then partition, then offset) over the tensor's shape, row-major, like Triton's
     shared tensor view; the padding that follows a position is written right after its cell."""
     layout, sizes, (offsets, blocks, parts) = _shared(layout)
-    image = _image_of(layout)
     n = 1
     for s in sizes:
         n *= s
     per_block = n // blocks
     pad = _pad_cell(sizes, ":")
+    if not _small(layout):
+        return _shared_tensor_view_fast(layout, sizes, padding, pad, offsets, blocks, per_block, write)
+    image = _image_of(layout)
     row_len = sizes[-1]
     rows_per_chunk = max(1, CHUNK // row_len)
     brackets = row_brackets(sizes)
-    fast = None if _small(layout) else _fast_shared_cells(layout, sizes, padding, pad, offsets, blocks, per_block)
     for q0 in range(0, n // row_len, rows_per_chunk):
         q1 = min(n // row_len, q0 + rows_per_chunk)
-        if fast is not None:
-            _rows(sizes, fast(q0 * row_len, q1 * row_len), ",", write, q0, brackets)
-            continue
         cells = []
         for e in range(q0 * row_len, q1 * row_len):
             b, r = divmod(e, per_block) if per_block else (0, 0)
@@ -196,34 +194,63 @@ def shared_tensor_view(layout, padding, write) -> None:
         _rows(sizes, cells, ",", write, q0, brackets)
 
 
-def _fast_shared_cells(layout, sizes, padding, pad: str, offsets: int, blocks: int, per_block: int):
-    """cells(e0, e1): the tensor view's cells of memory positions e0..e1-1 as `shared_tensor_view` writes them,
-    computed with numpy (the coordinates of a whole chunk at once; the padding cells that follow a position are
-    added only where an interval divides it), so a 4096x4096 padded or partitioned view takes seconds, not
-    minutes."""
+def _shared_tensor_view_fast(layout, sizes, padding, pad: str, offsets: int, blocks: int, per_block: int,
+                             write) -> None:
+    """The same view for big layouts, whole rows at a time: each element's cell (numpy), the padding cells that
+    follow it (one text per padding count: the counts come from which intervals divide the next offset) and
+    the row's brackets are laid into the chunk's bytes by `chars.Ragged`, so a 4096x4096 padded or
+    partitioned view takes seconds, not minutes. Chunks hold about CHUNK * 32 bytes of text."""
     import numpy as np
 
     from .apply import images, split_coords
-    from .chars import coord_cells
+    from .chars import Ragged, coord_cells
     fb = layout.flat_bases()
-    suffix = "," + pad
+    rank, row_len = len(sizes), sizes[-1]
+    n = per_block * blocks
+    most = sum(padding.paddings) if padding else 0                  # padding cells after one element, at most
+    cell_width = len(_coords(0, sizes, ":"))
+    width = 2 * rank + 2 + cell_width + most * (cell_width + 1)
+    rows_per_chunk = max(1, CHUNK * 32 // (row_len * width))
+    openings = [b","] + [(b"[" * k + b" " * (rank - k)) for k in range(1, rank + 1)]   # index 0: between cells
+    closings = [(b"]" * k + b"\n") for k in range(rank + 1)]
+    suffix = ("," + pad).encode()
+    strides = []                                # row q opens 1 + #(strides dividing q) brackets, as row_brackets
+    s = 1
+    for size in reversed(sizes[:-1]):
+        s *= size
+        strides.append(s)
+    nrows = n // row_len
 
-    def cells(e0: int, e1: int) -> list[str]:
-        e = np.arange(e0, e1, dtype=np.int64)
-        b, r = (e // per_block, e % per_block) if per_block else (np.zeros_like(e), np.zeros_like(e))
+    def brackets(q):
+        q = q % nrows
+        out = np.ones(len(q), dtype=np.int64)
+        for st in strides:
+            out += q % st == 0
+        return out
+    for q0 in range(0, nrows, rows_per_chunk):
+        q1 = min(nrows, q0 + rows_per_chunk)
+        e = np.arange(q0 * row_len, q1 * row_len, dtype=np.int64)
+        b, r = e // per_block, e % per_block
         p, o = r // offsets, r % offsets
-        raw = coord_cells(split_coords(images(fb, (p * blocks + b) * offsets + o), sizes), sizes, ":")
-        out = raw.view(f"S{raw.shape[1]}").ravel().astype(f"U{raw.shape[1]}").tolist()
+        q = np.arange(q0, q1, dtype=np.int64)
+        first = np.zeros(len(e), dtype=np.int64)
+        first[::row_len] = brackets(q)
+        close = np.full(len(e), -1, dtype=np.int64)
+        close[row_len - 1::row_len] = brackets(q + 1)
+        text = Ragged(len(e))
+        text.choice(openings, first)
+        text.cells(coord_cells(split_coords(images(fb, (p * blocks + b) * offsets + o), sizes), sizes, ":"))
         if padding:
             nxt = o + 1
             count = np.zeros(len(e), dtype=np.int64)
-            for i, q in zip(padding.intervals, padding.paddings):
-                count += np.where(nxt % i == 0, q, 0)
+            for i, q_ in zip(padding.intervals, padding.paddings):
+                count += np.where(nxt % i == 0, q_, 0)
             count[nxt >= offsets] = 0
-            for k in np.flatnonzero(count).tolist():
-                out[k] += suffix * int(count[k])
-        return out
-    return cells
+            counts = np.unique(count).tolist()
+            kinds = np.searchsorted(counts, count)
+            text.choice([suffix * c for c in counts], kinds)
+        text.choice(closings, close)
+        write(text.bytes())
 
 
 # ----------------------------------------------------------------------------------------- tensor memory
