@@ -208,7 +208,7 @@ def _shared_tensor_view_fast(layout, sizes, padding, pad: str, offsets: int, blo
     rank, row_len = len(sizes), sizes[-1]
     n = per_block * blocks
     most = sum(padding.paddings) if padding else 0                  # padding cells after one element, at most
-    cell_width = len(_coords(0, sizes, ":"))
+    cell_width = 1 + sum(len(str(s)) + 1 for s in sizes)           # '(' then each coordinate and ':' or ')'
     width = 2 * rank + 2 + cell_width + most * (cell_width + 1)
     rows_per_chunk = max(1, CHUNK * 32 // (row_len * width))
     openings = [b","] + [(b"[" * k + b" " * (rank - k)) for k in range(1, rank + 1)]   # index 0: between cells

@@ -7,7 +7,7 @@ import os
 import shutil
 
 import pytest
-from golden_cases import DATA
+from golden_cases import DATA, load_suite
 
 from linlayout_cli.cli import run
 
@@ -405,6 +405,97 @@ def test_padded_and_partitioned_tensor_views_take_the_vectorised_path_byte_for_b
     code, big, err = run(argv)
     assert code == 0 and big == small
     assert not calls                                                  # no element formatted one by one
+
+
+def _per_cell_spy(monkeypatch) -> list:
+    """Records every call of the per-line / per-cell helpers of the shared memory views (formatting one
+    coordinate, one memory position, one offset's padding). The big views call them a bounded number of times
+    whatever the size (the command's size check asks for the padded size once), never once per cell or line."""
+    from linlayout_cli.conversions import padded_shared
+    from linlayout_cli.render import memory
+    calls: list = []
+    for owner, name in ((memory, "_coords"), (padded_shared.Padding, "padded_offset"),
+                        (padded_shared.Padding, "pads_before")):
+        real = getattr(owner, name)
+        monkeypatch.setattr(owner, name, lambda *a, real=real, name=name: calls.append(name) or real(*a))
+    return calls
+
+
+def _both_paths(monkeypatch, argv) -> tuple:
+    """(exit code, text) of the plain-Python path and of the path big views take (SMALL_LIMIT 0), with the
+    per-cell calls the second one made."""
+    from linlayout_cli import render
+    code, small, err = run(argv)
+    calls = _per_cell_spy(monkeypatch)
+    monkeypatch.setattr(render, "SMALL_LIMIT", 0)
+    big_code, big, big_err = run(argv)
+    monkeypatch.undo()
+    return (code, small, err), (big_code, big, big_err), calls
+
+
+_SHARED_GOLDEN = [c for c in load_suite("memory")
+                  if c["kind"] in ("padded_shared", "partitioned_shared") and c["exit"] == 0]
+
+
+@pytest.mark.parametrize("use_hw_view", [False, True], ids=["tensor", "hardware"])
+@pytest.mark.parametrize("case", _SHARED_GOLDEN, ids=[c["id"] for c in _SHARED_GOLDEN])
+def test_every_padded_and_partitioned_golden_view_is_the_same_on_the_fast_path(monkeypatch, case, use_hw_view):
+    """Both views of every padded / partitioned case of golden/memory, byte for byte, on the path big views take,
+    which formats no line or cell one by one (the hardware view did: 2048^2 took minutes)."""
+    argv = ["-l", case["attr"], "-t", "tensor<%sx%s>" % ("x".join(map(str, case["shape"])), case["dtype"])]
+    argv += ["--use-hw-view"] if use_hw_view else []
+    small, big, calls = _both_paths(monkeypatch, argv)
+    assert big == small
+    if small[0] == 0:
+        assert len(calls) <= 2, calls
+
+
+_POW2 = st.integers(0, 6).map(lambda k: 1 << k)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.lists(st.tuples(_POW2, _POW2), min_size=1, max_size=3, unique_by=lambda p: p[0]),
+       dims=st.lists(st.integers(0, 4).map(lambda k: 1 << k), min_size=1, max_size=3),
+       reverse=st.booleans(), use_hw_view=st.booleans(), partitions=st.sampled_from([0, 2, 4]))
+def test_random_padded_and_partitioned_views_are_the_same_on_the_fast_path(pairs, dims, reverse, use_hw_view,
+                                                                          partitions):
+    """Random intervals and paddings, shapes, orders, partitions: the fast path's text is the plain path's."""
+    order = list(range(len(dims)))
+    order = order if reverse else order[::-1]
+    pads = ", ".join(f"{i}:+{p}" for i, p in pairs)
+    shape = list(dims)
+    attr = f"#ttg.padded_shared<[{pads}] {{order = {order}, shape = {shape}}}>"
+    if partitions and len(dims) >= 2 and shape[0] % partitions == 0:
+        piece = [shape[0] // partitions] + shape[1:]
+        attr = (f"#ttg.partitioned_shared<{{numPartitions = {partitions}, numGroups = 1, partitionDim = 0, "
+                f"partitionLayout = #ttg.padded_shared<[{pads}] {{order = {order}, shape = {piece}}}>}}>")
+    argv = ["-l", attr, "-t", "tensor<%sxf16>" % "x".join(map(str, shape))] + (["--use-hw-view"] if use_hw_view
+                                                                              else [])
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        small, big, calls = _both_paths(monkeypatch, argv)
+    assert big == small
+    assert small[0] != 0 or len(calls) <= 2
+
+
+@pytest.mark.parametrize("attr", _MEMORY_VIEWS)
+def test_padded_and_partitioned_hardware_views_take_the_vectorised_path(monkeypatch, attr):
+    """8192 offsets, hardware view: a bounded number of per-line calls (the plain path makes one per offset)."""
+    small, big, calls = _both_paths(monkeypatch, ["-l", attr, "-t", "tensor<64x128xf16>", "--use-hw-view"])
+    assert small[0] == 0 and big == small and small[1].count("Offset: ") >= 8192
+    assert len(calls) <= 2, len(calls)
+
+
+def test_ragged_lines_keep_each_items_own_text():
+    import numpy as np
+
+    from linlayout_cli.render.chars import Ragged, coord_cells
+    lines = Ragged(3)
+    lines.text(b"x")
+    lines.number([5, 10], np.array([True, True, False]))
+    lines.choice([b"ab", b"c"], [1, -1, 0])
+    lines.cells(coord_cells(np.array([[1, 2, 3], [4, 5, 6]]), [4, 8], ":"))
+    lines.text(b";\n")
+    assert lines.bytes() == b"x5c(1:4);\nx10(2:5);\nxab(3:6);\n"
 
 
 # ----------------------------------------------------------------------------------------- B.3 output that streams
