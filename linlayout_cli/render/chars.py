@@ -152,19 +152,22 @@ class Ragged:
 
     def text(self, data: bytes, where=None) -> None:
         if data:
-            self.fields.append((self._rows(where), np.frombuffer(data, dtype=np.uint8)[None, :]))
+            self.fields.append((True, self._rows(where), np.frombuffer(data, dtype=np.uint8)[None, :]))
 
     def choice(self, texts, index) -> None:
         """texts[index[i]] for item i, nothing where index[i] < 0."""
         index = np.asarray(index, dtype=np.int64)
         width = max(map(len, texts), default=0)
-        if not width:
+        if not width or not len(index):
             return
-        table = np.zeros((len(texts), width), dtype=np.uint8)
+        table = np.zeros((len(texts) + 1, width), dtype=np.uint8)    # the last row: nothing (index -1)
         for k, t in enumerate(texts):
             table[k, :len(t)] = np.frombuffer(t, dtype=np.uint8)
-        rows = np.flatnonzero(index >= 0)
-        self.fields.append((rows, table[index[rows]]))
+        index = np.where(index < 0, len(texts), index)
+        major = int(np.bincount(index).argmax())
+        rows = np.flatnonzero(index != major)           # the most common text goes to all items in one pass
+        self.fields.append((True, None, table[major][None, :]))
+        self.fields.append((False, rows, table[index[rows]]))
 
     def number(self, values, where=None) -> None:
         values = np.asarray(values, dtype=np.int64)
@@ -172,18 +175,21 @@ class Ragged:
         width = int(nd.max()) if len(values) else 1
         out = np.empty((len(values), width), dtype=np.uint8)
         fixed_digits(out, values)
-        out[np.arange(width) < (width - nd)[:, None]] = 0
-        self.fields.append((self._rows(where), out))
+        np.multiply(out, np.arange(width) >= (width - nd)[:, None], out=out)   # leading zeros -> NUL
+        self.fields.append((True, self._rows(where), out))
 
     def cells(self, matrix: np.ndarray, where=None) -> None:
-        self.fields.append((self._rows(where), matrix))
+        self.fields.append((True, self._rows(where), matrix))
 
     def bytes(self) -> bytes:
-        width = sum(data.shape[1] for _, data in self.fields)
+        width = sum(data.shape[1] for new, _, data in self.fields if new)
         buf = np.zeros((self.count, width), dtype=np.uint8)
         at = 0
-        for rows, data in self.fields:
+        for new, rows, data in self.fields:
             w = data.shape[1]
+            if not new:                                   # overwrites the previous field's columns
+                buf[rows, at - w:at] = data
+                continue
             if rows is None:
                 buf[:, at:at + w] = data
             else:
