@@ -10,7 +10,9 @@ column; `B<b>:` first with several CTAs); hardware view one line per TMEM row, c
 Every view streams: the text goes out in chunks of at most CHUNK entries, so memory stays bounded whatever the
 tensor (the tensor memory tensor view finds each element's holders by solving the layout, like the distributed
 tensor view, instead of collecting all of them first). Up to SMALL_LIMIT entries everything is plain Python
-(no numpy import, for the start-up time); the results are the same byte for byte.
+(no numpy import, for the start-up time); above it no line or cell is formatted in Python: numpy computes a
+chunk's coordinates, memory positions and padding and `chars.Ragged` lays them into the chunk's bytes. The
+results are the same byte for byte.
 """
 from __future__ import annotations
 
