@@ -559,3 +559,24 @@ def test_advise_refuses_a_write_target_no_write_could_honour_before_any_analysis
     assert os.listdir(tmp_path / "dir") == []
     code, out, err = run(["advise", kernel, "--write-dir", str(tmp_path / "dir")])   # a real directory: accepted
     assert code == 0, err
+
+
+# ----------------------------------------------------------------------------------------- C: huge functions
+
+def test_audit_of_a_one_function_dump_stays_within_ten_times_its_input(tmp_path):
+    """Issue 32 C: `audit` of one function of 60,000 converts (6.9 MB, benchmarks/huge_dump.py's dump) needs at most
+    ten times its input above what a one-convert function needs, as text and as JSON (it took about 2.1 KB an op,
+    18 times the input, before rows were placed from one analysis per distinct op and the reports streamed)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import huge_dump
+    huge_dump.write(str(tmp_path / "one.ttgir"), 1)
+    huge_dump.write(str(tmp_path / "huge.ttgir"), 60_000)
+    size = (tmp_path / "huge.ttgir").stat().st_size / 2 ** 20
+    small = _child_peak_mb(["audit", "one.ttgir", "-o", "one.txt"], tmp_path)
+    for extra in ([], ["--json"]):
+        big = _child_peak_mb(["audit", "huge.ttgir", *extra, "-o", "huge.out"], tmp_path)
+        assert big < small + 10 * size, (extra, small, big, size)
+    rows = (tmp_path / "huge.out").read_text()
+    assert rows.count('"op": "ttg.convert_layout"') == 60_000
