@@ -14,11 +14,13 @@ tensor view, instead of collecting all of them first). Up to SMALL_LIMIT entries
 """
 from __future__ import annotations
 
+from ..engine.bits import log2
 from ..engine.gf2 import span
 from .small import _coords, _rows, row_brackets
 
 SHARED_INS = ("offset", "block", "partition")
 CHUNK = 1 << 16                 # entries formatted and written at a time
+_LOW = 10                       # compressed column bits spread by the first of two tables
 
 
 def _small(layout) -> bool:
@@ -226,6 +228,10 @@ def _tmem_tensor_view_streamed(layout, bits: int, write) -> None:
              "row": [layout.get_in_dim_bases("row")[k] for k in used_rows],
              "block": list(layout.get_in_dim_bases("block")) if layout.has_in_dim("block") else []}
     used = LinearLayout(bases, layout.get_out_dims(), require_surjective=False)
+    from .templates import holders_tensor_view
+    units = holders_tensor_view(used, _HolderCells(used_cols, used_rows, blocks, slots, show_slot))
+    if units is not None and units.emit(write):
+        return
     holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
                  write)
 
@@ -241,6 +247,60 @@ def _spread(positions: list[int], np):
     for p in positions:                      # each used bit doubles the table: the low bits vary fastest
         out = np.concatenate([out, out | (1 << p)])
     return out
+
+
+class _HolderCells:
+    """The tensor view's entries `B<b>:R<row>:C<col>[.<slot>]` as cells of `templates.Units`, for flat holder
+    indices (used column bits lowest, then used row bits, then the block), right-aligned to the widest block and
+    row text plus the widest column text, as `_HolderText` aligns them.
+
+    Split "place": the block and row text (`B<b>:R<row>:`, constant along a tensor row for the usual layouts)
+    is the parameter, right-aligned by '%<w>s'; the column text is literal. Example: width 10, row 3, column
+    517 -> the format `%6sC517`, with the parameter `R3:`."""
+
+    splits = ("literal", "place", "all")
+
+    def __init__(self, used_cols: list[int], used_rows: list[int], blocks: int, slots: int, show_slot: bool):
+        self.col_bits, self.row_bits = len(used_cols), len(used_rows)
+        self.rows = span([1 << k for k in used_rows])                # compressed row bits -> the TMEM row
+        self.cols_low = span([1 << k for k in used_cols[:_LOW]])     # and columns, in two tables
+        self.cols_high = span([1 << k for k in used_cols[_LOW:]])
+        self.blocks, self.slots, self.show_slot = blocks, slots, show_slot
+        every_col = sum(1 << k for k in used_cols)
+        head = len(f"B{blocks - 1}:") if blocks > 1 else 0
+        self.width = head + len(f"R{sum(1 << k for k in used_rows)}:") + len(self._col_text(every_col))
+        self.col_mask = (1 << self.col_bits) - 1
+        self.place_mask = ((1 << (self.row_bits + log2(blocks))) - 1) << self.col_bits
+
+    def masks(self, split: str) -> tuple[int, int]:
+        every = self.col_mask | self.place_mask
+        return {"literal": (every, 0), "place": (self.col_mask, self.place_mask), "all": (0, every)}[split]
+
+    def _col_text(self, column: int) -> str:
+        slot = f".{column % self.slots}" if self.show_slot else ""
+        return f"C{column // self.slots}{slot}"
+
+    def _column(self, v: int) -> str:
+        c = v & self.col_mask
+        return self._col_text(self.cols_low[c & ((1 << _LOW) - 1)] | self.cols_high[c >> _LOW])
+
+    def _place(self, v: int) -> str:
+        who = v >> self.col_bits
+        row = f"R{self.rows[who & ((1 << self.row_bits) - 1)]}:"
+        return f"B{who >> self.row_bits}:{row}" if self.blocks > 1 else row
+
+    def piece(self, v: int, split: str) -> bytes:
+        column = self._column(v)
+        if split == "literal":
+            return (self._place(v) + column).rjust(self.width).encode()
+        if split == "place":
+            return f"%{self.width - len(column)}s{column}".encode()
+        return f"%{self.width}s".encode()
+
+    def param(self, v: int, split: str) -> bytes:
+        if split == "place":
+            return self._place(v).encode()
+        return (self._place(v) + self._column(v)).encode()
 
 
 class _HolderText:

@@ -19,6 +19,7 @@ warpsPerCTA = [8, 1], order = [1, 0]}> at 1024x1024 has 256 units of four rows; 
 the numpy renderers take over then."""
 from __future__ import annotations
 
+import re
 from operator import itemgetter
 
 from ..engine.bits import log2
@@ -32,6 +33,7 @@ if TYPE_CHECKING:      # annotations only
 FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
 CACHE_LIMIT = 64          # formats (and parameter tuples) kept at once
+_FIELD = re.compile(rb"%(\d*)s")
 
 
 def render(layout, use_hw_view: bool, write) -> bool:
@@ -172,8 +174,12 @@ def _misses(keys: list) -> int:
 class Units:
     """A view as units: values X[u] ^ Y[j], `seps[j]` written before cell j, frame(u) -> (prefix, suffix)."""
 
+    substitutes = True       # write_unit fills a unit whose cells share one parameter by joins (`_substituted`)
+
     def __init__(self, cell, xs, ys, seps, frame):
         self.cell, self.xs, self.ys, self.seps, self.frame = cell, xs, ys, seps, frame
+        self.one_param = False                       # every cell of a unit shows one parameter (set by emit)
+        self.fields: dict = {}                       # literal bits -> the format split by `_fields`
 
     def _plan(self):
         """(split, cost) with the fewest pieces of text built in Python."""
@@ -196,6 +202,9 @@ class Units:
         lit, par = cell.masks(split)
         lit_keys, lit_gather = _gather(list(zip(self.seps, (y & lit for y in self.ys))))
         par_keys, par_gather = _gather([y & par for y in self.ys]) if par else ([], tuple)
+        self.one_param = self.substitutes and len(par_keys) == 1
+        if self.one_param:                   # every cell of a unit shows the same parameter: keep it once
+            par_gather = tuple
         formats: dict[int, bytes] = {}
         params: dict[int, tuple] = {}
         for u, x in enumerate(self.xs):
@@ -219,7 +228,56 @@ class Units:
         return True
 
     def write_unit(self, write, u: int, format_, params) -> None:
-        write(format_[1] % params[1])
+        (xl, fmt), (_, args) = format_, params
+        if not self.one_param:
+            write(fmt % args)
+            return
+        fields = self.fields.get(xl, self.fields)
+        if fields is self.fields:
+            if len(self.fields) >= CACHE_LIMIT:
+                self.fields.clear()
+            fields = self.fields[xl] = _fields(fmt)
+        write(_substituted(fields, args[0]) if fields is not None else fmt % (args * len(self.ys)))
+
+
+def _fields(fmt: bytes):
+    """A format whose fields are all '%<w>s' as (its text before the first field, then per run of fields of one
+    width: (width, the texts after each of them)) for `_substituted`; None where it holds '%%' or its widths
+    change too often for runs to pay.
+
+    >>> _fields(b"%3sC5, %3sC6, %2sC17")
+    (b'', [(3, [b'C5, ', b'C6, ']), (2, [b'C17'])])
+    """
+    if b"%%" in fmt:
+        return None
+    parts = _FIELD.split(fmt)
+    texts, widths = parts[0::2], [int(w or 0) for w in parts[1::2]]
+    runs: list = []
+    for k, w in enumerate(widths):
+        if runs and runs[-1][0] == w:
+            runs[-1][1].append(texts[k + 1])
+        else:
+            runs.append((w, [texts[k + 1]]))
+    if len(runs) > 4 + len(widths) // 16:
+        return None
+    return texts[0], runs
+
+
+def _substituted(fields, param: bytes) -> bytes:
+    """fmt % (param, param, ...) for a format split by `_fields`: one join per run of fields of one width, where
+    formatting field by field takes about four times as long. The usual case: a unit whose cells all show the
+    same parameter, e.g. the tensor memory view's `R<row>:` along a tensor row.
+
+    >>> _substituted(_fields(b"%3sC5, %3sC6, %2sC17"), b"R1")
+    b' R1C5,  R1C6, R1C17'
+    """
+    first, runs = fields
+    out = [first]
+    for w, texts in runs:
+        padded = param.rjust(w)
+        out.append(padded)
+        out.append(padded.join(texts))
+    return b"".join(out)
 
 
 class NumberedLines(Units):
@@ -227,6 +285,8 @@ class NumberedLines(Units):
     up from counter(u) goes: the shared hardware view's offsets. The digits and the cells' parameters (one
     fixed-width text a line) are written column by column into a copy of the format, since formatting a
     million numbers takes about 40 ms here and a million parameters about 25; a column is a few microseconds."""
+
+    substitutes = False      # write_unit reads the parameters column by column
 
     def __init__(self, cell, xs, ys, seps, frame, counter):
         super().__init__(cell, xs, ys, seps, frame)
@@ -356,6 +416,14 @@ def _chunk_frame(frame, cell_sep: bytes):
 
 def distributed_tensor_view(layout) -> Units | None:
     layout, R, T, W, B = hardware_dims(layout)
+    width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
+    return holders_tensor_view(layout, Entries(R, T, W, B, width))
+
+
+def holders_tensor_view(layout, cell) -> Units | None:
+    """A tensor view listing each element's holders: every hardware index (the layout's in dims, the first
+    lowest) that maps to the element, in increasing order, as `cell` writes it, joined by '|'. The distributed
+    tensor view (cells 'B<b>:T<t>:<r>') and the tensor memory one ('B<b>:R<row>:C<col>') share it."""
     sizes = out_sizes(layout)
     n = 1
     for s in sizes:
@@ -379,10 +447,9 @@ def distributed_tensor_view(layout) -> Units | None:
     pre = [reduced(p) for p in pre]
     cells, xs = _row_units(sizes, pre, len(replicas))
     ys = [c ^ r for c in span(pre[:log2(cells)]) for r in replicas]
-    width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
     seps = _tensor_seps(sizes, cells, len(replicas), b", ")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b", ")
-    return Units(Entries(R, T, W, B, width), xs, ys, seps, frame)
+    return Units(cell, xs, ys, seps, frame)
 
 
 def distributed_hardware_view(layout) -> Units | None:
