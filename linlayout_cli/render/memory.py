@@ -112,6 +112,16 @@ def shared_hardware_view(layout, padding, write) -> None:
     out.flush()
 
 
+def _padded(padding, offsets):
+    """Memory positions of a numpy array of linear offsets (`conversions.padded_shared.Padding.padded_offset`,
+    vectorised; `padding` None: the offsets themselves)."""
+    out = offsets.copy()
+    if padding is not None:
+        for i, q in zip(padding.intervals, padding.paddings):
+            out += (offsets // i) * q
+    return out
+
+
 def _padding_line(padding, offset: int, position: int) -> str:
     """`Offset: A..B -> padding (I:+P, ...)` for the padding inserted right before `offset` (at `position`)."""
     pads = padding.pads_before(offset)
@@ -128,7 +138,6 @@ def _shared_hardware_view_streamed(layout, sizes, padding, offsets: int, blocks:
 
     from .apply import images, split_coords
     from .chars import coord_cells, fixed_digits, num_digits
-    from .memory_json import _padded
     fb = layout.flat_bases()
     arrow, prefix = np.frombuffer(b" -> ", dtype=np.uint8), np.frombuffer(b"Offset: ", dtype=np.uint8)
 
