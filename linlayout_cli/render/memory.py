@@ -14,11 +14,13 @@ tensor view, instead of collecting all of them first). Up to SMALL_LIMIT entries
 """
 from __future__ import annotations
 
+from ..engine.bits import log2
 from ..engine.gf2 import span
 from .small import _coords, _rows, row_brackets
 
 SHARED_INS = ("offset", "block", "partition")
 CHUNK = 1 << 16                 # entries formatted and written at a time
+_LOW = 10                       # compressed column bits spread by the first of two tables
 
 
 def _small(layout) -> bool:
@@ -92,6 +94,8 @@ def _shared(layout):
 
 def shared_hardware_view(layout, padding, write) -> None:
     layout, sizes, (offsets, blocks, parts) = _shared(layout)
+    if not _small(layout):
+        return _shared_hardware_view_streamed(layout, sizes, padding, offsets, blocks, parts, write)
     image = _image_of(layout)
     out = _Lines(write)
     for b in range(blocks):
@@ -102,13 +106,74 @@ def shared_hardware_view(layout, padding, write) -> None:
             base = (p * blocks + b) * offsets
             for o in range(offsets):
                 position = padding.padded_offset(o) if padding else o
-                pads = padding.pads_before(o) if padding else []
-                if pads:
-                    run = sum(p for _, p in pads)
-                    where = f"{position - run}..{position - 1}" if run > 1 else f"{position - 1}"
-                    out.add(f"Offset: {where} -> padding ({', '.join(f'{i}:+{p}' for i, p in pads)})\n")
+                if padding and padding.pads_before(o):
+                    out.add(_padding_line(padding, o, position))
                 out.add(f"Offset: {position} -> {_coords(image(base + o), sizes, ',')}\n")
     out.flush()
+
+
+def _padded(padding, offsets):
+    """Memory positions of a numpy array of linear offsets (`conversions.padded_shared.Padding.padded_offset`,
+    vectorised; `padding` None: the offsets themselves)."""
+    out = offsets.copy()
+    if padding is not None:
+        for i, q in zip(padding.intervals, padding.paddings):
+            out += (offsets // i) * q
+    return out
+
+
+def _padding_line(padding, offset: int, position: int) -> str:
+    """`Offset: A..B -> padding (I:+P, ...)` for the padding inserted right before `offset` (at `position`)."""
+    pads = padding.pads_before(offset)
+    run = sum(p for _, p in pads)
+    where = f"{position - run}..{position - 1}" if run > 1 else f"{position - 1}"
+    return f"Offset: {where} -> padding ({', '.join(f'{i}:+{p}' for i, p in pads)})\n"
+
+
+def _shared_hardware_view_streamed(layout, sizes, padding, offsets: int, blocks: int, parts: int, write) -> None:
+    """The same view for big layouts: a chunk of offsets' lines at a time as numpy byte rows (one matrix per run
+    of positions with one digit count), the padding lines, built in Python, spliced in where an interval
+    divides the offset. A 4096x4096 padded view takes seconds, where one line at a time took minutes."""
+    import numpy as np
+
+    from .apply import images, split_coords
+    from .chars import coord_cells, fixed_digits, num_digits
+    fb = layout.flat_bases()
+    arrow, prefix = np.frombuffer(b" -> ", dtype=np.uint8), np.frombuffer(b"Offset: ", dtype=np.uint8)
+
+    def lines(base: int, o: np.ndarray) -> bytes:
+        pos = _padded(padding, o)
+        cells = coord_cells(split_coords(images(fb, base + o), sizes), sizes, ",")
+        nd = num_digits(pos)
+        padded_at = np.zeros(len(o), dtype=bool)
+        for i in (padding.intervals if padding else ()):
+            padded_at |= o % i == 0
+        padded_at &= o > 0
+        out = []
+        starts = [0, *(np.flatnonzero(np.diff(nd)) + 1).tolist(), len(o)]
+        for a, c in zip(starts, starts[1:]):               # a run of positions with d digits: one matrix
+            d = int(nd[a])
+            buf = np.empty((c - a, 13 + d + cells.shape[1]), dtype=np.uint8)
+            buf[:, :8] = prefix
+            fixed_digits(buf[:, 8:8 + d], pos[a:c])
+            buf[:, 8 + d:12 + d] = arrow
+            buf[:, 12 + d:-1] = cells[a:c]
+            buf[:, -1] = ord("\n")
+            text, width, done = memoryview(buf.tobytes()), buf.shape[1], 0
+            for k in (np.flatnonzero(padded_at[a:c])).tolist():
+                out.append(text[done * width:k * width])
+                out.append(_padding_line(padding, int(o[a + k]), int(pos[a + k])).encode())
+                done = k
+            out.append(text[done * width:])
+        return b"".join(out)
+
+    for b in range(blocks):
+        write(f"Block: {b}:\n".encode())
+        for p in range(parts):
+            if layout.has_in_dim("partition"):
+                write(f"Partition: {p}:\n".encode())
+            for o0 in range(0, offsets, CHUNK):
+                write(lines((p * blocks + b) * offsets, np.arange(o0, min(offsets, o0 + CHUNK), dtype=np.int64)))
 
 
 def shared_tensor_view(layout, padding, write) -> None:
@@ -220,6 +285,10 @@ def _tmem_tensor_view_streamed(layout, bits: int, write) -> None:
     from .distributed import holders_view
     layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot = _tmem(layout, bits)
     used, used_cols, used_rows = tmem_used(layout, row_unused, col_unused)
+    from .templates import holders_tensor_view
+    units = holders_tensor_view(used, _HolderCells(used_cols, used_rows, blocks, slots, show_slot))
+    if units is not None and units.emit(write):
+        return
     holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
                  write)
 
@@ -247,6 +316,60 @@ def _spread(positions: list[int], np):
     for p in positions:                      # each used bit doubles the table: the low bits vary fastest
         out = np.concatenate([out, out | (1 << p)])
     return out
+
+
+class _HolderCells:
+    """The tensor view's entries `B<b>:R<row>:C<col>[.<slot>]` as cells of `templates.Units`, for flat holder
+    indices (used column bits lowest, then used row bits, then the block), right-aligned to the widest block and
+    row text plus the widest column text, as `_HolderText` aligns them.
+
+    Split "place": the block and row text (`B<b>:R<row>:`, constant along a tensor row for the usual layouts)
+    is the parameter, right-aligned by '%<w>s'; the column text is literal. Example: width 10, row 3, column
+    517 -> the format `%6sC517`, with the parameter `R3:`."""
+
+    splits = ("literal", "place", "all")
+
+    def __init__(self, used_cols: list[int], used_rows: list[int], blocks: int, slots: int, show_slot: bool):
+        self.col_bits, self.row_bits = len(used_cols), len(used_rows)
+        self.rows = span([1 << k for k in used_rows])                # compressed row bits -> the TMEM row
+        self.cols_low = span([1 << k for k in used_cols[:_LOW]])     # and columns, in two tables
+        self.cols_high = span([1 << k for k in used_cols[_LOW:]])
+        self.blocks, self.slots, self.show_slot = blocks, slots, show_slot
+        every_col = sum(1 << k for k in used_cols)
+        head = len(f"B{blocks - 1}:") if blocks > 1 else 0
+        self.width = head + len(f"R{sum(1 << k for k in used_rows)}:") + len(self._col_text(every_col))
+        self.col_mask = (1 << self.col_bits) - 1
+        self.place_mask = ((1 << (self.row_bits + log2(blocks))) - 1) << self.col_bits
+
+    def masks(self, split: str) -> tuple[int, int]:
+        every = self.col_mask | self.place_mask
+        return {"literal": (every, 0), "place": (self.col_mask, self.place_mask), "all": (0, every)}[split]
+
+    def _col_text(self, column: int) -> str:
+        slot = f".{column % self.slots}" if self.show_slot else ""
+        return f"C{column // self.slots}{slot}"
+
+    def _column(self, v: int) -> str:
+        c = v & self.col_mask
+        return self._col_text(self.cols_low[c & ((1 << _LOW) - 1)] | self.cols_high[c >> _LOW])
+
+    def _place(self, v: int) -> str:
+        who = v >> self.col_bits
+        row = f"R{self.rows[who & ((1 << self.row_bits) - 1)]}:"
+        return f"B{who >> self.row_bits}:{row}" if self.blocks > 1 else row
+
+    def piece(self, v: int, split: str) -> bytes:
+        column = self._column(v)
+        if split == "literal":
+            return (self._place(v) + column).rjust(self.width).encode()
+        if split == "place":
+            return f"%{self.width - len(column)}s{column}".encode()
+        return f"%{self.width}s".encode()
+
+    def param(self, v: int, split: str) -> bytes:
+        if split == "place":
+            return self._place(v).encode()
+        return (self._place(v) + self._column(v)).encode()
 
 
 class _HolderText:
