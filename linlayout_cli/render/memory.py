@@ -149,7 +149,7 @@ def _shared_hardware_view_streamed(layout, sizes, padding, offsets: int, blocks:
         for i in (padding.intervals if padding else ()):
             padded_at |= o % i == 0
         padded_at &= o > 0
-        out = []
+        out: list = []
         starts = [0, *(np.flatnonzero(np.diff(nd)) + 1).tolist(), len(o)]
         for a, c in zip(starts, starts[1:]):               # a run of positions with d digits: one matrix
             d = int(nd[a])
