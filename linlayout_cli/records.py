@@ -63,7 +63,8 @@ else:
     def frozen_slots(cls):
         """`frozen`, with `__slots__`: for records kept by the hundred thousand (a huge function's rows and
         locations), about 200 bytes each instead of a dict's 1 KB. The class is rebuilt with its fields as slots
-        (defaults move to `_defaults`), and `replace` copies slot by slot without re-running `__init__`."""
+        (defaults move to `_defaults`); its `__init__` and `replace` are generated for its fields (one slot store
+        per field, no dict of arguments: a row is built in about 1 us, where the generic path took 5)."""
         own = [n for n in cls.__dict__.get("__annotations__", {})]
         space = {k: v for k, v in cls.__dict__.items() if k not in own and k not in ("__dict__", "__weakref__")}
         space["__slots__"] = tuple(own)
@@ -71,22 +72,74 @@ else:
         new._defaults = {n: v for k in cls.__mro__[1:] for n, v in getattr(k, "_defaults", {}).items()
                          if n not in own} | {n: cls.__dict__[n] for n in own if n in cls.__dict__}
         new.__init__ = _slotted_init
-        new._slots = tuple((new.__dict__[n].__set__, new.__dict__[n].__get__) for n in own)
+        if new.__bases__ == (object,):
+            new.__init__, new._replace = _generated(new, own)
         return new
 
     def replace(record, **changes):
         """A copy of a frozen record with some fields changed (dataclasses.replace for these records)."""
-        slots = getattr(type(record), "_slots", None)
-        if slots is not None and type(record).__bases__ == (object,):     # slot by slot: ~20x faster than __init__
-            new = object.__new__(type(record))
-            for put, get in slots:
-                put(new, get(record))
-            for name, value in changes.items():
-                if name not in type(record)._fields:
-                    raise TypeError(f"{type(record).__name__}: unexpected field '{name}'")
-                object.__setattr__(new, name, value)
-            return new
+        fast = getattr(type(record), "_replace", None)
+        if fast is not None:
+            return fast(record, changes)
         return type(record)(**{n: changes.get(n, getattr(record, n)) for n in type(record)._fields})
+
+
+def copier(cls, changed: tuple[str, ...]):
+    """A function `(record, *values)` -> a copy of a `frozen_slots` record of class `cls` with the fields `changed`
+    set to `values`, in that order: `replace` written out for one set of fields, for a loop making 450,000 rows
+    (no dict of changes, no check of names per call).
+
+    >>> @frozen_slots
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> copier(Point, ("y",))(Point(1), 5)
+    Point(x=1, y=5)
+    """
+    made = _COPIERS.get((cls, changed))
+    if made is None:
+        unknown = [n for n in changed if n not in cls._fields]
+        if unknown or cls.__bases__ != (object,) or not hasattr(cls, "_replace"):
+            raise TypeError(f"{cls.__name__}: no slotted fields {unknown or list(changed)}")
+        space = {"_new": object.__new__, "_cls": cls, **{f"_s_{n}": cls.__dict__[n].__set__ for n in cls._fields}}
+        lines = "".join(f"    _s_{n}(new, {'v_' + n if n in changed else 'record.' + n})\n" for n in cls._fields)
+        source = (f"def copy(record, {', '.join('v_' + n for n in changed)}):\n    new = _new(_cls)\n{lines}"
+                  f"    return new\n")
+        exec(compile(source, f"<copier {cls.__name__}>", "exec"), space)
+        made = _COPIERS[(cls, changed)] = space["copy"]
+    return made
+
+
+_COPIERS: dict = {}
+
+
+def _generated(cls, names: list) -> tuple:
+    """(`__init__`, `_replace(record, changes)`) of a slotted record, written out for its fields: each field is
+    one store through its slot descriptor. A field without a default after one with a default, or an unknown
+    name in `changes`, fails as the generic path does."""
+    defaults = cls._defaults
+    seen_default = False
+    params = []
+    for n in names:
+        if n in defaults:
+            seen_default = True
+            params.append(f"{n}=_d_{n}")
+        elif seen_default:
+            raise TypeError(f"{cls.__name__}: field '{n}' without a default follows one with a default")
+        else:
+            params.append(n)
+    space: dict = {"_new": object.__new__, "_cls": cls, "_fields": frozenset(names), "_TypeError": TypeError}
+    space.update({f"_d_{n}": defaults[n] for n in names if n in defaults})
+    space.update({f"_s_{n}": cls.__dict__[n].__set__ for n in names})
+    init = "".join(f"    _s_{n}(self, {n})\n" for n in names)
+    copy = "".join(f"    _s_{n}(new, get('{n}', record.{n}))\n" for n in names)
+    source = (f"def __init__(self, {', '.join(params)}):\n{init}"
+              f"def _replace(record, changes):\n"
+              f"    if not _fields.issuperset(changes):\n"
+              f"        raise _TypeError(f\"{cls.__name__}: unexpected field '{{sorted(set(changes) - _fields)[0]}}'\")\n"
+              f"    new = _new(_cls)\n    get = changes.get\n{copy}    return new\n")
+    exec(compile(source, f"<record {cls.__name__}>", "exec"), space)
+    return space["__init__"], space["_replace"]
 
 
 def field_names(record) -> tuple[str, ...]:

@@ -6,13 +6,18 @@
   ``.b16``) depends on how the neighbouring global access packs the registers.
 * ``replicated``: reads into layouts whose lanes, warps or registers broadcast along a dim (a tensor smaller
   than the layout's tile, zero bases of a linear layout).
+* ``trans8``: 8-bit tensors (i8, fp8) on sm100 (and sm90 beside them) in blocked layouts whose lanes 2-4 run
+  along shared memory's contiguous dim and lanes 0-1 and registers across it: the candidates of sm100's
+  ``stmatrix.m16n8`` / ``ldmatrix.m16n16`` ``.trans.b8`` forms, with near misses (swizzles, two elements per
+  lane, other lane splits, too few registers) and converts.
 
 Each case is a one-CTA kernel written by ``scripts/golden/shared_access.py`` (``kernel_text``: ``tt.load`` in
 WRITE -> ``ttg.local_alloc`` -> ``ttg.local_load`` into READ -> ``tt.store``; or ``ttg.convert_layout``) and
 compiled by the oracle interpreter (``ORACLE_PYTHON``, default ``/opt/oracle/venv/bin/python``), one subprocess
 per kernel.  Run from the repository root with any Python 3.10+::
 
-    python3 scripts/make_packed_shared_reference.py [-j N]      # about 8 minutes with two jobs
+    python3 scripts/make_packed_shared_reference.py [-j N]      # about 15 minutes with two jobs
+    python3 scripts/make_packed_shared_reference.py --class trans8   # one class (6 minutes), keep the other rows
 
 Writes ``tests/data/packed_shared.jsonl`` (one JSON object per case, keys sorted, in generation order; cases
 Triton refuses are left out): the inputs (``id``, ``class``, ``kind``, ``target``, ``num_warps``, ``shape``,
@@ -124,9 +129,50 @@ def replicated_cases(n: int) -> list[dict]:
     return out
 
 
+def transposed_blocked(rng: random.Random, warps: int, contig: int) -> str:
+    """A rank-2 blocked layout whose lanes 0-1 run across dim `contig` and lanes 2-4 along it (stride 1),
+    registers first across it; sometimes a near miss: two elements per lane along `contig`, or 2/8 lanes
+    across it."""
+    across = 1 - contig
+    spt, tpw, wpc = [1, 1], [1, 1], [1, 1]
+    spt[across] = rng.choice([1, 2, 4, 8])
+    spt[contig] = rng.choice([1, 1, 1, 1, 2])
+    tpw[across] = rng.choice([4, 4, 4, 4, 2, 8])
+    tpw[contig] = 32 // tpw[across]
+    wpc[contig] = rng.choice([1, 1, 1, 2])
+    wpc[across] = warps // wpc[contig]
+    return blocked(spt, tpw, wpc, [across, contig])
+
+
+def trans8_cases(n: int) -> list[dict]:
+    """`n` sm100 kernels (every sixth a convert), each second one followed by its sm90 twin (no .b8 forms)."""
+    rng = random.Random(3203)
+    out = []
+    for i in range(n):
+        elem = rng.choice(["f8E4M3FN", "i8"])
+        warps = rng.choice([4, 8])
+        contig = rng.choice([1, 1, 0])
+        shape = [0, 0]
+        shape[contig] = rng.choice([8, 8, 16, 32, 64])
+        shape[1 - contig] = 1 << rng.randint(3, 12 - shape[contig].bit_length())
+        kind = "convert" if i % 6 == 5 else "local"
+        w, r = (transposed_blocked(rng, warps, contig) if rng.random() < 0.85
+                else contiguous_blocked(rng, 2, warps, 8) for _ in range(2))
+        vec, phases = rng.choice([(16, rng.choice([1, 2, 4, 8])), (rng.choice([1, 4, 8]), 1),
+                                  (rng.choice([1, 4, 8]), rng.choice([2, 4, 8]))])
+        shared = swizzled(vec, rng.choice([1, 2]), phases, [contig, 1 - contig])
+        case = dict(kind=kind, target="sm100", num_warps=warps, shape=shape, elem=elem, bitwidth=8,
+                    write=w, read=r, shared=None if kind == "convert" else shared)
+        out.append(case)
+        if i % 2:
+            out.append(dict(case, target="sm90"))
+    return out
+
+
 def cases() -> list[dict]:
     out = []
-    for cls, group in (("packed", packed_cases(96)), ("replicated", replicated_cases(48))):
+    for cls, group in (("packed", packed_cases(96)), ("replicated", replicated_cases(48)),
+                       ("trans8", trans8_cases(52))):
         for i, c in enumerate(group, 1):
             out.append({"id": f"{cls}-{i:03d}", "class": cls, **c})
     return out
@@ -136,18 +182,36 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--list", action="store_true", help="print the cases, compile nothing")
+    ap.add_argument("--class", dest="only", choices=["packed", "replicated", "trans8"],
+                    help="compile only this class; the other classes' rows are kept from the current file")
     a = ap.parse_args(argv)
     todo = cases()
     if a.list:
         for c in todo:
             print(json.dumps(c, sort_keys=True))
         return 0
+    kept_rows = {}
+    if a.only:
+        with open(OUT) as f:
+            kept_rows = {r["id"]: r for r in map(json.loads, f) if r["class"] != a.only}
+        for c in todo:
+            row = kept_rows.get(c["id"])
+            if row is not None and any(row[k] != v for k, v in c.items()):
+                sys.exit(f"{c['id']}: the file's inputs differ from this script's; rerun without --class")
     t0 = time.monotonic()
+    compile_now = [c for c in todo if not a.only or c["class"] == a.only]
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        results = list(pool.map(sa.run_job, todo))
+        compiled = dict(zip((c["id"] for c in compile_now), pool.map(sa.run_job, compile_now)))
     kept = refused = 0
     with open(OUT, "w", newline="\n") as f:
-        for case, res in zip(todo, results):
+        for case in todo:
+            if case["id"] in kept_rows:
+                f.write(json.dumps(kept_rows[case["id"]], sort_keys=True) + "\n")
+                kept += 1
+                continue
+            if case["id"] not in compiled:
+                continue                    # refused when its class was last compiled
+            res = compiled[case["id"]]
             if "error" in res:
                 refused += 1
                 print(f"{case['id']}: refused: {res['error']}", file=sys.stderr)

@@ -33,6 +33,9 @@ NVMMA = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elemen
 COL = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>"
 TRANSPOSE = "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 16, order = [1, 0]}>"
 BIG = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>"
+PARTITIONED = ("#ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = "
+               "#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [4, 16]}>}>")
+TMEM = "#ttng.tensor_memory_encoding<blockM = 64, blockN = 16, colStride = 2>"
 
 # name, ttlayout arguments, clip (width, height) or None
 SVGS = [
@@ -42,6 +45,9 @@ SVGS = [
     ("swizzled_shared", ["-l", SWIZZLED, "-t", "tensor<16x64xf16>", "--format", "svg"], None),
     ("nvmma_shared", ["-l", NVMMA, "-t", "tensor<16x64xf16>", "--format", "svg"], None),
     ("bank_conflict", ["bank", "-r", COL, "-s", TRANSPOSE, "-t", "tensor<16x32xf32>", "--format", "svg"], None),
+    ("partitioned_shared", ["-l", PARTITIONED, "-t", "tensor<16x16xf16>", "--format", "svg", "--use-hw-view"],
+     (1400, 900)),
+    ("tensor_memory", ["-l", TMEM, "-t", "tensor<64x16xf16>", "--format", "svg", "--use-hw-view"], (900, 1100)),
 ]
 
 
@@ -100,6 +106,7 @@ def shoot_pages(browser, tmp: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="write only these SVG pictures (no HTML pages)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
     OUT.mkdir(parents=True, exist_ok=True)
@@ -108,12 +115,17 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
         page = browser.new_page()
         for name, cmd, clip in SVGS:
+            if args.only and name not in args.only:
+                continue
             svg = tmp / f"{name}.svg"
             write(cmd, svg)
             shoot_svg(page, svg, OUT / f"{name}.png", clip)
-        shoot_pages(browser, tmp)
+        if not args.only:
+            shoot_pages(browser, tmp)
         browser.close()
     for png in sorted(OUT.glob("*.png")):
+        if args.only and png.stem not in args.only:
+            continue
         shrink(png)
         print(f"{png.relative_to(ROOT)}: {png.stat().st_size // 1024} KB")
 

@@ -112,31 +112,31 @@ EXACT_LIMIT = 512                # buffers live together beyond which the offset
 
 
 def compute_offsets(buffers: list[Buffer]) -> int:
+    """`place_buffers`' size."""
+    return place_buffers(buffers)[0]
+
+
+def place_buffers(buffers: list[Buffer]) -> tuple[int, bool]:
     """Triton's computeOffsets: initial starts by the triple algorithm, then colour and bump until no two live
     buffers overlap. Returns the shared-memory size.
 
     Buffers whose live ranges chain together (a component of the interval graph) are placed on their own:
     those of other components never interfere with them. A component of more than EXACT_LIMIT buffers (only
-    hostile inputs have one; the algorithm is quadratic) is stacked end to end instead, an upper bound that
-    `is_bound` reports."""
-    size = 0
+    hostile inputs have one; the algorithm is quadratic) is stacked end to end instead, an upper bound: the second
+    value says whether that happened."""
+    size, bound = 0, False
     for group in _components(buffers):
         if len(group) > EXACT_LIMIT:
             offset = 0
             for b in group:
                 offset = b.place(offset) + b.size
-            size = max(size, offset)
+            size, bound = max(size, offset), True
             continue
         if len(group) == 1:                          # alone in its live range (an op's scratch, mostly)
             size = max(size, group[0].place(0) + group[0].size)
             continue
         size = max(size, _offsets_of(group))
-    return size
-
-
-def is_bound(buffers: list[Buffer]) -> bool:
-    """Whether `compute_offsets` stacked some buffers instead of placing them as Triton does."""
-    return any(len(group) > EXACT_LIMIT for group in _components(buffers))
+    return size, bound
 
 
 def _components(buffers: list[Buffer]) -> list[list[Buffer]]:

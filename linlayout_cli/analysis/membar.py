@@ -88,6 +88,14 @@ def _accesses(op) -> list[tuple[str, str, str]]:
     return []
 
 
+_ACCESSING = frozenset(("ttg.local_alloc", "ttg.local_store", "ttg.async_copy_global_to_local",
+                        "amdg.buffer_load_to_local", "ttg.local_load", "ttng.async_tma_copy_global_to_local",
+                        "ttng.async_tma_gather", "ttng.async_tma_copy_local_to_global", "ttng.async_tma_scatter",
+                        "ttng.async_tma_reduce", "ttng.init_barrier", "ttng.inval_barrier", "ttng.barrier_expect",
+                        "ttng.arrive_barrier", "ttng.tc_gen5_commit", "ttng.wait_barrier", "ttng.warp_group_dot",
+                        "ttng.tmem_store", "ttng.tmem_load") + tuple(MMA_V5_OPS))   # the ops `_accesses` names
+
+
 def _overlaps(a: tuple, b: tuple) -> bool:
     """Whether two accesses (start, end, allocation, slot) may touch the same bytes. Tensor memory (start None)
     by allocation; slots of one allocation picked by two different index values are taken as different."""
@@ -103,7 +111,8 @@ class _State:
     __slots__ = ("reads", "writes")
 
     def __init__(self, reads=frozenset(), writes=frozenset()):
-        self.reads, self.writes = frozenset(reads), frozenset(writes)
+        self.reads = reads if type(reads) is frozenset else frozenset(reads)
+        self.writes = writes if type(writes) is frozenset else frozenset(writes)
 
     def join(self, other: "_State") -> "_State":
         return _State(self.reads | other.reads, self.writes | other.writes)
@@ -131,11 +140,13 @@ class _Walk:
     def __init__(self, ops, tree, accesses: dict, scratch: dict, warp_sync: set, syncs: set):
         self.ops, self.tree, self.syncs = ops, tree, syncs
         self.accesses = accesses            # op index -> [(span, READ/WRITE, who)]
-        self.scratch = scratch              # op index -> span of its scratch
+        self.scratch = scratch              # op index -> (offset, size) of its scratch
+        self.spans: dict = {}               # (offset, size) -> its span (start, end, None, None), made once
         self.warp_sync = warp_sync          # scratch ops whose lowering has no CTA barrier inside
         self.before: set[int] = set()       # barriers inserted before op i
         self.after: set[int] = set()        # barriers inserted after op i (async waits)
         self.budget = VISITS_PER_OP * len(ops) + 1024   # op visits left: nested loops stop iterating when spent
+        self.own: dict = {}                 # scratch span -> the state after an op that only uses it
 
     def children(self, i: int) -> list[list[int]]:
         """The op's regions, each the list of its top-level op indices."""
@@ -157,6 +168,8 @@ class _Walk:
         if i in self.before:
             state = _State()
         name = op.name
+        if name not in _CONTROL and i not in self.syncs and self.tree.end[i] == i:
+            return self.access(i, state)             # most ops: no region, no barrier of their own
         if name in BARRIERS:
             return _State()
         if name in LOOPS:
@@ -191,8 +204,27 @@ class _Walk:
             return _State()
         if i in self.syncs:
             return _State()
+        return self.access(i, state)
+
+    def access(self, i: int, state: _State) -> _State:
+        """The state after op i's own shared-memory accesses (a barrier before it where one conflicts)."""
         accesses = self.accesses.get(i, ())
         scratch = self.scratch.get(i)
+        if scratch is not None:
+            span = self.spans.get(scratch)
+            if span is None:
+                span = self.spans[scratch] = (scratch[0], scratch[0] + scratch[1], None, None) if scratch[1] else ()
+            scratch = span or None
+        if not accesses:
+            if scratch is None:
+                return state
+            if i not in self.warp_sync:              # a convert, reduction or scan through shared memory
+                if _conflict((scratch,), THREAD, state.reads) or _conflict((scratch,), THREAD, state.writes):
+                    self.before.add(i)
+                mine = self.own.get(scratch)
+                if mine is None:
+                    mine = self.own[scratch] = _State(frozenset({(scratch, THREAD)}), frozenset())
+                return mine
         hazard = False
         for span, kind, who in accesses:
             if kind == READ:
@@ -213,6 +245,9 @@ class _Walk:
         if not reads and not writes:
             return state
         return _State(state.reads | reads, state.writes | writes)
+
+
+_CONTROL = frozenset(BARRIERS + LOOPS + WAITS + ("scf.if", "scf.index_switch", "ttg.warp_specialize"))
 
 
 def _span(ops, defined: dict, root: dict, buffers: dict, name: str, slots: bool,
@@ -281,6 +316,8 @@ def _scoped(ops, tree) -> list:
     """The ops with the names inside warp_specialize partitions made unique per partition; a warp_specialize's
     operands are its captures followed by each partition's block arguments (named in that partition's scope)."""
     scope, args = _partitions(ops, tree)
+    if not args:
+        return ops                                   # no warp_specialize: every name is the function's
     return [_Scoped(op, scope[i], args.get(i)) if scope[i] or i in args else op   # outside partitions: as it is
             for i, op in enumerate(ops)]
 
@@ -377,11 +414,14 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
     `warp_sync`: scratch ops without a CTA barrier inside; `syncs`: ops whose lowering ends in a CTA barrier (they
     clear what is pending)."""
     ops = _scoped(ops, tree)
-    defined, root = _names(ops, root)
-    tmem = _tensor_memory_roots(ops)
-    carried = _loop_arguments(ops)
+    accessing = [i for i, op in enumerate(ops) if op.name in _ACCESSING]
+    if accessing:                                    # (a function of converts alone names no value here)
+        defined, root = _names(ops, root)
+        tmem = _tensor_memory_roots(ops)
+        carried = _loop_arguments(ops)
     accesses: dict[int, list] = {}
-    for i, op in enumerate(ops):
+    for i in accessing:
+        op = ops[i]
         found = []
         for value, kind, who in _accesses(op):
             t = tmem.get(value.split("#")[0])
@@ -395,8 +435,7 @@ def barriers(ops, tree, root: dict, buffers: dict, scratch: dict, warp_sync: set
                 found.append((span, kind, who))
         if found:
             accesses[i] = found
-    walk = _Walk(ops, tree, accesses, {i: (o, o + s, None, None) for i, (o, s) in scratch.items() if s}, warp_sync,
-                 set(syncs))
+    walk = _Walk(ops, tree, accesses, scratch, warp_sync, set(syncs))
     top = walk.children(start) if ops and ops[start].name in FUNCTION_OPS else None
     if top:
         for region in top:

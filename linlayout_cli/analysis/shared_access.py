@@ -10,10 +10,11 @@ The compiler's choice (Triton 3.9: ``lowerLocalLdSt`` / ``lowerLdStShared`` / ``
 ``third_party/nvidia/lib/TritonNVIDIAGPUToLLVM``, AMD's ``TransLocalLoadOpConversion``):
 
 1. registers that repeat another register (zero bases) are dropped: each distinct value moves once;
-2. NVIDIA tries ``stmatrix`` (sm90+) / ``ldmatrix`` (sm75+), first plain, then ``.trans`` (16-bit only), when
-   the conversion register/lane/warp -> shared offset has the 8x8-matrix shape: plain needs a 32-bit word in
-   registers, lanes 0 and 1 on the next two words and nothing else below 16 bytes; ``.trans`` needs lanes 2-4
-   on offsets 1, 2, 4 and nothing else below 8 elements.  Never for ``#ttg.padded_shared``;
+2. NVIDIA tries ``stmatrix`` (sm90+) / ``ldmatrix`` (sm75+), first plain, then ``.trans`` (16-bit; 8-bit on
+   sm100: ``stmatrix.m16n8`` / ``ldmatrix.m16n16 .trans.b8``), when the conversion register/lane/warp -> shared
+   offset has the matrix shape: plain needs a 32-bit word in registers, lanes 0 and 1 on the next two words and
+   nothing else below 16 bytes; ``.trans`` needs lanes 2-4 on offsets 1, 2, 4 and nothing else below 8
+   elements (8-bit: a register on offset 8, nothing else below 16).  Never for ``#ttg.padded_shared``;
 3. gfx950 loads 8/16-bit operands whose registers run across shared memory's contiguous dim with
    ``ds_read_b64_tr_b*`` (16 lanes x 64 bits, transposed);
 4. otherwise ``ld/st.shared`` (``ds_read/ds_write``) of the largest vector (``largestVectorisation``, at most
@@ -26,7 +27,7 @@ The hardware's rules (docs/shared_memory_model.md):
 * accesses of 64 / 128 bits per lane are served 128 bytes at a time: half warps, quarter warps (AMD: the lane
   groups of ``targets.py``);
 * ``ldmatrix`` / ``stmatrix``: each 8x8 matrix (eight 16-byte rows) is one wavefront when its rows fall on
-  distinct banks, more when they share banks.
+  distinct banks, more when they share banks (sm100's ``.b8`` forms: each eight of their 16-byte rows).
 
 Padded layouts are not linear: addresses are computed per lane, and a padding that moves a vector off its
 natural alignment is refused (``MisalignedAccess``): the compiled kernel would fault.
@@ -190,10 +191,12 @@ def explain(d: Direction, tri: TritonFigures | None, a: Access, warps: int, padd
         text = (f"Triton's model counts {tri.instructions_per_warp} {tri.instruction} per warp; the compiler "
                 f"emits {d.instructions_per_warp} {d.instruction}")
         if d.kind in (MATRIX, MATRIX_TRANS):
-            text += ", one wavefront per conflict-free 8x8 matrix"
+            b8 = bitwidth == 8 and d.kind == MATRIX_TRANS      # sm100's .b8 forms: rows of 16 bytes, 8 a wave
+            text += f", one wavefront per conflict-free {'8 rows of 16 bytes' if b8 else '8x8 matrix'}"
             if d.wavefronts_total != d.ideal_wavefronts_total:
-                text += (f" (here {d.wavefronts_max} per instruction for {d.vector_bits // 32} matrices: rows "
-                         "of a matrix share banks)")
+                group = ("groups of 8 rows", "group") if b8 else ("matrices", "matrix")
+                text += (f" (here {d.wavefronts_max} per instruction for {d.vector_bits // 32} {group[0]}: rows "
+                         f"of a {group[1]} share banks)")
         elif d.kind == DS_READ_TR:
             text += f" (16 lanes x 64 bits, transposed; {unpriced})"
         elif d.instructions_per_warp < tri.instructions_per_warp:

@@ -37,6 +37,7 @@ class Machine:
     warp_size: int
     stmatrix: bool = False      # sm90+
     ldmatrix: bool = False      # sm75+
+    matrix_b8: bool = False     # sm100+: the 8-bit transposed forms (stmatrix .m16n8 / ldmatrix .m16n16 .trans .b8)
     ds_read_tr: bool = False    # gfx950: ds_read_b64_tr_b8 / _b16
 
     @property
@@ -48,7 +49,7 @@ class Machine:
 MACHINES = {
     "sm80": Machine("sm80", "nvidia", 32, ldmatrix=True),
     "sm90": Machine("sm90", "nvidia", 32, stmatrix=True, ldmatrix=True),
-    "sm100": Machine("sm100", "nvidia", 32, stmatrix=True, ldmatrix=True),
+    "sm100": Machine("sm100", "nvidia", 32, stmatrix=True, ldmatrix=True, matrix_b8=True),
     "gfx942": Machine("gfx942", "amd", 64),
     "gfx950": Machine("gfx950", "amd", 64, ds_read_tr=True),
     "gfx1200": Machine("gfx1200", "amd", 32),
@@ -130,15 +131,20 @@ class Lowering:
     matrix_regs: tuple[int, ...] = ()   # matrix: offsets selecting the matrices of one instruction
 
 
-def matrix_lowering(a: Access, bitwidth: int, transpose: bool) -> Lowering | None:
+def matrix_lowering(a: Access, bitwidth: int, transpose: bool, op: str = WRITE, b8: bool = False) -> Lowering | None:
     """Triton 3.9's `lowerLdStMatrix` conditions, or None when it fails.
 
     Plain: a 32-bit word in registers (offsets 1, 2, .. < 32 bits), lanes 0 and 1 on the next two words, no other
-    basis below 16 bytes; the rows of a matrix are lanes 2-4.  ``.trans`` (16-bit only): lanes 2-4 on offsets 1,
-    2, 4, no other basis below 8 elements; the rows are register 0 and lanes 0, 1."""
+    basis below 16 bytes; the rows of a matrix are lanes 2-4.  ``.trans``: lanes 2-4 on offsets 1, 2, 4;
+    16-bit: no other basis below 8 elements, the rows are register 0 and lanes 0, 1.  8-bit (`b8`: sm100's
+    `supportLdStMatrixB8`): one register on offset 8 and no other basis below 16 elements, at least 4 registers
+    for a store (`stmatrix.m16n8`: 8 rows of 16 bytes per matrix) and 8 for a load (`ldmatrix.m16n16`: 16 rows);
+    the rows are the first one (store) or two (load) registers left after Triton's permutations
+    (`_b8_transposed_regs`) and lanes 0, 1."""
     if len(a.lanes) < 5:
         return None
     regs = list(a.regs)
+    elems = min(128 // bitwidth, a.n_regs)
     if not transpose:
         if bitwidth > 32:
             return None
@@ -154,21 +160,44 @@ def matrix_lowering(a: Access, bitwidth: int, transpose: bool) -> Lowering | Non
         low = 128 // bitwidth - 1
         if any(x & low for x in rest + list(a.lanes[2:]) + list(a.warps)):
             return None
-        rows = a.lanes[2:5]
+        rows = tuple(a.lanes[2:5])
         words_left = rest
-    else:
-        if bitwidth != 16 or not regs:
-            return None
-        if tuple(a.lanes[2:5]) != (1, 2, 4):
+        n_mat_bits = log2(elems * bitwidth // 32)
+    elif bitwidth == 16:
+        if not regs or tuple(a.lanes[2:5]) != (1, 2, 4):
             return None
         if any(x & 7 for x in regs + list(a.lanes[:2]) + list(a.lanes[5:]) + list(a.warps)):
             return None
         rows = (regs[0], a.lanes[0], a.lanes[1])
         words_left = regs[1:]
-    elems = min(128 // bitwidth, a.n_regs)
-    n_mat_bits = log2(elems * bitwidth // 32)
+        n_mat_bits = log2(elems * bitwidth // 32)
+    elif bitwidth == 8 and b8:
+        row_regs = 1 if op == WRITE else 2          # registers per row group: 4 (store) or 8 (load) per matrix
+        if len(regs) < row_regs + 1 or 8 not in regs or tuple(a.lanes[2:5]) != (1, 2, 4):
+            return None
+        left = _b8_transposed_regs(regs, row_regs)
+        if any(x & 15 for x in left + list(a.lanes[:2]) + list(a.lanes[5:]) + list(a.warps)):
+            return None
+        rows = tuple(left[:row_regs]) + (a.lanes[0], a.lanes[1])
+        words_left = left[row_regs:]
+        n_mat_bits = log2(elems // (4 * row_regs))
+    else:
+        return None
     return Lowering(MATRIX_TRANS if transpose else MATRIX, a.n_regs // elems, elems,
                     tuple(words_left[n_mat_bits:]), tuple(rows), tuple(words_left[:n_mat_bits]))
+
+
+def _b8_transposed_regs(regs: list[int], row_regs: int) -> list[int]:
+    """The register offsets of an 8-bit `.trans` matrix access other than the one on offset 8, in the order
+    Triton 3.9's `lowerLdStMatrix` leaves them: it first moves register `row_regs` (the tile's offset-8 register)
+    to the front, then the first register on offset 8 (`regPermForDivide`), and takes the rest in that order.
+
+    >>> _b8_transposed_regs([8, 16, 128], 1), _b8_transposed_regs([8, 16, 128], 2), _b8_transposed_regs([16, 32, 64, 8], 2)
+    ([16, 128], [128, 16], [64, 16, 32])
+    """
+    first = [regs[row_regs]] + regs[:row_regs] + regs[row_regs + 1:]
+    first.pop(first.index(8))
+    return first
 
 
 def shared_lowering(a: Access, bitwidth: int, max_elems: int, padded: bool = False) -> Lowering:
@@ -238,7 +267,7 @@ def lowering(m: Machine, a: Access, bitwidth: int, op: str, padding: Padding | N
     """The local_alloc / local_store / local_load lowering Triton 3.9 picks for one direction."""
     if m.vendor == "nvidia" and padding is None and (m.stmatrix if op == WRITE else m.ldmatrix):
         for transpose in (False, True):
-            low = matrix_lowering(a, bitwidth, transpose)
+            low = matrix_lowering(a, bitwidth, transpose, op, m.matrix_b8)
             if low is not None:
                 return low
     if m.ds_read_tr and op == READ and reg_ll is not None:
@@ -345,6 +374,9 @@ def instruction_name(m: Machine, low: Lowering, bitwidth: int, op: str, packing:
     bits = low.elems * bitwidth
     if low.kind in (MATRIX, MATRIX_TRANS):
         name = "stmatrix" if op == WRITE else "ldmatrix"
+        if low.kind == MATRIX_TRANS and bitwidth == 8:     # sm100: 8 (store) or 16 (load) rows of 16 bytes
+            shape, per = ("m16n8", 32) if op == WRITE else ("m16n16", 64)
+            return f"{name}.sync.aligned.{shape}.x{bits // per}.trans.shared.b8"
         trans = ".trans" if low.kind == MATRIX_TRANS else ""
         return f"{name}.sync.aligned.m8n8.x{bits // 32}{trans}.shared.b16"
     if low.kind == DS_READ_TR:
@@ -511,7 +543,7 @@ def simulate(m: Machine, a: Access, low: Lowering, bitwidth: int, op: str, paddi
         units = gf2.span(a.lanes)
         nbytes = low.elems * bitwidth // 8
         phase_of = span_cosets(banks.phase_masks(low.elems * bitwidth, op, len(a.lanes)), len(units))
-    else:                               # 8 rows of 16 bytes per matrix, each matrix its own phase
+    else:                               # 16-byte rows, each 8 rows (a matrix; .b8: ldmatrix.m16n16 has 16) a phase
         rows = gf2.span(low.unit_bases)
         units = [mat ^ r for mat in gf2.span(low.matrix_regs) for r in rows]
         nbytes = 16

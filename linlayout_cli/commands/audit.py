@@ -9,7 +9,7 @@ from ..errors import TTLayoutError
 from ..records import frozen
 from .hardware import TARGET, check_named, override_note, select
 from .options import JSON, OUTPUT, Arg, Opt, format_option
-from .output import Progress, width, write_report, write_result
+from .output import Buffered, Progress, Streamed, width, write_report, write_result
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -135,8 +135,15 @@ def _one_file(ctx: Context, path: str, target: Target | None, given: Request) ->
     command = report.advise_command(path, target=target.name if target is not None else None)
     write_report(ctx, output, lambda: report.blocks(audits, shown, given.top, given.wide, notes, asm=columns,
                                                     advise=command),
-                 lambda: report.json_text(audits, shown, {**extra, "advise_command": command}, columns),
+                 Streamed(lambda write: _json_stream(report, write, audits, shown,
+                                                     {**extra, "advise_command": command}, columns)),
                  as_json=as_json)
+
+
+def _json_stream(report, write, audits, shown: str, extra: dict, columns) -> None:
+    """The audit's JSON written to the sink as it is made (a huge function's rows are never held)."""
+    with Buffered(write) as put:
+        report.json_stream(audits, shown, put, extra, columns)
 
 
 def _modules(text: str, pass_name, line, one: bool, shown: str):

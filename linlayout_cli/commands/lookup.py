@@ -6,7 +6,7 @@ from ..records import frozen
 from . import layouts
 from .layouts import LayoutRequest, Role
 from .options import JSON, OUTPUT, Opt
-from .output import write_report
+from .output import Streamed, write_report
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,15 +106,8 @@ def _thread(ll, thread: int, block):
     lookup.iter_thread_elements(ll, thread, block)          # a thread or block out of range: refused now
     blocks = ll.get_in_dim_size("block") if ll.has_in_dim("block") else 1
     return (lambda: report.thread_blocks(thread, lookup.thread_elements(ll, thread, block), blocks),
-            StreamedJson(lambda write: report.write_thread_json(
+            Streamed(lambda write: report.write_thread_json(
                 thread, lookup.iter_thread_elements(ll, thread, block), lambda s: write(s.encode("utf-8")))))
-
-
-class StreamedJson:
-    """A JSON report written piece by piece to the output (`write_report` passes `write`), never held whole."""
-
-    def __init__(self, stream):
-        self.stream = stream
 
 
 def _offset(ll, offset: int, block: int, t):

@@ -32,13 +32,54 @@ def write_result(ctx, output: str | None, text, json, fmt: str = "text", as_json
 
 def write_report(ctx, output: str | None, blocks, json_text, fmt: str = "text", as_json: bool = False,
                  pictures=None) -> None:
-    """`write_result` for a report: `blocks()` (reports' text blocks) as plain or rich text, `json_text()` as
-    JSON (or, where `json_text` has a `stream(write)`, that: JSON too large to hold)."""
-    from ..reports.blocks import to_rich, to_text
+    """`write_result` for a report: `blocks()` (reports' text blocks) as plain text, written as it is made
+    (`blocks.write_text`), or rich text; `json_text()` as JSON (or, where `json_text` has a `stream(write)`, that:
+    JSON too large to hold)."""
+    from ..reports.blocks import to_rich, write_text
     stream = getattr(json_text, "stream", None)     # a report that writes its JSON piece by piece
-    write_result(ctx, output, lambda write: write(to_text(blocks()).encode("utf-8")),
-                 stream or (lambda write: write(json_text().encode("utf-8"))), fmt, as_json, pictures,
-                 lambda: to_rich(blocks(), width()))
+
+    def text(write) -> None:
+        with Buffered(write) as put:
+            write_text(blocks(), put)
+    write_result(ctx, output, text, stream or (lambda write: write(json_text().encode("utf-8"))), fmt, as_json,
+                 pictures, lambda: to_rich(blocks(), width()))
+
+
+class Buffered:
+    """A sink's `write(bytes)` taking text in small pieces: they are joined and encoded `size` characters at a
+    time (a huge report's rows are written as they are made, without a system call per row)."""
+
+    def __init__(self, write, size: int = 1 << 18):
+        self.write, self.size = write, size
+        self.pending: list[str] = []
+        self.held = 0
+
+    def __enter__(self):
+        return self.put
+
+    def put(self, text: str) -> None:
+        self.pending.append(text)
+        self.held += len(text)
+        if self.held >= self.size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.pending:
+            self.write("".join(self.pending).encode("utf-8"))
+            self.pending.clear()
+            self.held = 0
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            self.flush()
+
+
+class Streamed:
+    """A JSON report written piece by piece to the output (`write_report` passes the sink's `write(bytes)` to
+    `stream`), never held whole."""
+
+    def __init__(self, stream):
+        self.stream = stream
 
 
 def same_file(a: str, b: str) -> bool:

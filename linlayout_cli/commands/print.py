@@ -145,7 +145,6 @@ def run(ctx: Context, given: Request) -> int:
                       failures=failures, release=_release())
     if fmt in ("svg", "html") and not as_json:                 # one picture of every layout: drawn whole
         shown = [item for item in map(convert, jobs) if item is not None]
-        _check_memory_views([p for _, p in shown], fmt)
         pictures: dict = {fmt: partial(_picture, fmt, shown, use_hw_view)}
     elif fmt == "cute" and not as_json:
         lines = _ahead(jobs, lambda job: _cute_line(convert(job), failures))
@@ -363,13 +362,6 @@ def _check_tmem_warps(jobs: list, tmem_warps) -> None:
                             "#ttng.tensor_memory_scales_encoding) only")
 
 
-def _check_memory_views(shown, fmt: str) -> None:
-    """Pictures only cover Triton's own views."""
-    if any(p.view != "triton" for p in shown):
-        raise TTLayoutError(f"--format {fmt} covers Triton's own views only, not the padded, "
-                            "partitioned or tensor memory views (the register layout of --tmem-warps is covered)")
-
-
 def _report_failures(ctx, failures) -> int:
     """The aliases that could not be printed, one error line each, and exit status 1 (the others printed)."""
     for message in failures:
@@ -397,10 +389,10 @@ def _color_system(mode: str, output):
 def _picture(fmt: str, converted, use_hw_view: bool, write) -> None:
     """--format svg / html: every layout of the command line in one picture (or one page)."""
     layouts = [((f"#{job.name} = " if job.name is not None else "") + str(job.attr)
-                + (f" at {job.type_text}" if job.per_shape else ""), shown.linear) for job, shown in converted]
+                + (f" at {job.type_text}" if job.per_shape else ""), shown) for job, shown in converted]
     bits = [job.element_bits for job, _ in converted]
     if fmt == "svg":
-        from ..render.svg import render_svg
+        from ..render.picture import render_svg
         render_svg(layouts, use_hw_view, bits, write)
     else:
         from ..render.html import render_html

@@ -133,7 +133,7 @@ class AliasTable(Mapping):
         """Every definition, in file order; the lines of the `#loc` ones are counted in one pass."""
         text, entries = self._text, self._entries
         pos, line = 0, 1
-        with _collector_paused():
+        with collector_paused():
             for name, entry in entries.items():
                 if isinstance(entry, int):
                     line += text.count("\n", pos, entry)
@@ -155,7 +155,7 @@ def _loc_value(text: str, name: str, offset: int) -> str:
 
 
 @contextmanager
-def _collector_paused():
+def collector_paused():
     """Pause Python's cyclic garbage collector while the objects of a dump's `#loc` lines are made: none of
     them form cycles, yet each batch of them would start a collection that walks all the earlier ones."""
     was_enabled = gc.isenabled()
@@ -369,10 +369,12 @@ def scan_value_end(s: str, i: int) -> int:
 _OP_TOP = re.compile(r'["/()\[\]{}\n#]')        # at depth 0: a newline or a definition ends the operation
 # inside brackets: plain text (one fast character-class run), then a quote (the string is stepped over by
 # `skip_string`), a comment or a run of one bracket
-# (up to 4096 empty pairs, `[]` `()` `{}`, count as plain text: a JSON file of a million `[]`s takes 250 steps,
-# not two million; the bound keeps the regex engine's own memory for the repetition constant)
-_OP_NESTED = re.compile(r'[^"/()\[\]{}]*(?:(?:\[\]|\(\)|\{\})[^"/()\[\]{}]*){0,4096}'
-                        r'("|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
+# (up to 4096 innermost pairs, `[...]` `(...)` `{...}` holding plain text only, count as plain text: they open and
+# close nothing else, so a function of a million `loc(#locN)` lines, or a JSON file of a million `[]`s, takes a few
+# hundred steps, not two million; the bound keeps the regex engine's own memory for the repetition constant)
+_OP_PLAIN = r'[^"/()\[\]{}]*'
+_OP_NESTED = re.compile(_OP_PLAIN + r'(?:(?:\[' + _OP_PLAIN + r'\]|\(' + _OP_PLAIN + r'\)|\{' + _OP_PLAIN + r'\})'
+                        + _OP_PLAIN + r'){0,4096}("|//[^\n]*|\(+|\[+|\{+|\)+|\]+|\}+|/)')
 _OP_PAIRS = {")": "(", "]": "[", "}": "{"}
 
 
@@ -418,8 +420,10 @@ def _skip_brackets(s: str, i: int) -> int:
     """s[i] opens a bracket: the offset after the bracket that closes it. The tokens come from one regex
     that steps over plain text in C, and the stack holds [bracket, position of the run, run length]
     for runs of one bracket (`((`), so a multi-megabyte module body costs one Python step per bracket run."""
-    stack: list[list] = []
-    pos, n = i, len(s)
+    c = s[i]
+    run = _CHAR_RUNS[c].match(s, i).end() - i  # type: ignore[union-attr]     # s[i] is c: the run matches
+    stack: list[list] = [[c, i, run]]           # (taken apart: an innermost pair starting at s[i] is no plain text)
+    pos, n = i + run, len(s)
     while pos < n:
         m = _OP_NESTED.match(s, pos)
         if m is None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Mapping
+from itertools import chain
 
 from ..patterns import lazy
 from ..records import frozen, frozen_slots
 from .lexical import line_matches, skip_balanced, skip_string
-from .mlir_file import normalise_newlines
+from .mlir_file import collector_paused, normalise_newlines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:      # annotations only
@@ -44,28 +45,58 @@ class Loc:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+_UNREAD = object()                       # an Op's location before it is first asked for
+
+
+class OpShared:
+    """What the ops of one module share: its `Locations` (or None), its cache of type lists by type text (or
+    None) and its text (where a plain op's line is read, `Op.text`)."""
+    __slots__ = ("locations", "types", "source")
+
+    def __init__(self, locations=None, types: dict | None = None, source: str = ""):
+        self.locations, self.types, self.source = locations, types, source
+
+
 class Op:
     """One operation as printed: its header and the text that follows its regions. Its types and its source
     location are read when first asked for: an audit looks at the types of the few ops that touch layouts, and
     at the location of the ops it reports."""
-    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "text", "region",
-                 "_types", "_type_cache", "_loc", "_locations")
+    __slots__ = ("name", "results", "operands", "attrs", "loc_text", "line", "depth", "loops", "_text", "region",
+                 "_types", "_loc", "_shared")
 
     def __init__(self, name: str, results: tuple, operands: tuple, types: str, attrs: str, loc_text: str,
-                 line: int, depth: int, loops: int, text: str = "", region: int = 0, locations=None, type_cache=None):
+                 line: int, depth: int, loops: int, text: str | int = "", region: int = 0, locations=None,
+                 type_cache=None, shared: OpShared | None = None):
         self.name, self.results, self.operands, self.attrs = name, results, operands, attrs
         self.loc_text = loc_text             # what stands inside its trailing loc(...), '' if none
         self.line, self.depth, self.loops = line, depth, loops    # 1-based line; regions around it; loops around
-        self.text, self.region = text, region  # the whole op as printed (regions left out); which region holds it
+        # the whole op as printed (regions left out), or the offset in `shared.source` of the one line that is the
+        # whole op (a huge function's plain ops keep no copy of their text); which region holds it
+        self._text, self.region = text, region
         self._types: str | tuple = types     # the text after ' : ', until read: then (operand types, result types)
-        self._type_cache = type_cache        # type text -> type lists, shared by the ops of a module (or None)
-        self._loc, self._locations = None, locations
+        self._loc = _UNREAD
+        # what the ops of a module share: its locations, its type cache, its text
+        self._shared = OpShared(locations, type_cache) if shared is None else shared
+
+    @property
+    def text(self) -> str:
+        """The whole op as printed, its regions left out (a one-line op: its line without the indentation)."""
+        text = self._text
+        if isinstance(text, str):
+            return text
+        source = self._shared.source
+        end = source.find("\n", text)
+        return source[text:end if end >= 0 else len(source)].strip()
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = value
 
     def _type_lists(self) -> tuple:
         types = self._types
         if isinstance(types, tuple):
             return types
-        cache = self._type_cache
+        cache = self._shared.types
         found = cache.get(types) if cache is not None else None
         if found is None:
             found = _type_lists(types)
@@ -85,13 +116,15 @@ class Op:
     @property
     def loc(self) -> Loc | None:
         """The op's source position (None when it names none)."""
-        if self._locations is not None:
-            self._loc, self._locations = self._locations.resolve(self.loc_text), None
-        return self._loc
+        loc = self._loc
+        if loc is _UNREAD:
+            locations = self._shared.locations
+            loc = self._loc = locations.resolve(self.loc_text) if locations is not None else None
+        return loc  # type: ignore[return-value]     # (not _UNREAD any more)
 
     @loc.setter
     def loc(self, value) -> None:
-        self._loc, self._locations = value, None
+        self._loc = value
 
     # ------------------------------------------------------------------ parsed attributes (read when asked for)
 
@@ -458,6 +491,16 @@ class OpReader:
         self.fields: dict[str, tuple] = {}           # op text without its loc(...) -> its fields
         self.types: dict[str, tuple] = {}            # type text -> (operand types, result types)
         self.type_texts: dict[str, str] = {}         # type text -> its one copy
+        self.names: dict[str, str] = {}              # op name -> its one copy (`_statements`' plain ops)
+        self.locs: dict[str, str] = {}               # location alias (`#loc7`) -> its one copy (the same)
+        self.shared = OpShared(locations, self.types)
+
+    def bound_tables(self) -> None:
+        """Start the interning tables again where one holds more than FIELDS_LIMIT texts (a dump of all-different
+        op names or locations keeps a bounded number of entries)."""
+        for table in (self.type_texts, self.names, self.locs):
+            if len(table) > self.FIELDS_LIMIT:
+                table.clear()
 
     def op(self, text: str, line: int, depth: int, loops: int, region: int = 0) -> Op | None:
         body, loc_text = _strip_loc(text.strip())
@@ -475,8 +518,8 @@ class OpReader:
         if fields is _NO_OP:
             return None
         name, results, operands, types, attrs = fields
-        return Op(name, results, operands, types, attrs, loc_text, line, depth, loops, text, region,
-                  self.locations, self.types)
+        return Op(name, results, operands, types, attrs, loc_text, line, depth, loops, text, region, None, None,
+                  self.shared)
 
 
 def _op_fields(body: str) -> tuple | None:
@@ -529,14 +572,41 @@ def _lines(text: str):
         pos = nl + 1
 
 
-def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tuple[list, int]:
-    """Every op as {"text", "line", "depth", "loops", "name", "region"}, in the order they start; an op with regions gets the
-    text that follows each of its regions appended (see the module docstring), and how many regions are numbered
-    (counting on from `regions_before`). Alias definitions (read by the alias table) are stepped over.
+# A plain one-line op, the bulk of a huge function (`%5 = ttg.convert_layout %4 : tensor<..> -> tensor<..>
+# loc(#loc7)`): printable ASCII without strings or comments, nothing but `<>` brackets before its first ' : ' except one
+# `{...}` attribute dictionary (holding at most `<...>` pairs), any brackets after it, and at most a trailing
+# `loc(#name)`. Groups: results, name, the text before the attributes, the attributes, the text after them (up to
+# ' : '), the types (without brackets, or with: those are checked to balance) and the location alias. Its pieces are
+# the ones `_RESULTS` and `_NAME` take (their white space can only be blanks and tabs here), its ' : ' is the first
+# at depth 0 and its attributes the dictionary `_op_fields` finds, so what is read from it is what the general path
+# reads (`tests/parsing/test_plain_ops.py` holds both to that); anything else (a region, a string, a line continued,
+# brackets before the types) takes the general path.
+_PLAIN_CHAR = r"[\t !#-'*-.0-Z\\^-z|~]"         # printable ASCII but " ( ) / [ ] { }
+_PLAIN_SOLID = r"[!#-'*-.0-Z\\^-z|~]"            # the same but blanks and tabs
+_HEAD_CHAR = r"[\t !#-'*-.0-9;=?-Z\\^-z|~]"      # the same as _PLAIN_CHAR but : < >
+_ATTR_CHAR = r"[\t !#-'*-.0-;=?-Z\\^-z|~]"       # the same as _PLAIN_CHAR but < >
+_ANGLE_CHAR = r"[\t !#-'*-,.0-;=?-Z\\^-z|~]"     # the same as _ATTR_CHAR but - (no '->' in a <...> pair)
+_TYPE_CHAR = r"[\t !#-.0-~]"                     # printable ASCII but " /
+_TYPE_END = r"[!#-(*-.0-~]"                      # the same but blanks, tabs and ')' (no `...loc(#x)` at the end)
+_FAST_OP = re.compile(r"[ \t]*(?:(%[\w$.\-]+(?::\d+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::\d+)?)*)[ \t]*=[ \t]*)?"
+                      r"([A-Za-z_][\w$]*(?:\.[\w$]+)+)\b(" + _HEAD_CHAR + r"*)"
+                      r"(?:(\{" + _ATTR_CHAR + "*(?:<" + _ANGLE_CHAR + "*>" + _ATTR_CHAR + r"*)*\})(" + _HEAD_CHAR
+                      + r"*))?(?: : (?:(" + _PLAIN_CHAR + "*" + _PLAIN_SOLID + ")|(" + _TYPE_CHAR + "*" + _TYPE_END
+                      + r")))?(?:[ \t]+loc\((#[\w$.\-]+)\))?[ \t]*(?:\n|\Z)", re.ASCII)
+
+
+def _statements(text: str, first: int, regions_before: int = 0, make=None, reader: OpReader | None = None,
+                start: int = 0, end: int | None = None) -> tuple[list, int]:
+    """Every op of text[start:end] as {"text", "line", "depth", "loops", "name", "region"}, in the order they
+    start; an op with regions gets the text that follows each of its regions appended (see the module
+    docstring), and how many regions are numbered (counting on from `regions_before`). Alias definitions (read by
+    the alias table) are stepped over.
 
     `make(stmt)`: each statement is replaced by what it returns as soon as nothing can be added to its text (it
     holds no open region and is not the last one completed, which a `default {` line could still extend), so a
-    function of 450,000 ops never holds 450,000 statement dicts beside its ops."""
+    function of 450,000 ops never holds 450,000 statement dicts beside its ops. With `reader` too, a plain
+    one-line op (`_FAST_OP`) becomes its `Op` at once, without a statement, its fields read from the line's one
+    match and its text left in `text` (`Op.text`); `make` must then make ops with that reader."""
     out: list = []
     pending: list[int] = []             # indices in `out` of statements not yet given to `make`
 
@@ -552,17 +622,79 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
     stack: list[dict] = []              # ops whose regions are open
     regions: list[int] = [0]            # number of the region each open op is in now
     count = regions_before              # regions numbered so far (in the file's earlier operations)
-    last: dict | None = None            # the op completed last (its regions may open on the next line)
-    lines = _lines(text)
-    i = 0
-    for line_text in lines:
-        raw = line_text.strip()
-        number = first + i
-        i += 1
+    last: dict | int | None = None      # the op completed last (its regions may open on the next line); an int:
+    #                                     the index in `out` of a plain op made at once
+    n = len(text) if end is None else end
+    pos = start
+    number = first - 1
+    # Pattern.scanner (CPython's, untyped): successive matches, each starting where the last one ended
+    fast = _FAST_OP.scanner if reader is not None and make is not None else None  # type: ignore[attr-defined]
+    if reader is not None:
+        shared, findall = reader.shared, _SSA.findall
+        shared.source = text
+        same_types, same_name, same_loc = (reader.type_texts.setdefault, reader.names.setdefault,
+                                           reader.locs.setdefault)
+    loops = 0                           # loops around the current line (scf.for / scf.while ops in `stack`)
+    dirty = False                       # whether `pending` may hold a statement that `make` can take now
+    general_at = -1                     # a line the fast path matched but must leave to the general path
+    while pos <= n:
+        if fast is not None and pos != general_at:
+            scanner = fast(text, pos, n)
+            first_match = scanner.match()
+            if first_match is not None:     # a run of plain ops: each made at once
+                run_start, bad = len(out), -1
+                depth, region, append = len(stack), regions[-1], out.append
+                for m in chain((first_match,), iter(scanner.match, None)):
+                    res, name, head, attrs, head2, types, bracketed, loc = m.groups()
+                    if attrs is None and bracketed is None:
+                        attrs = ""
+                    else:
+                        if bracketed is not None:
+                            if bracketed.count("(") != bracketed.count(")") or \
+                                    bracketed.count("[") != bracketed.count("]") or \
+                                    bracketed.count("{") != bracketed.count("}"):
+                                bad = m.start()     # the general path reads it (a line continued, ...)
+                                break
+                            types = bracketed
+                        if attrs is None:
+                            attrs = ""
+                        else:
+                            head, attrs = head + head2, same_types(attrs, attrs)
+                    number += 1
+                    append(Op(same_name(name, name),
+                              () if res is None else (res,) if "," not in res else _result_names(res),
+                              tuple(findall(head)), "" if types is None else same_types(types, types), attrs,
+                              "" if loc is None else same_loc(loc, loc), number, depth, loops, m.start(), region,
+                              None, None, shared))
+                if len(out) > run_start:
+                    last = len(out) - 1
+                    if dirty:
+                        settle()
+                        dirty = False
+                if bad >= 0:
+                    pos = general_at = bad
+                else:
+                    after = m.end()
+                    if text[after - 1] == "\n":
+                        pos = after
+                    else:                   # the run ends the text
+                        if n < len(text) and text[n] != "\n":      # and its line goes on (a definition follows)
+                            out[-1].text = text[m.start():after].strip()
+                        pos = n + 1
+                reader.bound_tables()  # type: ignore[union-attr]     # (`fast` is only set with a reader)
+                continue
+        nl = text.find("\n", pos, n)
+        if nl < 0:
+            nl = n
+        raw = text[pos:nl].strip()
+        pos = nl + 1
+        number += 1
+        line_number = number
         if not raw or raw.startswith("//") or raw.startswith("^"):
             continue
         if raw.startswith("#") and raw.count("(") + raw.count("[") <= raw.count(")") + raw.count("]"):
             continue                                 # a one-line alias definition (a dump's #loc lines)
+        dirty = True
         if raw.startswith("}"):
             rest = raw.lstrip("})").strip()
             if not stack:
@@ -576,36 +708,48 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
                 last = stack.pop()
                 del last["open"]
                 regions.pop()
+                loops = _loops(stack)
             continue
         if _REGION_HEAD.match(raw) and last is not None:
+            if isinstance(last, int):           # a plain op made at once: its statement again
+                op = out[last]
+                out[last] = {"text": op.text, "line": op.line, "depth": op.depth, "region": op.region,
+                             "loops": op.loops, "name": op.name}
+                pending.append(last)
+                last = out[last]
+            assert isinstance(last, dict)
             stack.append(last)              # the regions of an op whose header ended its line (warp_specialize)
             last["open"] = True
             last["text"] += " " + raw[:-1].strip()
             count += 1
             regions.append(count)
+            loops = _loops(stack)
             continue
-        text = raw
-        paren, brace = _balance(text)
-        if paren > 0 and not text.endswith("{"):
-            parts = [text]                   # an op continued on the next lines, counted line by line
+        line_text = raw
+        paren, brace = _balance(line_text)
+        if paren > 0 and not line_text.endswith("{"):
+            parts = [line_text]                   # an op continued on the next lines, counted line by line
             while paren > 0 and not parts[-1].endswith("{"):
-                more = next(lines, None)
-                if more is None:
+                if pos > n:
                     break
-                more = more.strip()
-                i += 1
+                nl = text.find("\n", pos, n)
+                if nl < 0:
+                    nl = n
+                more = text[pos:nl].strip()
+                pos = nl + 1
+                number += 1
                 parts.append(more)
                 p, b = _balance(more)
                 paren, brace = paren + p, brace + b
-            text = " ".join(parts)
-        opens = text.endswith("{") and (brace > 0 or paren > 0)
+            line_text = " ".join(parts)
+        opens = line_text.endswith("{") and (brace > 0 or paren > 0)
         if opens:
-            text = text[:-1].rstrip()
-            text = text[:-1].rstrip() if text.endswith("(") else text
-        r = _RESULTS.match(text)
-        m = _NAME.match(text, r.end() if r else 0)
-        stmt = {"text": text, "line": number, "depth": len(stack), "region": regions[-1],
-                "loops": sum(1 for s in stack if s["name"] in ("scf.for", "scf.while")),
+            line_text = line_text[:-1].rstrip()
+            line_text = line_text[:-1].rstrip() if line_text.endswith("(") else line_text
+        r = _RESULTS.match(line_text)
+        m = _NAME.match(line_text, r.end() if r else 0)
+        stmt = {"text": line_text, "line": line_number,
+                "depth": len(stack), "region": regions[-1], "loops": loops,
                 "name": (m.group(1) or m.group(2)) if m else ""}
         if make is not None:
             settle()
@@ -616,12 +760,23 @@ def _statements(text: str, first: int, regions_before: int = 0, make=None) -> tu
             stmt["open"] = True
             count += 1
             regions.append(count)
+            loops = _loops(stack)
         else:
             last = stmt
     if make is not None:
         for k in pending:
             out[k] = make(out[k])
     return out, count
+
+
+def _result_names(text: str) -> tuple[str, ...]:
+    """The names of a `%a, %b = ` list ('%a, %b' -> ('%a', '%b'))."""
+    return tuple(r.strip() for r in text.split(","))
+
+
+def _loops(stack: list[dict]) -> int:
+    """How many of the open ops are loops (the `loops` of an op inside them)."""
+    return sum(1 for s in stack if s["name"] in ("scf.for", "scf.while"))
 
 
 # ----------------------------------------------------------------------------------------- locations
@@ -670,6 +825,7 @@ class Locations:
         self.aliases = aliases
         self.done: dict[str, tuple] = {}
         self.cache: dict[str, tuple] = {}
+        self.locs: dict[str, Loc | None] = {}      # location text -> its one Loc (a dump's ops share a few)
 
     def _text(self, name: str) -> str | None:
         """The text inside an alias' `loc(...)`, or None when the alias is no location."""
@@ -736,6 +892,14 @@ class Locations:
         return out
 
     def resolve(self, text: str) -> Loc | None:
+        """The Loc of a location text, one object per distinct text (450,000 ops naming 1,000 lines share 1,000)."""
+        try:
+            return self.locs[text]
+        except KeyError:
+            loc = self.locs[text] = self._resolve(text)
+            return loc
+
+    def _resolve(self, text: str) -> Loc | None:
         frames = self.frames(text) if text else ()
         if not frames:
             return None
@@ -864,11 +1028,12 @@ def read_module(text: str, first_line: int = 1, section=None) -> Module:
         return reader.op(stmt["text"], stmt["line"], stmt["depth"], stmt["loops"], stmt["region"])
 
     line, pos, regions = first_line, 0, 0
-    for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
-        line += text.count("\n", pos, start)
-        pos = start
-        ops, regions = _statements(text[start:end], line, regions, make)
-        module.ops += [op for op in ops if op is not None]
+    with collector_paused():        # ops form no cycles: no collection need walk the ones made so far
+        for start, end in aliases.table.op_spans:     # the operations only: the alias lines were read already
+            line += text.count("\n", pos, start)
+            pos = start
+            ops, regions = _statements(text, line, regions, make, reader, start, end)
+            module.ops += [op for op in ops if op is not None]
     return module
 
 

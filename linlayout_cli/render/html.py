@@ -3,8 +3,9 @@
 The page embeds each layout's bases (a few hundred bytes), never its grid; ``page.js`` (shipped as package data and
 inlined into the page) solves the layout's linear system in the browser and draws only the visible cells on a
 canvas, so a 4096x4096 tensor is a page of a few tens of KB. Hovering a cell shows who holds it, clicking a cell
-highlights its thread (shared layouts: its bank), the page switches between tensor and hardware view and finds a
-thread or an element.
+highlights its thread (shared layouts: its bank; tensor memory: its TMEM row), the page switches between tensor and
+hardware view and finds a thread, a row or an element. Padded, partitioned and tensor memory layouts carry what
+their views need besides the bases (the padding; the element width and the unused row and column bits).
 """
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ def page_script() -> str:
     return resources.files(__package__).joinpath("page.js").read_text(encoding="utf-8")
 
 
-def layout_spec(title: str, layout, element_bits: int, name: str | None = None) -> dict:
-    """What the page needs of one layout: its kind, shape and bases (Triton's, per input dimension)."""
+def layout_spec(title: str, layout, element_bits: int, name: str | None = None, shown=None) -> dict:
+    """What the page needs of one layout: its kind, shape and bases (Triton's, per input dimension); `shown` (an
+    inputs.Printed) adds what a padded / partitioned / tensor memory view needs: the padding, or the element width
+    and the unused row and column bits (analysis.info.tmem_unused)."""
     shared = layout.has_in_dim("offset")
     sizes = [layout.get_out_dim_size(d) for d in layout.out_dims]
     for what, bits in (("hardware indices", layout.get_total_in_dim_size_log2()),
@@ -30,9 +33,16 @@ def layout_spec(title: str, layout, element_bits: int, name: str | None = None) 
         if bits > MAX_BITS:
             raise UnsupportedError(f"the layout has 2^{bits} {what}; the HTML page handles at most 2^{MAX_BITS} "
                                    "(use --format svg)")
-    return {"title": title, "name": name or title.split("<", 1)[0], "kind": "shared" if shared else "distributed",
+    spec = {"title": title, "name": name or title.split("<", 1)[0], "kind": "shared" if shared else "distributed",
             "shape": sizes, "elementBits": element_bits,
             "bases": {d: [list(b) for b in layout.get_in_dim_bases(d)] for d in layout.in_dims}}
+    view = getattr(shown, "view", "triton")
+    if view == "tensor_memory":
+        from ..analysis.info import tmem_unused
+        spec.update(kind="tmem", elementBits=shown.element_bits, unused=list(tmem_unused(layout)))
+    elif view == "shared_memory" and shown.padding is not None:
+        spec["padding"] = [list(ip) for ip in zip(shown.padding.intervals, shown.padding.paddings)]
+    return spec
 
 
 STYLE = """
@@ -84,7 +94,8 @@ def page(specs: list[dict], use_hw_view: bool) -> str:
     """The whole page for one or more layout specs."""
     data = script_json({"layouts": specs, "view": "hardware" if use_hw_view else "tensor"})
     shared = all(s["kind"] == "shared" for s in specs)
-    placeholder = ("element 3,5 / offset 12 / bank 4" if shared else "thread T37 / element 3,5")
+    placeholder = ("element 3,5 / offset 12 / bank 4" if shared else "row R37 / element 3,5"
+                   if all(s["kind"] == "tmem" for s in specs) else "thread T37 / element 3,5")
     title = html.escape(escaped(specs[0]["title"]) if len(specs) == 1 else f"{len(specs)} layouts")
     script = page_script().replace("</", "<\\/")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -95,6 +106,6 @@ def page(specs: list[dict], use_hw_view: bool) -> str:
 
 
 def render_html(layouts, use_hw_view: bool, element_bits, write) -> None:
-    """One page of (title, layout) pairs; element_bits: one per layout."""
-    specs = [layout_spec(title, ll, bits) for (title, ll), bits in zip(layouts, element_bits)]
+    """One page of (title, shown) pairs (`shown`: inputs.Printed); element_bits: one per layout."""
+    specs = [layout_spec(title, shown.linear, bits, shown=shown) for (title, shown), bits in zip(layouts, element_bits)]
     write(page(specs, use_hw_view).encode())

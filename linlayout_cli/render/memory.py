@@ -217,17 +217,23 @@ def _tmem_tensor_view_streamed(layout, bits: int, write) -> None:
     element's holders from it chunk by chunk."""
     import numpy as np
 
-    from ..engine import LinearLayout
     from .distributed import holders_view
     layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot = _tmem(layout, bits)
+    used, used_cols, used_rows = tmem_used(layout, row_unused, col_unused)
+    holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
+                 write)
+
+
+def tmem_used(layout, row_unused: int, col_unused: int):
+    """(the used column, row and block bits of a tensor memory layout as one layout, whose flat index has the used
+    column bits lowest, then the used row bits, then the block; the used column bits; the used row bits)."""
+    from ..engine import LinearLayout
     used_rows = [k for k in range(len(layout.get_in_dim_bases("row"))) if not row_unused >> k & 1]
     used_cols = [k for k in range(len(layout.get_in_dim_bases("col"))) if not col_unused >> k & 1]
     bases = {"col": [layout.get_in_dim_bases("col")[k] for k in used_cols],
              "row": [layout.get_in_dim_bases("row")[k] for k in used_rows],
              "block": list(layout.get_in_dim_bases("block")) if layout.has_in_dim("block") else []}
-    used = LinearLayout(bases, layout.get_out_dims(), require_surjective=False)
-    holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
-                 write)
+    return LinearLayout(bases, layout.get_out_dims(), require_surjective=False), used_cols, used_rows
 
 
 def _spread(positions: list[int], np):

@@ -84,7 +84,8 @@
   }
 
   // ------------------------------------------------------------------ one layout
-  var HW = ["register", "lane", "warp", "block"], SHARED = ["offset", "block"];
+  var HW = ["register", "lane", "warp", "block"], SHARED = ["offset", "block", "partition"],
+      TMEM = ["row", "col", "block"];
 
   function Layout(spec) {
     var self = this;
@@ -92,8 +93,9 @@
     this.shape = spec.shape.slice();
     this.rank = this.shape.length;
     this.shared = spec.kind === "shared";
+    this.tmem = spec.kind === "tmem";              // Blackwell tensor memory: row, 32-bit column slot, CTA
     this.bits = spec.elementBits || 16;
-    this.inDims = this.shared ? SHARED : HW;
+    this.inDims = this.shared ? SHARED : (this.tmem ? TMEM : HW);
     this.inBits = {};
     this.inDims.forEach(function (d) { self.inBits[d] = (spec.bases[d] || []).length; });
     // row-major flat element index: the last dim in the lowest bits
@@ -120,12 +122,26 @@
       else kernel.push((red[1] | (1 << i)) >>> 0);
     });
     this.kernel = reducedEchelon(kernel);
+    if (this.tmem) {                               // an unused row / column slot holds nothing: no holder there
+      var unused = (spec.unused[0] | (spec.unused[1] << this.inBits.row)) >>> 0;
+      this.kernel = this.kernel.filter(function (k) { return !((k & (k - 1)) === 0 && (k & unused)); });
+    }
     this.copies = Math.pow(2, this.kernel.length);
     this.leadMask = 0;
     this.kernel.forEach(function (k) { self.leadMask = (self.leadMask | (1 << lead(k))) >>> 0; });
     if (this.shared) {
       this.offsets = 1 << this.inBits.offset;
       this.blocks = 1 << this.inBits.block;
+      this.parts = 1 << this.inBits.partition;     // partitioned_shared: one buffer per partition
+      this.padding = spec.padding || null;         // padded_shared: [[interval, padding], ...]
+      this.bufSize = this.position(this.offsets - 1) + 1;
+    } else if (this.tmem) {
+      this.rows = 1 << this.inBits.row; this.tcols = 1 << this.inBits.col; this.B = 1 << this.inBits.block;
+      this.rowUnused = spec.unused[0]; this.colUnused = spec.unused[1];
+      this.slots = Math.max(1, Math.floor(32 / this.bits));
+      this.lanes = Math.min(32, this.rows);
+      this.showSlot = false;
+      for (var c = 0; c < this.tcols; c++) if (!(c & this.colUnused) && c % this.slots) this.showSlot = true;
     } else {
       this.R = 1 << this.inBits.register; this.T = 1 << this.inBits.lane;
       this.W = 1 << this.inBits.warp; this.B = 1 << this.inBits.block;
@@ -169,7 +185,9 @@
     if (limit !== undefined) bits = Math.min(bits, Math.max(0, 32 - Math.clz32(limit - 1)));
     var t = spanTable(this.kernel.slice(0, bits)), out = [];
     for (var i = 0; i < t.length; i++) out.push((x ^ t[i]) >>> 0);
-    out.sort(function (a, b) { return a - b; });
+    var self = this;
+    if (this.tmem) out.sort(function (a, b) { return self.tmemKey(a) - self.tmemKey(b); });
+    else out.sort(function (a, b) { return a - b; });
     return limit === undefined ? out : out.slice(0, limit);
   };
   Layout.prototype.hw = function (x) {            // distributed input x -> its parts
@@ -189,6 +207,56 @@
     return this.hiKernel.reduce(((x >>> this.regBits) ^ hiSel) >>> 0)[0] === 0;
   };
   Layout.prototype.bank = function (offset) { return Math.floor(offset * this.bits / 32) % 32; };
+  // shared memory: the memory position of linear offset o (o plus the padding of every interval it has passed)
+  Layout.prototype.position = function (o) {
+    var q = o, pads = this.padding;
+    if (pads) for (var i = 0; i < pads.length; i++) q += Math.floor(o / pads[i][0]) * pads[i][1];
+    return q;
+  };
+  Layout.prototype.offsetBelow = function (q) {    // the last linear offset at or before memory position q
+    var lo = 0, hi = this.offsets - 1;
+    while (lo < hi) { var mid = Math.ceil((lo + hi) / 2); if (this.position(mid) <= q) lo = mid; else hi = mid - 1; }
+    return lo;
+  };
+  Layout.prototype.offsetAt = function (q) {       // the linear offset at memory position q, -1 for padding
+    if (!this.padding) return q < this.offsets ? q : -1;
+    var o = this.offsetBelow(q);
+    return this.position(o) === q ? o : -1;
+  };
+  Layout.prototype.padsBefore = function (o) {     // the (interval, padding) pairs inserting padding before o
+    return o && this.padding ? this.padding.filter(function (ip) { return o % ip[0] === 0; }) : [];
+  };
+  Layout.prototype.buffer = function (x) {        // shared input x -> {block, partition, offset, position}
+    var o = x % this.offsets, g = Math.floor(x / this.offsets);
+    return {block: g % this.blocks, partition: Math.floor(g / this.blocks), offset: o, position: this.position(o)};
+  };
+  Layout.prototype.bankOf = function (x) { return this.bank(this.position(x % this.offsets)); };
+  Layout.prototype.placeName = function (x) {     // shared tensor view label: [B<b>:][P<p>:]<position>
+    var p = this.buffer(x);
+    return (this.blocks > 1 ? "B" + p.block + ":" : "") + (this.parts > 1 ? "P" + p.partition + ":" : "") + p.position;
+  };
+  // tensor memory: input x -> {block, row, col (the slot column), column (32-bit), slot}
+  Layout.prototype.tmemPlace = function (x) {
+    var r = x & (this.rows - 1), c = (x >>> this.inBits.row) & (this.tcols - 1);
+    var b = x >>> (this.inBits.row + this.inBits.col);
+    return {block: b, row: r, col: c, column: Math.floor(c / this.slots), slot: c % this.slots, id: b * this.rows + r};
+  };
+  Layout.prototype.tmemName = function (x) {
+    var p = this.tmemPlace(x);
+    return (this.B > 1 ? "B" + p.block + ":" : "") + "R" + p.row + ":C" + p.column + (this.showSlot ? "." + p.slot : "");
+  };
+  Layout.prototype.tmemKey = function (x) {       // the text view's order: block, row, column
+    var p = this.tmemPlace(x);
+    return (p.block * this.rows + p.row) * this.tcols + p.col;
+  };
+  Layout.prototype.rowHsl = function (id) {       // a TMEM row's colour: hue = warp (32 rows), shade = lane
+    return threadHsl(Math.floor(id / this.lanes), id % this.lanes, this.lanes);
+  };
+  Layout.prototype.holderHsl = function (x) {
+    if (this.tmem) return this.rowHsl(this.tmemPlace(x).id);
+    var h = this.hw(x);
+    return threadHsl(h.group, h.lane, this.T);
+  };
   Layout.prototype.isCopy = function (x) { return ((x & this.leadMask) >>> 0) !== 0; };
 
   // ------------------------------------------------------------------ Triton's text views (tests)
@@ -216,8 +284,74 @@
     }
     return out.join("");
   }
+  function padCell(L, sep) {
+    return "(" + L.shape.map(function (s) { return rjust("-", String(s).length); }).join(sep) + ")";
+  }
+  function memoryText(L, hwView) {               // render/memory.py's views of padded / partitioned / TMEM layouts
+    var out = [], e, b, r, c;
+    if (L.tmem) {
+      var rows = L.rows, cols = L.tcols;
+      function used(r, c) { return !(r & L.rowUnused) && !(c & L.colUnused); }
+      if (!hwView) {
+        var held = [], width = 0;
+        for (e = 0; e < L.n; e++) held.push([]);
+        for (b = 0; b < L.B; b++) for (r = 0; r < rows; r++) for (c = 0; c < cols; c++) {
+          if (!used(r, c)) continue;
+          var x = r + rows * (c + cols * b), name = L.tmemName(x);
+          held[L.element(x)].push(name);
+          width = Math.max(width, name.length);
+        }
+        return rowsText(L.shape, held.map(function (h) { return h.map(function (t) { return rjust(t, width); })
+                                                               .join("|"); }), ", ");
+      }
+      var unusedText = rjust("-", coordText(L, 0, ",").length), columns = Math.ceil(cols / L.slots);
+      for (b = 0; b < L.B; b++) {
+        out.push("Block: " + b + ":\n");
+        for (r = 0; r < rows; r++) {
+          var cells = [];
+          for (var k = 0; k < columns; k++) {
+            var texts = [];
+            for (c = k * L.slots; c < (k + 1) * L.slots; c++)
+              texts.push(c >= cols || !used(r, c) ? unusedText : coordText(L, L.element(r + rows * (c + cols * b)), ","));
+            cells.push(texts.join("|"));
+          }
+          out.push("Row " + r + ": " + cells.join(", ") + "\n");
+        }
+      }
+      return out.join("");
+    }
+    if (!hwView) {
+      var perBlock = Math.floor(L.n / L.blocks), pad = padCell(L, ":"), sc = [];
+      for (e = 0; e < L.n; e++) {
+        var bb = perBlock ? Math.floor(e / perBlock) : 0, rest = perBlock ? e % perBlock : 0;
+        var p = Math.floor(rest / L.offsets), o = rest % L.offsets;
+        var cell = coordText(L, L.element((p * L.blocks + bb) * L.offsets + o), ":");
+        if (o + 1 < L.offsets) L.padsBefore(o + 1).forEach(function (ip) { for (var i = 0; i < ip[1]; i++) cell += "," + pad; });
+        sc.push(cell);
+      }
+      return rowsText(L.shape, sc, ",");
+    }
+    for (b = 0; b < L.blocks; b++) {
+      out.push("Block: " + b + ":\n");
+      for (var pp = 0; pp < L.parts; pp++) {
+        if (L.spec.bases.partition) out.push("Partition: " + pp + ":\n");
+        for (var oo = 0; oo < L.offsets; oo++) {
+          var q = L.position(oo), pads = L.padsBefore(oo);
+          if (pads.length) {
+            var run = 0;
+            pads.forEach(function (ip) { run += ip[1]; });
+            out.push("Offset: " + (run > 1 ? (q - run) + ".." + (q - 1) : String(q - 1)) + " -> padding (" +
+                     pads.map(function (ip) { return ip[0] + ":+" + ip[1]; }).join(", ") + ")\n");
+          }
+          out.push("Offset: " + q + " -> " + coordText(L, L.element((pp * L.blocks + b) * L.offsets + oo), ",") + "\n");
+        }
+      }
+    }
+    return out.join("");
+  }
   function text(layout, hwView) {
     var L = layout, out = [], e, x;
+    if (L.tmem || (L.shared && (L.padding || L.spec.bases.partition))) return memoryText(L, hwView);
     if (!L.shared && !hwView) {
       var width = String(L.W * L.T).length + String(L.R).length + 2 + (L.B > 1 ? String(L.B).length + 2 : 0);
       var cells = [];
@@ -259,7 +393,7 @@
     for (var d = 0; d < L.rank - 1; d++) rows *= L.shape[d];
     return {rows: rows, cols: L.shape[L.rank - 1]};
   }
-  function rowLength(L) { return Math.max(1, Math.min(L.offsets, Math.floor(32 * 32 / L.bits))); }
+  function rowLength(L) { return Math.max(1, Math.min(L.bufSize, Math.floor(32 * 32 / L.bits))); }
 
   // One view of one layout as rows x cols cells: what is in cell (r, c).
   function Grid(L, hardware) {
@@ -267,19 +401,45 @@
     if (!hardware) {
       var g = tensorGrid(L);
       this.rows = g.rows; this.cols = g.cols;
+    } else if (L.tmem) {
+      this.rows = L.B * L.rows; this.cols = Math.ceil(L.tcols / L.slots);
     } else if (!L.shared) {
       this.rows = L.B * L.W * L.R; this.cols = L.T;
-    } else {
+    } else {                                       // each buffer (CTA, then partition) as 128-byte lines
       this.perRow = rowLength(L);
-      this.rows = L.blocks * L.offsets / this.perRow; this.cols = this.perRow;
+      this.lines = Math.ceil(L.bufSize / this.perRow);
+      this.rows = L.blocks * L.parts * this.lines; this.cols = this.perRow;
     }
   }
+  // shared hardware view: the grid cell of input x, {r, c}
+  Grid.prototype.placeOf = function (x) {
+    var L = this.L, p = L.buffer(x), g = p.block * L.parts + p.partition;
+    return {r: g * this.lines + Math.floor(p.position / this.perRow), c: p.position % this.perRow};
+  };
   // {e: element, x: input or -1, ...}
   Grid.prototype.cell = function (r, c) {
     var L = this.L, x, e;
     if (!this.hardware) {
       e = r * this.cols + c;
+      if (L.tmem) { var hs = L.holders(e, 64); return {e: e, x: hs.length ? hs[0] : -1}; }
       return {e: e, x: L.firstHolder(e)};
+    }
+    if (L.tmem) {                                  // a TMEM row, a 32-bit column: its slots' inputs (-1 unused)
+      var b = Math.floor(r / L.rows), row = r % L.rows, slots = [], first = -1;
+      for (var col = c * L.slots; col < (c + 1) * L.slots; col++) {
+        var ok = col < L.tcols && !(col & L.colUnused) && !(row & L.rowUnused);
+        x = ok ? row + L.rows * (col + L.tcols * b) : -1;
+        slots.push(x);
+        if (first < 0) first = x;
+      }
+      return {e: first < 0 ? -1 : L.element(first), x: first, slots: slots, row: b * L.rows + row};
+    }
+    if (L.shared) {
+      var g = Math.floor(r / this.lines), q = (r % this.lines) * this.perRow + c;
+      var o = q < L.bufSize ? L.offsetAt(q) : -1;
+      if (o < 0) return {e: -1, x: -1, q: q, pad: q < L.bufSize};
+      x = ((g % L.parts) * L.blocks + Math.floor(g / L.parts)) * L.offsets + o;
+      return {e: L.element(x), x: x, q: q};
     }
     if (!L.shared) {
       var g = Math.floor(r / L.R), k = r % L.R;
@@ -292,17 +452,22 @@
   };
   Grid.prototype.colour = function (cell, stripe) {   // hsl of a cell (stripe j of a replicated tensor cell)
     var L = this.L, x = cell.x;
+    if (cell.pad) return PAD_HSL;
     if (x < 0) return null;
     if (stripe) x = L.holders(cell.e, stripe + 1)[stripe];
-    if (L.shared) return bankHsl(L.bank(x % L.offsets));
-    var h = L.hw(x);
-    return threadHsl(h.group, h.lane, L.T);
+    if (L.shared) return bankHsl(L.bankOf(x));
+    return L.holderHsl(x);
   };
   Grid.prototype.label = function (cell) {
     var L = this.L;
+    if (cell.pad) return "pad";
+    if (this.hardware && L.tmem) {
+      return cell.x < 0 ? "-" : cell.slots.map(function (x) { return x < 0 ? "-" : "(" + L.coords(L.element(x)).join(",") + ")"; }).join("|");
+    }
     if (cell.x < 0) return "";
     if (this.hardware) return "(" + L.coords(cell.e).join(",") + ")";
-    if (L.shared) return (L.blocks > 1 ? "B" + Math.floor(cell.x / L.offsets) + ":" : "") + (cell.x % L.offsets);
+    if (L.shared) return L.placeName(cell.x);
+    if (L.tmem) return L.tmemName(cell.x);
     return L.holderName(cell.x);
   };
   Grid.prototype.rowLabel = function (r) {
@@ -314,33 +479,42 @@
       for (var d = L.rank - 2; d >= 0; d--) { idx.unshift(rest % L.shape[d]); rest = Math.floor(rest / L.shape[d]); }
       return idx.join(",");
     }
+    if (L.tmem) return (L.B > 1 ? "B" + Math.floor(r / L.rows) + " " : "") + "R" + (r % L.rows);
     if (!L.shared) {
       var g = Math.floor(r / L.R);
       return (L.B > 1 ? "B" + Math.floor(g / L.W) + " " : "") + "w" + (g % L.W) + " r" + (r % L.R);
     }
-    var lines = L.offsets / this.perRow;
-    return (L.blocks > 1 ? "B" + Math.floor(r / lines) + " " : "") + "@" + (r % lines) * this.perRow;
+    var buf = Math.floor(r / this.lines);
+    return (L.blocks > 1 ? "B" + Math.floor(buf / L.parts) + " " : "") + (L.parts > 1 ? "P" + buf % L.parts + " " : "") +
+      "@" + (r % this.lines) * this.perRow;
   };
   Grid.prototype.colLabel = function (c) {
     var L = this.L;
     if (!this.hardware) return L.rank === 1 ? "+" + c : String(c);
+    if (L.tmem) return "C" + c;
     if (!L.shared) return String(c);
     return (c * L.bits) % 32 === 0 ? "b" + L.bank(c) : "";
   };
   Grid.prototype.groupSize = function () {     // rows between thicker separator lines
     var L = this.L;
-    if (this.hardware) return L.shared ? L.offsets / this.perRow : L.R;
+    if (this.hardware) return L.tmem ? L.lanes : (L.shared ? this.lines : L.R);
     return L.rank > 2 ? L.shape[L.rank - 2] : 0;
   };
   Grid.prototype.describe = function (cell) {  // the tooltip
     var L = this.L, lines = [], el = "(" + L.coords(cell.e).join(", ") + ")";
+    if (cell.pad) {
+      return "position " + cell.q + ": padding (" + L.padsBefore(L.offsetBelow(cell.q) + 1).map(function (ip) {
+        return ip[0] + ":+" + ip[1]; }).join(", ") + "), bank " + L.bank(cell.q);
+    }
+    if (L.tmem) return this.describeTmem(cell, el);
     if (L.shared) {
-      if (cell.x < 0) return "element " + el + ": not stored";
+      if (cell.x < 0) return this.hardware ? "position " + cell.q + ": past the buffer" : "element " + el + ": not stored";
       var all = this.hardware ? [cell.x] : L.holders(cell.e, 16);
       all.forEach(function (x) {
-        var o = x % L.offsets;
-        lines.push((L.blocks > 1 ? "block " + Math.floor(x / L.offsets) + ", " : "") + "offset " + o + ", bank " +
-                   L.bank(o) + " (" + L.bits + "-bit elements)");
+        var p = L.buffer(x);
+        lines.push((L.blocks > 1 ? "block " + p.block + ", " : "") + (L.parts > 1 ? "partition " + p.partition + ", " : "") +
+                   "offset " + p.offset + (L.padding ? ", position " + p.position : "") + ", bank " +
+                   L.bank(p.position) + " (" + L.bits + "-bit elements)");
       });
       if (!this.hardware && L.copies > all.length) lines.push("... " + L.copies + " offsets in all");
       return "element " + el + "\n" + lines.join("\n");
@@ -357,20 +531,47 @@
     if (this.hardware && L.isCopy(cell.x)) lines.push("a copy: a lower index holds the same element");
     return head + "\n" + lines.join("\n");
   };
-  // is the cell part of the selection {thread: hi} or {bank: b}?
+  Grid.prototype.describeTmem = function (cell, el) {
+    var L = this.L, lines = [];
+    function place(x) {
+      var p = L.tmemPlace(x);
+      return (L.B > 1 ? "block " + p.block + ", " : "") + "row " + p.row + " (warp " + Math.floor(p.row / L.lanes) % 4 +
+        " of the warpgroup, lane " + p.row % L.lanes + "), 32-bit column " + p.column + ", slot " + p.slot;
+    }
+    if (this.hardware) {
+      if (cell.x < 0) return "row " + (cell.row % L.rows) + ", 32-bit column: unused";
+      cell.slots.forEach(function (x, s) {
+        lines.push("slot " + s + ": " + (x < 0 ? "unused" : "element (" + L.coords(L.element(x)).join(", ") + ")"));
+      });
+      return place(cell.x).replace(/, slot \d+$/, "") + "\n" + lines.join("\n");
+    }
+    if (cell.x < 0) return "element " + el + ": in no tensor memory place";
+    var hs = L.holders(cell.e, 16);
+    hs.forEach(function (x) { lines.push(L.tmemName(x) + ": " + place(x)); });
+    if (L.copies > hs.length) lines.push("... " + L.copies + " places in all");
+    return "element " + el + (L.copies > 1 ? " (in " + L.copies + " places)" : "") + "\n" + lines.join("\n");
+  };
+  // is the cell part of the selection {thread: hi}, {bank: b} or {row: TMEM row id}?
   Grid.prototype.selected = function (cell, sel) {
     var L = this.L;
     if (!sel || cell.x < 0) return false;
+    if (sel.row !== undefined) {
+      if (this.hardware) return cell.row === sel.row;
+      var rs = L.holders(cell.e, 64);
+      for (var j = 0; j < rs.length; j++) if (L.tmemPlace(rs[j]).id === sel.row) return true;
+      return false;
+    }
     if (sel.bank !== undefined) {
-      if (this.hardware) return L.bank(cell.x % L.offsets) === sel.bank;
+      if (this.hardware) return L.bankOf(cell.x) === sel.bank;
       var hs = L.holders(cell.e, 64);
-      for (var i = 0; i < hs.length; i++) if (L.bank(hs[i] % L.offsets) === sel.bank) return true;
+      for (var i = 0; i < hs.length; i++) if (L.bankOf(hs[i]) === sel.bank) return true;
       return false;
     }
     if (this.hardware) return (cell.x >>> L.regBits) === sel.thread;
     return L.heldBy(cell.e, sel.thread);
   };
 
+  var PAD_HSL = [0, 0, 85];
   var api = {Layout: Layout, Grid: Grid, text: text, css: css, rgb: rgb, threadHsl: threadHsl, bankHsl: bankHsl,
              warpHue: warpHue, laneLightness: laneLightness, tensorGrid: tensorGrid, reducedEchelon: reducedEchelon};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
@@ -397,7 +598,9 @@
     chars = Math.max(chars, grid.label(grid.cell(grid.rows - 1, grid.cols - 1)).length);
     cw0 = Math.max(28, Math.ceil(chars * 6.7 + 10));
     document.getElementById("title").textContent = data.layouts[state.index].title;
-    document.getElementById("shape").textContent = L.shape.join("x") + " " + (L.shared ? "shared" : "distributed") +
+    var kind = L.tmem ? "tensor memory" : L.shared ? (L.parts > 1 ? "partitioned " : "") + (L.padding ? "padded " : "") +
+      "shared" : "distributed";
+    document.getElementById("shape").textContent = L.shape.join("x") + " " + kind +
       " layout, " + (state.hardware ? "hardware" : "tensor") + " view: " + grid.rows + " x " + grid.cols + " cells";
     document.getElementById("v-tensor").className = state.hardware ? "" : "on";
     document.getElementById("v-hardware").className = state.hardware ? "on" : "";
@@ -439,6 +642,7 @@
 
   function drawCells(r0, r1, c0, c1) {
     var cw = cellW(), ch = cellH(), L = grid.L, stripes = !grid.hardware && !L.shared ? Math.min(L.copies, 8) : 1;
+    if (grid.hardware && L.tmem) stripes = 1;
     var showText = ch >= 11 && cw >= 20;
     ctx.save();
     ctx.beginPath(); ctx.rect(LEFT, TOP, viewW(), viewH()); ctx.clip();
@@ -451,15 +655,14 @@
         if (stripes > 1 && cell.x >= 0) {
           var hs = L.holders(cell.e, stripes);
           for (var j = 0; j < hs.length; j++) {
-            var h = L.hw(hs[j]);
-            ctx.fillStyle = fillFor(threadHsl(h.group, h.lane, L.T), on);
+            ctx.fillStyle = fillFor(L.holderHsl(hs[j]), on);
             ctx.fillRect(x + j * cw / hs.length, y, cw / hs.length + 0.5, ch);
           }
         } else {
           ctx.fillStyle = fillFor(grid.colour(cell), on);
           ctx.fillRect(x, y, cw, ch);
         }
-        if (grid.hardware && cell.x >= 0 && L.isCopy(cell.x)) hatch(x, y, cw, ch);
+        if (grid.hardware && cell.x >= 0 && !L.tmem && L.isCopy(cell.x)) hatch(x, y, cw, ch);
         ctx.strokeStyle = "#fff"; ctx.lineWidth = 1;
         ctx.strokeRect(x + 0.5, y + 0.5, cw - 1, ch - 1);
         if (on) { ctx.strokeStyle = HIGHLIGHT; ctx.lineWidth = 2; ctx.strokeRect(x + 1, y + 1, cw - 2, ch - 2); }
@@ -493,18 +696,21 @@
     var w = Math.max(1, Math.min(viewW(), Math.ceil(grid.cols * cw - state.px)));
     var h = Math.max(1, Math.min(viewH(), Math.ceil(grid.rows * ch - state.py)));
     var img = ctx.createImageData(Math.round(w * dpr), Math.round(h * dpr)), px = img.data;
-    var cache = {};
+    var cache = {}, lastR = -1, lastC = -1, rgbv = [255, 255, 255];
     for (var j = 0; j < img.height; j++) {
       var r = Math.min(grid.rows - 1, Math.floor((state.py + j / dpr) / ch));
       for (var i = 0; i < img.width; i++) {
-        var c = Math.min(grid.cols - 1, Math.floor((state.px + i / dpr) / cw));
-        var cell = grid.cell(r, c), on = grid.selected(cell, state.sel), hsl = grid.colour(cell), k = (j * img.width + i) * 4;
-        var rgbv = [255, 255, 255];
-        if (hsl) {
-          if (on) hsl = [0, 100, 44];
-          else if (state.sel) hsl = faded(hsl);
-          var key = hsl.join(",");
-          rgbv = cache[key] || (cache[key] = rgb(hsl));
+        var c = Math.min(grid.cols - 1, Math.floor((state.px + i / dpr) / cw)), k = (j * img.width + i) * 4;
+        if (r !== lastR || c !== lastC) {          // a cell spans several pixels: work it out once
+          var cell = grid.cell(r, c), on = grid.selected(cell, state.sel), hsl = grid.colour(cell);
+          rgbv = [255, 255, 255];
+          if (hsl) {
+            if (on) hsl = [0, 100, 44];
+            else if (state.sel) hsl = faded(hsl);
+            var key = hsl.join(",");
+            rgbv = cache[key] || (cache[key] = rgb(hsl));
+          }
+          lastR = r; lastC = c;
         }
         px[k] = rgbv[0]; px[k + 1] = rgbv[1]; px[k + 2] = rgbv[2]; px[k + 3] = 255;
       }
@@ -555,9 +761,19 @@
     var L = grid.L, sel = state.sel;
     if (!sel) return 0;
     if (sel.thread !== undefined) return grid.hardware ? L.R : L.threadElements;
+    if (sel.row !== undefined) {                   // a TMEM row: its used 32-bit columns, or the elements they hold
+      var b = Math.floor(sel.row / L.rows), r = sel.row % L.rows, seen = {}, k = 0;
+      if (r & L.rowUnused) return 0;
+      for (var c = 0; c < L.tcols; c++) {
+        if (c & L.colUnused) continue;
+        var key = grid.hardware ? Math.floor(c / L.slots) : L.element(r + L.rows * (c + L.tcols * b));
+        if (!seen[key]) { seen[key] = 1; k++; }
+      }
+      return k;
+    }
     var n = 0;
-    for (var o = 0; o < L.offsets; o++) if (L.bank(o) === sel.bank) n++;
-    return n * L.blocks;
+    for (var o = 0; o < L.offsets; o++) if (L.bank(L.position(o)) === sel.bank) n++;
+    return n * L.blocks * L.parts;
   }
   function describeSelection() {
     var L = grid.L, sel = state.sel;
@@ -565,6 +781,11 @@
     var n = selectionCount();
     if (sel.bank !== undefined)
       return "Bank " + sel.bank + ": " + n + " offsets highlighted" + (grid.hardware ? "" : " (their elements)");
+    if (sel.row !== undefined) {
+      var row = sel.row % L.rows;
+      return (L.B > 1 ? "B" + Math.floor(sel.row / L.rows) + ":" : "") + "R" + row + " (warp " + Math.floor(row / L.lanes) % 4 +
+        ", lane " + row % L.lanes + "): " + n + (grid.hardware ? " 32-bit columns" : " elements") + " highlighted";
+    }
     var threads = L.T * L.W, b = Math.floor(sel.thread / threads), t = sel.thread % threads;
     return (L.B > 1 ? "B" + b + ":" : "") + "T" + t + " (warp " + Math.floor(t / L.T) + ", lane " + (t % L.T) + "): " +
       n + (grid.hardware ? " registers" : " elements") + " highlighted";
@@ -577,7 +798,7 @@
   function selectCell(rc) {
     var cell = grid.cell(rc.r, rc.c), L = grid.L;
     if (cell.x < 0) return;
-    var sel = L.shared ? {bank: L.bank(cell.x % L.offsets)} : {thread: cell.x >>> L.regBits};
+    var sel = L.shared ? {bank: L.bankOf(cell.x)} : (L.tmem ? {row: L.tmemPlace(cell.x).id} : {thread: cell.x >>> L.regBits});
     if (state.sel && JSON.stringify(state.sel) === JSON.stringify(sel)) select(null, "");
     else select(sel);
   }
@@ -595,7 +816,15 @@
     q = q.trim();
     state.focus = null;
     if (!q) { select(null, ""); return; }
-    if (!L.shared && (m = /^(?:B(\d+)\s*:\s*)?(?:T|thread\s*)(\d+)$/i.exec(q) || /^()(\d+)$/.exec(q))) {
+    if (L.tmem && (m = /^(?:B(\d+)\s*:\s*)?R(?:ow\s*)?(\d+)$/i.exec(q))) {
+      var tb = +(m[1] || 0), row = +m[2];
+      if (row >= L.rows || tb >= L.B) { status.textContent = "no row " + q + ": rows 0.." + (L.rows - 1) +
+                                          (L.B > 1 ? ", blocks 0.." + (L.B - 1) : ""); return; }
+      if (grid.hardware) centreOn(tb * L.rows + row, 0);
+      select({row: tb * L.rows + row});
+      return;
+    }
+    if (!L.shared && !L.tmem && (m = /^(?:B(\d+)\s*:\s*)?(?:T|thread\s*)(\d+)$/i.exec(q) || /^()(\d+)$/.exec(q))) {
       var b = +(m[1] || 0), t = +m[2], threads = L.T * L.W;
       if (t >= threads || b >= L.B) { status.textContent = "no thread " + q + ": threads 0.." + (threads - 1) +
                                        (L.B > 1 ? ", blocks 0.." + (L.B - 1) : ""); return; }
@@ -610,12 +839,14 @@
       select({bank: +m[1]});
       return;
     }
-    if (L.shared && (m = /^(?:offset|o|@)\s*(\d+)$/i.exec(q))) {
-      var o = +m[1];
-      if (o >= L.offsets) { status.textContent = "offsets are 0.." + (L.offsets - 1); return; }
-      if (grid.hardware) centreOn(Math.floor(o / grid.perRow), o % grid.perRow);
-      else { state.focus = L.element(o); var rc2 = rowColOfElement(state.focus); centreOn(rc2.r, rc2.c); }
-      select({bank: L.bank(o)}, "offset " + o + " holds element (" + L.coords(L.element(o)).join(", ") + "), bank " + L.bank(o));
+    if (L.shared && (m = /^(?:offset|o|@)\s*(\d+)$/i.exec(q))) {   // a memory position of the first buffer
+      var pos = +m[1], o = L.offsetAt(pos);
+      if (pos >= L.bufSize) { status.textContent = "offsets are 0.." + (L.bufSize - 1); return; }
+      if (grid.hardware) centreOn(Math.floor(pos / grid.perRow), pos % grid.perRow);
+      if (o < 0) { select(null, "offset " + pos + " is padding"); return; }
+      if (!grid.hardware) { state.focus = L.element(o); var rc2 = rowColOfElement(state.focus); centreOn(rc2.r, rc2.c); }
+      select({bank: L.bank(pos)}, "offset " + pos + (L.padding ? " (linear offset " + o + ")" : "") + " holds element (" +
+             L.coords(L.element(o)).join(", ") + "), bank " + L.bank(pos));
       return;
     }
     var nums = q.replace(/^\(|\)$/g, "").split(/[\s,]+/).filter(function (s) { return s !== ""; });
@@ -625,28 +856,45 @@
         status.textContent = "element index " + coords[d] + " of dim " + d + " is out of range: valid 0.." + (L.shape[d] - 1);
         return;
       }
-      var e = L.flat(coords), x = L.firstHolder(e);
+      var e = L.flat(coords), x = L.tmem ? (L.holders(e, 64).concat([-1]))[0] : L.firstHolder(e);
       if (grid.hardware) {
-        if (x >= 0) centreOn(L.shared ? Math.floor(x / grid.perRow) : Math.floor(x / (L.R * L.T)) * L.R + x % L.R,
-                             L.shared ? x % grid.perRow : (x / L.R | 0) % L.T);
+        if (x >= 0 && L.shared) { var at = grid.placeOf(x); centreOn(at.r, at.c); }
+        else if (x >= 0 && L.tmem) { var tp = L.tmemPlace(x); centreOn(tp.id, tp.column); }
+        else if (x >= 0) centreOn(Math.floor(x / (L.R * L.T)) * L.R + x % L.R, (x / L.R | 0) % L.T);
       } else { state.focus = e; var rc3 = rowColOfElement(e); centreOn(rc3.r, rc3.c); }
       var gridCell = {e: e, x: x};
-      select(x < 0 ? null : (L.shared ? {bank: L.bank(x % L.offsets)} : {thread: x >>> L.regBits}),
-             grid.describe(gridCell).replace(/\n/g, "; "));
+      var sel = x < 0 ? null : (L.shared ? {bank: L.bankOf(x)} : (L.tmem ? {row: L.tmemPlace(x).id} : {thread: x >>> L.regBits}));
+      var said = grid.hardware && L.tmem ? new Grid(L, false).describe(gridCell) : grid.describe(gridCell);
+      select(sel, said.replace(/\n/g, "; "));
       return;
     }
-    status.textContent = "search: " + (L.shared ? "an element 'i, j', 'offset N' or 'bank N'"
-                                                 : "a thread 'T37' (or 'B1:T37'), or an element 'i, j'");
+    status.textContent = "search: " + (L.shared ? "an element 'i, j', 'offset N' or 'bank N'" : L.tmem ?
+      "a row 'R37' (or 'B1:R37'), or an element 'i, j'" : "a thread 'T37' (or 'B1:T37'), or an element 'i, j'");
   }
 
   function legend(L) {
     var el = document.getElementById("legend"), parts = [];
     function sw(hsl, label) { return '<span class="sw"><i style="background:' + css(hsl) + '"></i>' + label + "</span>"; }
-    if (L.shared) {
-      parts.push("<b>Colour: bank</b> (32 banks of 4 bytes, " + L.bits + "-bit elements). ");
+    if (L.tmem) {
+      parts.push("<b>Colour: the TMEM row (lane): hue = the warp of a warpgroup that reaches it (rows 32w..32w+31), " +
+                 "shade = the row within them</b>. ");
+      for (var w = 0; w < Math.min(L.B * L.rows / L.lanes, 16); w++)
+        parts.push(sw(L.rowHsl(w * L.lanes + (L.lanes >> 1)), (L.B > 1 ? "B" + Math.floor(w * L.lanes / L.rows) + " " : "") +
+                      "rows " + (w * L.lanes) % L.rows + "-" + ((w * L.lanes) % L.rows + L.lanes - 1)));
+      parts.push("<br>" + (state.hardware ? "Rows: TMEM rows; columns: 32-bit columns; cell: the element of each of its " +
+                 L.slots + " slot" + (L.slots > 1 ? "s" : "") + " (" + L.bits + "-bit elements), '-' unused. " :
+                 "Cell: the element's places R&lt;row&gt;:C&lt;32-bit column&gt;" + (L.showSlot ? ".&lt;slot&gt;" : "") + ". " +
+                 (L.copies > 1 ? "Each element is in " + L.copies + " places: one stripe each. " : "")) +
+                 "Click a cell to highlight its row.");
+    } else if (L.shared) {
+      parts.push("<b>Colour: bank</b> (32 banks of 4 bytes, " + L.bits + "-bit elements" +
+                 (L.padding ? ", banks of the padded memory position" : "") + "). ");
       for (var b = 0; b < 32; b++) parts.push(sw(bankHsl(b), String(b)));
-      parts.push("<br>" + (state.hardware ? "Cell: the element stored at that offset; rows are 128-byte lines." :
-                 "Cell: the element's offset. Click a cell to highlight its bank."));
+      if (L.padding) parts.push(sw(PAD_HSL, "padding (" + L.padding.map(function (ip) { return ip[0] + ":+" + ip[1]; }).join(", ") + ")"));
+      parts.push("<br>" + (state.hardware ? "Cell: the element stored at that offset; rows are 128-byte lines" +
+                 (L.parts > 1 || L.blocks > 1 ? " of each buffer (CTA, partition)" : "") + "." :
+                 "Cell: the element's " + (L.padding ? "memory position (offset plus padding)" : "offset") +
+                 (L.parts > 1 ? " in its partition's buffer (P&lt;p&gt;:)" : "") + ". Click a cell to highlight its bank."));
     } else {
       parts.push("<b>Colour: hue = warp, shade = lane</b> (lane 0 lightest). ");
       for (var g = 0; g < Math.min(L.B * L.W, 16); g++)

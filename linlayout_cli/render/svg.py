@@ -628,10 +628,3 @@ def layout_panel(layout, use_hw_view: bool = False, element_bits: int = 16, titl
         parts.append(text_lines([cells.note]))
     parts += [grid_panel(cells), legend]
     return stack(parts, gap=8)
-
-
-def render_svg(layouts, use_hw_view: bool, element_bits, write) -> None:
-    """One SVG of one or more (title, layout) pairs, stacked; element_bits: one per layout."""
-    panel = stack([layout_panel(ll, use_hw_view, bits, title) for (title, ll), bits in zip(layouts, element_bits)],
-                  gap=40)
-    write(document(panel).encode())

@@ -9,7 +9,11 @@ its short form (`short_verdict`); `--wide` shows the long one, which `--json` an
 from __future__ import annotations
 
 import re
+from array import array
+from collections import Counter
 from enum import Enum
+from heapq import nlargest, nsmallest
+from operator import attrgetter, sub
 
 from ..analysis.global_sectors import AMD_LINE_BYTES
 from ..analysis.kernel.facts import (
@@ -29,9 +33,9 @@ from ..analysis.kernel.findings import Finding, ModuleAudit, module_cost, rank_b
 from ..analysis.kernel.ops import BUFFER_OPS
 from ..analysis.kinds import Category, Path
 from ..attributes import TRITON
-from ..errors import abbreviate
+from ..errors import abbreviate, escaped
 from ..records import field_names
-from .blocks import BLANK, Fields, Table, line
+from .blocks import BLANK, CHUNK, Fields, Rows, Table, line
 from .common import COST_UNIT, cost_line, models, plural
 from .convert import verdict as convert_verdict
 
@@ -61,9 +65,14 @@ def where(f: Finding, main: str | None = None) -> str:
 
 
 def main_file(m: ModuleAudit) -> str | None:
-    """The Python file most rows come from (the kernel's own), None when no row has a location."""
-    files = [f.loc.rsplit(":", 2)[0] for f in m.findings if f.loc and f.loc.count(":") >= 2]
-    return max(dict.fromkeys(files), key=files.count) if files else None
+    """The Python file most rows come from (the kernel's own; a tie: the first seen), None when no row has a
+    location. Linear: the rows' locations are counted first (a huge function has few distinct ones)."""
+    files: dict[str, int] = {}
+    for loc, n in Counter(map(attrgetter("loc"), m.findings)).items():
+        if loc and loc.count(":") >= 2:
+            file = loc.rsplit(":", 2)[0]
+            files[file] = files.get(file, 0) + n
+    return max(files, key=files.__getitem__) if files else None
 
 
 # op names the narrow table (a terminal too narrow for the rows: no cost column, shorter op names) writes shorter;
@@ -295,13 +304,43 @@ def _operand_short(o: Operand) -> str:
 
 
 def ranked(m: ModuleAudit, top: int | None = None) -> list[Finding]:
-    """Rows by waste (`rank_by_waste`); every convert and shared access is kept within `top`."""
-    rows = rank_by_waste(m.findings)
-    if top is None or len(rows) <= top:
-        return rows
-    must = [f for f in rows if f.category in (Category.CONVERT, Category.SHARED)]
-    rest = [f for f in rows if f.category not in (Category.CONVERT, Category.SHARED)]
-    return rank_by_waste(must + rest[:max(0, top - len(must))])
+    """Rows by waste (`rank_by_waste`); every convert and shared access is kept within `top` (the others: the
+    `top` minus that many that waste most, picked without sorting them all)."""
+    if top is None or len(m.findings) <= top:
+        return rank_by_waste(m.findings)
+    kept = (Category.CONVERT, Category.SHARED)
+    must = [f for f in m.findings if f.category in kept]
+    rest = [f for f in m.findings if f.category not in kept]
+    return rank_by_waste(must + most_waste(rest, max(0, top - len(must))))
+
+
+def _waste_order(f: Finding) -> tuple:
+    return (-f.waste, -f.cost, f.line)               # rank_by_waste's order
+
+
+def most_waste(findings, n: int, wasting: bool = False) -> list[Finding]:
+    """The first `n` of `rank_by_waste(findings)` (only those with some waste: `wasting`), in one linear pass."""
+    wastes = list(map(sub, map(attrgetter("cost"), findings), map(attrgetter("ideal"), findings)))
+    return _first(findings, n, wastes, _waste_order, wasting)
+
+
+def costliest(findings, n: int) -> list[Finding]:
+    """The `n` costliest rows with a cost (ties: dump order), in one linear pass."""
+    return _first(findings, n, list(map(attrgetter("cost"), findings)), lambda f: (-f.cost, f.line), True)
+
+
+def _first(findings, n: int, values: list, order, positive: bool) -> list[Finding]:
+    """`sorted(findings, key=order)[:n]` (only those whose value is above 0: `positive`), where `order` starts
+    with minus the value: only the rows whose value reaches the n-th largest are ordered."""
+    if n <= 0:
+        return []
+    largest = nlargest(n, values)
+    least = largest[-1] if len(largest) == n else float("-inf")
+    if positive:
+        findings = [f for f, v in zip(findings, values) if v > 0 and v >= least]
+    elif least > 0:                                  # (a value below 0 ranks as 0)
+        findings = [f for f, v in zip(findings, values) if v >= least]
+    return nsmallest(n, findings, key=order)
 
 
 def asm_counts_text(counts: dict) -> str:
@@ -369,17 +408,128 @@ class Legend:
     def __init__(self):
         self.names: dict[str, str] = {}          # layout text as the dump writes it -> shown name
         self.full: dict[str, str] = {}           # shown name -> full text
+        self.labels = 0                          # the L-labels given
 
     def name(self, text: str, canonical: str) -> str:
         shown = self.names.get(text)
         if shown is None:
-            shown = text if _ALIAS.fullmatch(text) else f"L{sum(1 for n in self.full if n.startswith('L')) + 1}"
+            if _ALIAS.fullmatch(text):
+                shown = text
+            else:
+                self.labels += 1
+                shown = f"L{self.labels}"
             self.names[text] = shown
             self.full[shown] = canonical if shown == text else text
         return shown
 
     def rows(self) -> tuple[tuple[str, str], ...]:
         return tuple((n, t) for n, t in self.full.items())
+
+
+MEMO = 1 << 16         # distinct texts a memo keeps before it starts again (rows that share no facts: a bound)
+
+
+class _Cells:
+    """One module's table cells, each distinct text made once: a huge function repeats a few op texts thousands
+    of times, and its rows share their facts records (the analysis makes one per distinct op text), so a row's
+    words and numbers are one `entry`, memoized by those records' identity and the row's cost; its location is
+    memoized by value. Called on a row: its cells (`blocks.Rows`). `widths`: the widest (escaped) text of each
+    column made so far (the line column's is not kept)."""
+
+    def __init__(self, main: str | None, legend: Legend | None, wide: bool, extra: tuple):
+        self.main, self.legend, self.wide, self.extra = main, legend, wide, extra
+        self.keys: dict = {}                     # the row's facts and cost -> its entry's index
+        self.entries: list[tuple[str, ...]] = []  # (waste, cost, op, layouts, verdict) as the table shows them
+        self.places: dict = {}                   # loc -> python cell
+        self.widths = [0] * 7
+        self.cleared = False                     # a memo started again (entries' indices changed)
+
+    def entry(self, f: Finding) -> int:
+        """The index of the row's (waste, cost, op, layouts, verdict) in `entries`."""
+        key = (f.op, id(f.category), f.layouts, f.attrs, f.problem, id(f.status), id(f.facts), id(f.conversion),
+               id(f.buffer), f.cost, f.ideal)      # (an enum by identity: its hash is Python code)
+        k = self.keys.get(key)
+        if k is None:
+            if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
+                self.keys.clear()
+                self.entries.clear()
+                self.cleared = True
+            k = self.keys[key] = len(self.entries)
+            texts = (_number(f.waste), _number(f.cost), f.op, _layouts(f, self.legend),
+                     verdict(f) if self.wide else short_verdict(f))
+            self.entries.append(texts)
+            for column, text in zip((0, 1, 3, 5, 6), texts):
+                self.widths[column] = max(self.widths[column], len(escaped(text)))
+        return k
+
+    def place(self, f: Finding) -> str:
+        place = self.places.get(f.loc)
+        if place is None:
+            if len(self.places) >= MEMO:
+                self.places.clear()
+            place = self.places[f.loc] = where(f, self.main)
+            self.widths[4] = max(self.widths[4], len(escaped(place)))
+        return place
+
+    def __call__(self, f: Finding) -> tuple[str, ...]:
+        waste, cost, op, layouts, words = self.entries[self.entry(f)]
+        row = (waste, cost, str(f.line), op, self.place(f), layouts, words)
+        return row + tuple(cell(f) for cell in self.extra) if self.extra else row
+
+    def narrow(self, f: Finding) -> tuple[str, ...]:
+        """The row in the narrow table: no cost column, the op's short name."""
+        r = self(f)
+        return r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
+
+
+class _TableRows(Rows):
+    """The rows of an audit table (`_Cells`), which plain text writes without making their cells: one pass when
+    the table is made finds each row's entry (kept as an int in an array; it also names the legend's layouts in
+    the rows' order) and so the column widths; `lines` then joins each row from pieces padded once per entry."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, rows: list[Finding], cells: _Cells):
+        super().__init__(rows, cells)
+        index = array("L")
+        entry, place = cells.entry, cells.place
+        for f in rows:
+            index.append(entry(f))
+            place(f)
+        self.index = None if cells.cleared or cells.extra else index
+
+    def widths(self) -> list[int] | None:
+        """Each column's widest cell, escaped (None: no fast path; the rows must be read)."""
+        if self.index is None:
+            return None
+        widths = list(self.cells.widths)
+        widths[2] = len(str(max(map(attrgetter("line"), self.items)))) if self.items else 0
+        return widths
+
+    def lines(self, indent: str, widths: list[int]):
+        """The rows' text lines, CHUNK at a time joined by newlines, as `blocks` would write them from cells."""
+        assert self.index is not None
+        cells = self.cells
+        pieces: list = [None] * len(cells.entries)
+        places: dict = {}
+        w_line, w_place = widths[2], widths[4]
+        rows, index = self.items, self.index
+        for start in range(0, len(rows), CHUNK):
+            out = []
+            for f, k in zip(rows[start:start + CHUNK], index[start:start + CHUNK]):
+                piece = pieces[k]
+                if piece is None:
+                    waste, cost, op, layouts, words = (escaped(t) for t in cells.entries[k])
+                    piece = pieces[k] = (indent + waste.ljust(widths[0]) + "  " + cost.ljust(widths[1]) + "  ",
+                                         "  " + op.ljust(widths[3]) + "  ",
+                                         "  " + layouts.ljust(widths[5]) + "  " + words)
+                place = places.get(f.loc)
+                if place is None:
+                    if len(places) >= MEMO:
+                        places.clear()
+                    place = places[f.loc] = escaped(cells.place(f)).ljust(w_place)
+                out.append((piece[0] + str(f.line).ljust(w_line) + piece[1] + place + piece[2]).rstrip())
+            yield "\n".join(out)
 
 
 def _layouts(f: Finding, legend: Legend | None) -> str:
@@ -420,12 +570,10 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
         out.append(line(cost_line(), indent="  "))
         out.append(line(WASTE_LINE, indent="  "))
         header = ("waste", "cost", "line", "op", "python", "layouts", "verdict", *(h for h, _ in extra_columns))
-        full = tuple((_number(f.waste), _number(f.cost), str(f.line), f.op, where(f, main), _layouts(f, legend),
-                      verdict(f) if wide else short_verdict(f), *(cell(f) for _, cell in extra_columns))
-                     for f in rows)
-        narrow = None if wide else (header[:1] + header[2:], tuple(r[:1] + r[2:3] + (short_op(r[3]),) + r[4:]
-                                                                  for r in full))
-        out.append(Table(header, full, "  ", fit=not wide, narrow=narrow))
+        cells = _Cells(main, legend, wide, tuple(cell for _, cell in extra_columns))
+        table = _TableRows(rows, cells)          # (names the legend's layouts in the rows' order)
+        narrow = None if wide else (header[:1] + header[2:], Rows(rows, cells.narrow))
+        out.append(Table(header, table, "  ", fit=not wide, narrow=narrow))
     else:
         out.append(line("no op touches a layout", indent="  "))
     hidden = len(m.findings) - len(rows)
@@ -434,7 +582,9 @@ def module_blocks(m: ModuleAudit, path: str, top: int | None = None, several: bo
     out.append(BLANK)
     legend_rows = legend.rows() if legend is not None else ()
     python = [("python", f"{main} (the python column's lines)")] if main and rows else []
-    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m) + (asm_footer(asm) if asm is not None else [])),
+    whole = rows if top is None or len(m.findings) <= top else None     # every row, ranked
+    out.append(Fields(tuple(_legend_rows(legend_rows) + python + _footer(m, whole)
+                            + (asm_footer(asm) if asm is not None else [])),
                       label_width=14))
     return out
 
@@ -444,7 +594,8 @@ def _legend_rows(rows) -> list[tuple[str, str]]:
     return [("layouts" if k == 0 else "", f"{name} = {text}") for k, (name, text) in enumerate(rows)]
 
 
-def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
+def _footer(m: ModuleAudit, ranking: list[Finding] | None = None) -> list[tuple[str, str]]:
+    """The lines under a module's table; `ranking`: every row, ranked (`ranked(m)`), where the table has it."""
     s = m.shared
     share = f" ({100 * s.total / s.limit:.0f}% of {s.limit // 1024} KiB)" if s.limit else ""
     over = "  OVER THE LIMIT" if s.limit and s.total > s.limit else ""
@@ -460,11 +611,13 @@ def _footer(m: ModuleAudit) -> list[tuple[str, str]]:
         rows.append(("conversions", "none"))
     total = module_cost(m)
     rows.append(("total", f"cost {_number(total.cost)}, ideal {_number(total.ideal)}, waste {_number(total.waste)}"))
-    wasteful = [f for f in ranked(m) if f.waste > 0][:3]
+    wasteful = [f for f in ranking[:3] if f.waste > 0] if ranking is not None else \
+        most_waste(m.findings, 3, wasting=True)
     rows.append(("most waste", "; ".join(f"{f.op} at {where(f)} (line {f.line})" for f in wasteful)
                  if wasteful else "none: every op is as cheap as the model knows how to make it"))
+    with_problem = [f for f in m.findings if f.problem]
     for status in ("error", "not analysed", "not modelled"):
-        problems = [f for f in m.findings if f.problem and f.status == status]
+        problems = [f for f in with_problem if f.status == status]
         if problems:
             f = problems[0]
             rows.append((status, f"{plural(len(problems), 'op')}: line {f.line}: {f.op}: {f.problem}"))
@@ -548,10 +701,11 @@ def facts_json(f: Finding) -> dict:
 
 def ops_json(m: ModuleAudit, asm=None) -> list[dict]:
     """A module's op rows as the JSON report writes them (`ops`), in dump order."""
-    return [finding_json(f, asm) for f in sorted(m.findings, key=lambda f: f.line)]
+    return [finding_json(f, asm) for f in sorted(m.findings, key=attrgetter("line"))]
 
 
-def _module_json(m: ModuleAudit, asm=None) -> dict:
+def _module_json(m: ModuleAudit, asm=None, ops=None) -> dict:
+    """A module's object; `ops`: what stands for its rows (default: `ops_json`; the stream puts a mark there)."""
     s = m.shared
     total = module_cost(m)
     sec = m.section
@@ -565,12 +719,12 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
         "cost_unit": COST_UNIT, "cost": total.cost, "ideal": total.ideal, "waste": total.waste,
         "allocations": [{"name": b.name, "line": b.line, "bytes": b.bytes, "alignment": b.alignment}
                         for b in s.allocations],
-        "ops": ops_json(m, asm),
+        "ops": ops_json(m, asm) if ops is None else ops,
         "summary": {"conversions": m.paths, "largest_scratch": s.largest_scratch,
                     "costliest": [{"line": f.line, "op": f.op, "loc": f.loc, "cost": f.cost}
-                                  for f in sorted(m.findings, key=lambda f: (-f.cost, f.line)) if f.cost > 0][:5],
+                                  for f in costliest(m.findings, 5)],
                     "most_waste": [{"line": f.line, "op": f.op, "loc": f.loc, "waste": f.waste}
-                                   for f in ranked(m) if f.waste > 0][:5],
+                                   for f in most_waste(m.findings, 5, wasting=True)],
                     "problems": [f"line {f.line}: {f.op}: {f.problem}" for f in m.problems]},
         **({"asm": asm.json()} if asm is not None else {}),
     }
@@ -579,11 +733,214 @@ def _module_json(m: ModuleAudit, asm=None) -> dict:
 def json_text(audits: list[ModuleAudit], path: str, extra: dict | None = None, asm=None) -> str:
     """One object; `modules` holds one entry per module; the first module's fields are repeated at the top;
     `extra`: fields the command adds (the dump's passes); `asm`: per module, its assembly column or None (then
-    every op has `asm`, the module an `asm` total)."""
+    every op has `asm`, the module an `asm` total). The text of `json_stream`, in one string."""
+    out: list[str] = []
+    json_stream(audits, path, out.append, extra, asm)
+    return "".join(out)
+
+
+
+# A value's place in a JSON template: a string no report holds (NULs around a name and this process's token).
+_TOKEN = f"{id(MEMO):x}"
+_MARK = re.compile(r'"\\u0000' + _TOKEN + r'(\w+)\\u0000"')
+
+
+def _mark(name: str) -> str:
+    return f"\x00{_TOKEN}{name}\x00"
+
+
+def _template(obj, indent: int) -> tuple[list[str], tuple[str, ...], list[int]]:
+    """`json.dumps(obj, indent=2)` as it stands `indent` spaces deep, cut at the marks (`_mark`): the text between
+    them, the marks' names and the indent of each mark's line (where a value of several lines goes)."""
+    parts = _MARK.split(_encode(obj, "\n" + " " * indent))
+    texts, names = parts[0::2], tuple(parts[1::2])
+    depths = [len(t) - len(t.lstrip(" ")) for t in (p.rpartition("\n")[2] for p in texts[:-1])]
+    return texts, names, depths
+
+
+def _encode(value, newline: str = "\n") -> str:
+    """`json.dumps(value, indent=2)` with every line after the first indented as `newline` says ('\n' and the
+    spaces), the same text made by joining strings instead of the encoder's generators (2-3x faster)."""
+    if isinstance(value, str):
+        return _quote(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return _number_json(value)
+    inner = newline + "  "
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        return "[" + inner + ("," + inner).join([_encode(v, inner) for v in value]) + newline + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{" + inner + ("," + inner).join([_key(k) + ": " + _encode(v, inner) for k, v in value.items()]) + \
+            newline + "}"
     import json
-    mods = [_module_json(m, asm[k] if asm else None) for k, m in enumerate(audits)]
+    return json.dumps(value, indent=2).replace("\n", newline)     # (raises as json does)
+
+
+def _quote(text: str) -> str:
+    """A string as JSON writes it (json's own C encoder, bound here on first use: json loads only for JSON)."""
+    from json.encoder import encode_basestring_ascii
+    globals()["_quote"] = encode_basestring_ascii
+    return encode_basestring_ascii(text)
+
+
+def _key(key) -> str:
+    """A dict key as json writes it (a str quoted; a number, bool or None as its JSON text, quoted)."""
+    if isinstance(key, str):
+        return _quote(key)
+    import json
+    return json.dumps({key: 0})[1:-4]
+
+
+def _number_json(x) -> str:
+    """A number as `json.dumps` writes it (floats by repr; NaN, infinities and other types by json itself)."""
+    t = type(x)
+    if t is float and x - x == 0:
+        return float.__repr__(x)
+    if t is int:
+        return int.__repr__(x)
+    import json
+    return json.dumps(x)
+
+
+_OWN = frozenset(("line", "loc", "cost", "ideal", "waste"))
+
+
+class _RowsJson:
+    """A module's `ops` rows as JSON text. Each distinct op text (its facts records, by identity, as `_Cells`)
+    is one entry, encoded once by `json.dumps` with marks in place of the row's own values (line, loc, cost,
+    ideal, waste, asm), which each row then puts in. The entry of each row is kept (an int in an array) for the
+    second time the rows are written (the first module's fields are repeated at the top)."""
+
+    FIELDS = ("line", "loc", "cost", "ideal", "waste")
+
+    def __init__(self, m: ModuleAudit, asm):
+        self.asm = asm
+        self.rows = sorted(m.findings, key=attrgetter("line"))
+        self.keys: dict = {}
+        self.entries: list = []                  # (texts, names, depths) of `_template(row, 0)`
+        self.indented: dict = {}                 # indent -> {entry -> texts}
+        self.index: array | None = None          # each row's entry, once written
+        self.numbers: dict = {}                  # (cost, ideal) -> their texts and waste's
+        self.locs: dict = {}                     # loc -> its JSON text
+        self.cleared = False                     # the entries started again: no index kept
+
+    def entry(self, f: Finding, asm_row) -> int:
+        key = (f.op, f.loops, id(f.category), f.layouts, f.attrs, f.shape, f.element, id(f.status), f.problem,
+               f.scratch_bytes, id(f.facts), id(f.buffer), id(f.conversion), asm_row is not None)
+        k = self.keys.get(key)
+        if k is None:
+            if len(self.keys) >= MEMO:           # rows that share nothing: start again (a bound on memory)
+                self.keys.clear()
+                self.entries.clear()
+                for texts in self.indented.values():
+                    texts.clear()
+                self.cleared = True
+            row = finding_json(f)
+            facts = facts_json(f) if f.facts is not None and not _OWN.isdisjoint(field_names(f.facts)) else ()
+            for name in self.FIELDS:             # (a fact of the same name as a row's own field replaces it)
+                if name in row and name not in facts:
+                    row[name] = _mark(name)
+            if asm_row is not None:
+                row["asm"] = _mark("asm")
+            k = self.keys[key] = len(self.entries)
+            self.entries.append(_template(row, 0))
+        return k
+
+    def write(self, put, depth: int) -> None:
+        """`put` the rows as the list of a key `depth` spaces deep ('[]' where none)."""
+        import json
+        rows, asm, numbers, locs = self.rows, self.asm, self.numbers, self.locs
+        if not rows:
+            put("[]")
+            return
+        inner = depth + 2
+        pad = " " * inner
+        index = self.index
+        new = array("L") if index is None else None
+        pending: list[str] = ["["]
+        size = 0
+        sep = "\n" + pad
+        indented = self.indented.setdefault(inner, {})
+        for n, f in enumerate(rows):
+            asm_row = asm.row(f) if asm is not None else None
+            if index is not None:
+                k = index[n]
+            else:
+                k = self.entry(f, asm_row)
+                if new is not None:
+                    new.append(k)
+            texts = indented.get(k)
+            if texts is None:
+                texts = [t.replace("\n", "\n" + pad) for t in self.entries[k][0]]
+                texts[0] = "," + sep + texts[0]  # (the first row's comma is cut below)
+                indented[k] = texts
+            names = self.entries[k][1]
+            number = numbers.get((f.cost, f.ideal))
+            if number is None:
+                if len(numbers) >= MEMO:
+                    numbers.clear()
+                number = numbers[(f.cost, f.ideal)] = {"cost": _number_json(f.cost), "ideal": _number_json(f.ideal),
+                                                       "waste": _number_json(f.waste)}
+            loc = locs.get(f.loc)
+            if loc is None:
+                if len(locs) >= MEMO:
+                    locs.clear()
+                loc = locs[f.loc] = json.dumps(f.loc)
+            if names == self.FIELDS:             # the usual row: its own values in their usual places
+                text = "".join((texts[0], str(f.line), texts[1], loc, texts[2], number["cost"], texts[3],
+                                number["ideal"], texts[4], number["waste"], texts[5]))
+            else:
+                values = {"line": _number_json(f.line), "loc": loc, **number}
+                if asm_row is not None:
+                    depth_asm = self.entries[k][2][names.index("asm")] + inner
+                    values["asm"] = json.dumps(asm_row[1], indent=2).replace("\n", "\n" + " " * depth_asm)
+                parts = [texts[0]]
+                for name, t in zip(names, texts[1:]):
+                    parts += (values[name], t)
+                text = "".join(parts)
+            pending.append(text if n else text[1:])
+            size += len(text)
+            if size >= FLUSH:
+                put("".join(pending))
+                pending.clear()
+                size = 0
+        pending.append("\n" + " " * depth + "]")
+        put("".join(pending))
+        if new is not None and not self.cleared:
+            self.index = new
+
+
+FLUSH = 1 << 18                                      # characters written at a time
+
+
+def json_stream(audits: list[ModuleAudit], path: str, write, extra: dict | None = None, asm=None) -> None:
+    """`json_text`, written as it is made (`write(str)`, in pieces of about FLUSH characters): the rows of a
+    huge function are never held, as dicts or as text, and each distinct row is encoded once (`_RowsJson`)."""
+    mods = [_module_json(m, asm[k] if asm else None, ops=_mark(f"ops{k}")) for k, m in enumerate(audits)]
     top = dict(mods[0]) if mods else {}
-    return json.dumps({"file": path, **(extra or {}), **top, "modules": mods}, indent=2) + "\n"
+    texts, names, depths = _template({"file": path, **(extra or {}), **top, "modules": mods}, 0)
+    ops: dict[int, _RowsJson] = {}
+    for k, text in enumerate(texts):
+        if k == len(names):
+            write(text + "\n")
+            break
+        write(text)
+        module = int(names[k][3:])
+        rows = ops.get(module)
+        if rows is None:
+            rows = ops[module] = _RowsJson(audits[module], asm[module] if asm else None)
+        rows.write(write, depths[k])
+        if module:                               # only the first module's rows are written twice
+            del ops[module]
 
 
 # ----------------------------------------------------------------------------------------- one op

@@ -6,6 +6,8 @@ Blocks: `Line` (one line of styled spans), `Fields` (label/value rows in an alig
 """
 from __future__ import annotations
 
+from itertools import chain, islice
+
 from ..errors import escaped
 from ..records import frozen
 
@@ -39,13 +41,38 @@ class Fields:
     indent: str = ""
 
 
+class Rows:
+    """A table's rows made on demand: `cells(item)` for each of `items`, in order, each time the rows are read
+    (plain text reads them twice: the column widths, then the lines). A huge function's 450,000 rows are then
+    never held as cells or lines; `cells` should make each distinct text once (reports/audit.py memoizes)."""
+
+    __slots__ = ("items", "cells")
+
+    def __init__(self, items, cells):
+        self.items, self.cells = items, cells
+
+    def __iter__(self):
+        return map(self.cells, self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def widths(self) -> list[int] | None:
+        """Each column's widest cell (escaped), where the rows know it without being read; None: read them."""
+        return None
+
+    def lines(self, indent: str, widths: list[int]):
+        """The rows' lines in pieces, where `widths` says the rows know them (a faster path than their cells)."""
+        raise NotImplementedError
+
+
 @frozen
 class Table:
     """Columns with a header row. `fit`: in rich, rows stay on one line where they can: where the rows are wider
     than the terminal, `narrow` (columns and rows that say the same in fewer characters) replaces them, and what
     is still too wide wraps in the columns of FITTED_SHRINK (plain text shows `rows` and never cuts anything)."""
     columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[str, ...], ...] | Rows   # Rows: made on demand (a huge function's)
     indent: str = ""
     fit: bool = False
     narrow: tuple | None = None
@@ -59,32 +86,86 @@ if TYPE_CHECKING:      # annotations only
 # ----------------------------------------------------------------------------------------- plain text
 
 
-def _table_lines(block: Table) -> list[str]:
-    rows = [block.columns] + [tuple(escaped(c) for c in r) for r in block.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(block.columns))]
-    return [block.indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+CHUNK = 4096                                         # rows formatted and written together
+
+
+def _escaped_chunks(rows):
+    """The rows, `escaped`, in lists of CHUNK; a chunk whose text is all printable (the usual case) is checked
+    once, in one pass, not cell by cell."""
+    it = iter(rows)
+    while True:
+        chunk = list(islice(it, CHUNK))
+        if not chunk:
+            return
+        try:
+            clean = "".join(["".join(r) for r in chunk]).isprintable()
+        except TypeError:                            # a cell that is not a str: made one by `escaped`
+            clean = False
+        yield chunk if clean else [tuple(escaped(c) for c in r) for r in chunk]
+
+
+def _table_lines(block: Table):
+    """The table's lines in pieces (the header, then CHUNK rows at a time joined by newlines): each column as wide
+    as its widest cell, two spaces between columns, no trailing blanks. Two passes over the rows (`Rows` makes
+    them again), so that nothing but one chunk is held."""
+    rows = block.rows
+    known = rows.widths() if isinstance(rows, Rows) else None
+    widths = [len(c) for c in block.columns]
+    if known is not None:
+        widths = [max(w, k) for w, k in zip(widths, known)]
+    else:
+        for chunk in _escaped_chunks(rows):
+            for i, column in enumerate(zip(*chunk)):
+                w = max(map(len, column))
+                if w > widths[i]:
+                    widths[i] = w
+    indent = block.indent.replace("{", "{{").replace("}", "}}")
+    fmt = indent + "  ".join(f"{{:<{w}}}" for w in widths)
+    yield fmt.format(*block.columns).rstrip()
+    if known is not None and isinstance(rows, Rows):
+        yield from rows.lines(block.indent, widths)
+        return
+    for chunk in _escaped_chunks(rows):
+        yield "\n".join([fmt.format(*r).rstrip() for r in chunk])
+
+
+def write_text(blocks, write) -> None:
+    """The report as plain text, written as it is made (`write(str)`): a table a chunk of rows at a time. Every
+    piece of text is `escaped`: a report echoes what the input holds (file names of `loc(...)`, element types),
+    which must not reach a terminal as control sequences."""
+    written = False
+    for block in blocks:
+        if isinstance(block, Line):
+            write((block.indent + escaped(block.text) if block.spans else "") + "\n")
+        elif isinstance(block, Fields):
+            if not block.rows:
+                continue
+            write("".join((block.indent + escaped(label).ljust(block.label_width) + escaped(value)).rstrip() + "\n"
+                          for label, value in block.rows))
+        else:
+            for piece in _table_lines(block):
+                write(piece + "\n")
+        written = True
+    if not written:                                  # no line at all: one empty line, as "\n".join([]) + "\n"
+        write("\n")
 
 
 def to_text(blocks) -> str:
-    """The report as plain text. Every piece of text is `escaped`: a report echoes what the input holds (file
-    names of `loc(...)`, element types), which must not reach a terminal as control sequences."""
+    """The report as plain text, in one string (`write_text`)."""
     out: list[str] = []
-    for block in blocks:
-        if isinstance(block, Line):
-            out.append(block.indent + escaped(block.text) if block.spans else "")
-        elif isinstance(block, Fields):
-            out += [(block.indent + escaped(label).ljust(block.label_width) + escaped(value)).rstrip()
-                    for label, value in block.rows]
-        else:
-            out += _table_lines(block)
-    return "\n".join(out) + "\n"
+    write_text(blocks, out.append)
+    return "".join(out)
 
 
 # ----------------------------------------------------------------------------------------- rich
 
 
+RICH_ROWS = 5000         # a table longer than this is shown in a terminal as plain text (rich holds every cell)
+
+
 def to_rich(blocks, width: int | None = None) -> str:
-    """The same report with colour and tables drawn by rich (for a terminal)."""
+    """The same report with colour and tables drawn by rich (for a terminal); a table of more than RICH_ROWS rows
+    (a huge function's) as the plain text lines, which rich would take seconds and gigabytes to lay out."""
     import io
 
     from rich.console import Console
@@ -104,6 +185,9 @@ def to_rich(blocks, width: int | None = None) -> str:
             for label, value in block.rows:
                 grid.add_row(Text(escaped(label)), Text(escaped(value)))
             console.print(grid)
+        elif len(block.rows) > RICH_ROWS:    # a huge function's table: the plain text's lines, never held whole
+            for piece in _table_lines(block):
+                buf.write(piece + "\n")
         elif block.fit:
             console.print(_fitted(block, RichTable, Text, console.width))
         else:
@@ -144,7 +228,7 @@ def _fitted(block: Table, RichTable, Text, width: int):
     where the rows do not fit `width`; what is still too wide wraps (folds) in the columns of FITTED_SHRINK, every
     other column keeps its whole width: no column is dropped and no identifier cut."""
     def widths(columns, rows):
-        return [max(len(escaped(r[i])) for r in (columns,) + rows) for i in range(len(columns))]
+        return [max(len(escaped(r[i])) for r in chain((columns,), rows)) for i in range(len(columns))]
     columns, rows = block.columns, block.rows
     if block.narrow is not None and sum(widths(columns, rows)) + 2 * (len(columns) - 1) > width:
         columns, rows = block.narrow

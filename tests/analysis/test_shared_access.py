@@ -19,6 +19,7 @@ from linlayout_cli.analysis.targets import READ, WRITE, get_target
 from linlayout_cli.attributes import encodings as enc
 from linlayout_cli.conversions import to_linear_layout
 from linlayout_cli.conversions.padded_shared import padding_of
+from linlayout_cli.engine import gf2
 
 CASES = compiled_cases("shared_access")
 CONVERT = compiled_cases("convert")
@@ -308,6 +309,29 @@ def test_wavefronts_equal_the_h100_measurements():
             assert r["measured_wavefronts"] == r["measured_instructions"] * r["model_per_instruction"], r
             forwarded += 1
     assert (exact, forwarded, matrix) == (71, 16, 8)
+
+
+def test_replicated_quarter_warps_are_not_merged():
+    """The two measured 128-bit accesses whose lanes broadcast (docs/shared_memory_model.md section 7): the H100
+    served each quarter warp on its own even where quarters ask for the same words, and the model does too.
+
+    ncu-h100-036 (lane bits 3 and 4 broadcast: all four quarter warps ask for the same eight 16-byte chunks,
+    each 4-way conflicted) took 16 wavefronts per instruction, and the access touches 32 distinct words (8
+    chunks of 4): a rule serving identical quarters once would say 4, identical half warps once 8.
+    ncu-h100-015 (lane bit 3 broadcast, each quarter conflict-free) took 4 per store, where serving the
+    identical quarters once would say 2."""
+    rows = {(r["id"], r["op"]): r for r in ncu_comparison()}
+    for (cid, op), per_instruction in ((("ncu-h100-036", WRITE), 16), (("ncu-h100-036", READ), 16),
+                                       (("ncu-h100-015", WRITE), 4)):
+        r = rows[cid, op]
+        assert r["measured_wavefronts"] == r["measured_instructions"] * per_instruction, r
+        assert r["model_wavefronts"] == r["model_per_cta"] * per_instruction, r
+    case = next(c for c in CASES if c["id"] == "ncu-h100-036")
+    shape = tuple(case["shape"])
+    a = sa.access_of(register(case["read"], shape), shared(case["shared"], shape)[0])
+    assert a.zero_lanes == (3, 4)
+    words = {(u * 2 >> 2) + w for u in gf2.span(a.lanes) for w in range(4)}     # f16, 16 bytes a lane
+    assert len(words) == 32
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 For a few layouts the page must load without a console error; hovering a cell must show a tooltip naming the
 element's holders as `analysis.lookup` computes them; clicking a cell must highlight exactly the cells of its
 thread (shared layouts: its bank), counted on the canvas's pixels; the hardware view and the search box must work;
-a 4096x4096 page must stay under 100 KB and interactive. Screenshots are saved in the test's temporary folder.
+a 4096x4096 page must stay under 100 KB and interactive; the padded, partitioned and tensor memory pages show
+their memory positions, padding, banks, TMEM rows and slots as `lookup` and the text views give them. Screenshots are saved in the test's temporary folder.
 
 Skipped, with the reason, only where Playwright or a Chromium executable cannot be found (`.ci/run` installs
 chromium; set TTLAYOUT_CHROMIUM to use another executable)."""
@@ -201,6 +202,99 @@ def test_4096_square_page_is_small_and_interactive(browser, tmp_path):
     assert lit == mine and lit
     page.page.click("#fit")
     page.shot(tmp_path / "big-selected.png")
+    assert page.errors == []
+
+
+# ----------------------------------------------------------------------------------------- memory views
+
+PADDED = "#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [8, 8]}>"
+PARTITIONED = ("#ttg.partitioned_shared<{numPartitions = 2, numGroups = 2, partitionDim = 0, partitionLayout = "
+               "#ttg.padded_shared<[4:+2] {order = [1, 0], shape = [2, 8]}>}>")
+TMEM = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 32, colStride = 1>"
+SCALES = "#ttng.tensor_memory_scales_encoding<>"
+
+
+def _places(attr, ttype, element):
+    import json
+    code, out, err = run(["lookup", "-l", attr, "-t", ttype, "--element", ",".join(map(str, element)), "--json"])
+    assert code == 0, err
+    return json.loads(out)["places"]
+
+
+@pytest.mark.parametrize("name,attr,ttype", [("padded", PADDED, "tensor<8x8xf16>"),
+                                             ("partitioned", PARTITIONED, "tensor<8x8xf16>")])
+def test_padded_and_partitioned_pages_show_positions_banks_and_padding(browser, tmp_path, name, attr, ttype):
+    """Hover: the element's offset, memory position and bank as `lookup --element` gives them; click: the cells
+    whose memory position is in that bank; the hardware view's padding cells say which pairs insert them."""
+    from linlayout_cli.render import memory_svg
+    shown = inputs.printed(inputs.attribute(attr), inputs.tensor(ttype))
+    page = Page(browser, write_page(tmp_path, attr, ttype, name))
+    assert "shared layout" in page.page.locator("#shape").text_content()
+    r, c = 3, 5
+    [place] = _places(attr, ttype, (r, c))
+    tip = page.hover(r, c)
+    part = f"partition {place['partition']}, " if name == "partitioned" else ""
+    bank = place["position"] * 16 // 32 % 32
+    assert tip == f"element ({r}, {c})\n{part}offset {place['offset']}, position {place['position']}, bank {bank} " \
+                  "(16-bit elements)"
+    page.click(r, c)
+    cells = memory_svg.shared_memory_tensor_cells(shown.linear, shown.padding, 16)
+    same = {(i // 8, i % 8) for i, f in enumerate(cells.fills[:, 0].tolist()) if f == bank}
+    lit, visible = page.highlighted()
+    assert lit == {cell for cell in visible if cell in same} and lit
+    page.shot(tmp_path / f"{name}-tensor.png")
+    page.page.click("#v-hardware")
+    hw = memory_svg.shared_memory_hardware_cells(shown.linear, shown.padding, 16)
+    assert page.js("[ttl.grid().rows, ttl.grid().cols]") == [hw.rows, hw.cols]
+    assert page.hover(0, 4) == "position 4: padding (4:+2), bank 2"
+    last = hw.lines[(hw.rows - 1) * hw.cols:]
+    col = next(k for k, ls in enumerate(last) if ls[0].startswith("("))        # the last line's first element
+    assert page.hover(hw.rows - 1, col).startswith(f"element ({last[col][0][1:-1].replace(',', ', ')})")
+    page.page.fill("#search", "offset 5")
+    page.page.press("#search", "Enter")
+    assert page.page.locator("#status").text_content() == "offset 5 is padding"
+    page.page.fill("#search", "offset 6")
+    page.page.press("#search", "Enter")
+    assert page.page.locator("#status").text_content().startswith("offset 6 (linear offset 4) holds element (")
+    page.shot(tmp_path / f"{name}-hardware.png")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("name,attr,ttype", [("tmem", TMEM, "tensor<128x32xf16>"),
+                                             ("tmem_scales", SCALES, "tensor<128x4xi8>")])
+def test_tensor_memory_pages_show_rows_columns_and_slots(browser, tmp_path, name, attr, ttype):
+    """Hover: every place of the element (`R2:C1.1`, as `lookup --element` names them) with its row's warp and
+    lane; click: the cells held by that TMEM row; the hardware view: rows x 32-bit columns, each cell's slots."""
+    from linlayout_cli.render import memory_svg
+    shown = inputs.printed(inputs.attribute(attr), inputs.tensor(ttype))
+    page = Page(browser, write_page(tmp_path, attr, ttype, name))
+    assert "tensor memory layout" in page.page.locator("#shape").text_content()
+    r, c = 2, 3
+    places = _places(attr, ttype, (r, c))
+    tip = page.hover(r, c)
+    for p in places:
+        assert f"{p['name']}: row {p['row']} (warp {p['row'] // 32} of the warpgroup, lane {p['row'] % 32})" in tip
+    first = min(places, key=lambda p: (p["block"], p["row"], p["column"], p["slot"]))
+    status = page.click(r, c)
+    cells = memory_svg.tmem_tensor_cells(shown.linear, shown.element_bits)
+    cols = cells.cols
+    mine = {(i // cols, i % cols) for i, lines in enumerate(cells.lines)
+            if any(n.startswith(f"R{first['row']}:") for n in lines)}
+    assert status.startswith(f"R{first['row']} (warp {first['row'] // 32}, lane {first['row'] % 32}): {len(mine)} "
+                             "elements highlighted")
+    lit, visible = page.highlighted()
+    assert lit == {cell for cell in visible if cell in mine} and lit
+    page.shot(tmp_path / f"{name}-tensor.png")
+    page.page.click("#v-hardware")
+    hw = memory_svg.tmem_hardware_cells(shown.linear, shown.element_bits)
+    assert page.js("[ttl.grid().rows, ttl.grid().cols]") == [hw.rows, hw.cols]
+    tip = page.hover(1, 1)
+    for s, text in enumerate(hw.lines[hw.cols + 1]):
+        assert f"slot {s}: element ({text[1:-1].replace(',', ', ')})" in tip
+    page.page.fill("#search", "R34")
+    page.page.press("#search", "Enter")
+    assert page.page.locator("#status").text_content().startswith("R34 (warp 1, lane 2): ")
+    page.shot(tmp_path / f"{name}-hardware.png")
     assert page.errors == []
 
 

@@ -181,9 +181,6 @@ def test_tmem_warps_json_is_the_register_layouts():
     (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--tmem-warps", "2"], ["power of two", "4"]),
     (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--tmem-warps", "4", "--tmem-instr", "16x32bx2"],
      ["16x32bx2"]),
-    (["-l", tmem(128, 64, 1), "-t", "tensor<128x64xf32>", "--format", "svg"], ["svg"]),
-    (["-l", "#ttg.padded_shared<[4:+4] {order = [1, 0], shape = [16, 16]}>", "-t", "tensor<16x16xf16>",
-      "--format", "svg"], ["svg"]),
 ])
 def test_option_misuse_is_one_clean_line(argv, words):
     err = error_of(*argv)

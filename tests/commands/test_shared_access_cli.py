@@ -72,6 +72,26 @@ def test_bank_json_names_the_compiled_instruction_and_count(case):
         assert {"access_bits", "k", "phases", "triton_instruction", "simulated_wavefronts"} <= set(obj["write"])
 
 
+TRANS8 = [json.loads(line) for line in (DATA / "packed_shared.jsonl").read_text().splitlines()
+          if '"trans8"' in line and '"local"' in line]
+
+
+@pytest.mark.parametrize("op", ["write", "read"])
+def test_bank_names_sm100_8bit_transposed_matrix_forms(op):
+    """`bank --json` on the `trans8` kernels of tests/data/packed_shared.jsonl (fp8 / i8, sm100 and their sm90
+    twins): each direction's layout gets the form and count Triton 3.9 compiled, `stmatrix.m16n8` /
+    `ldmatrix.m16n16 .trans.b8` included (bank stores and loads one layout: that direction's)."""
+    b8 = 0
+    for case in TRANS8:
+        code, obj = bank_json(case[op], case["shared"], tensor(case), case["target"])
+        if code == 1 and "too small for a bank analysis" in obj:
+            continue                    # as Triton's get_shared_bank_conflicts aborts (tests/analysis/test_bank.py)
+        assert code == 0, (case["id"], obj)
+        (form, count), = case[f"{op}_ops"].items()
+        assert (obj[op]["instruction"], obj[op]["instructions_per_warp"]) == (form, count), case["id"]
+        b8 += form.endswith(".trans.shared.b8")
+    assert b8 >= 5
+
 @pytest.mark.parametrize("case", FAULTING, ids=[c["id"] for c in FAULTING])
 def test_bank_refuses_a_padding_the_compiled_kernel_faults_on(case):
     """The compiled vector store is misaligned (golden `misaligned`): one error line naming that instruction,

@@ -3,7 +3,8 @@
 Tensor memory against Triton 3.9 itself (golden/memory, written by scripts/golden/memory.py from the oracle):
 `info` shows Triton's toLinearLayout bases and getTmemAllocSizes; `lookup --element` names the places the print
 command's tensor memory view shows for that element; `diff` says equal exactly when Triton's bases are equal.
-Then the matrix: each kind of the golden suites x info, lookup, diff and the json / svg / cute formats."""
+Then the matrix: each kind of the golden suites x info, lookup, diff and the json / svg (both views) / html / cute
+formats (what the pictures of the memory views hold: test_memory_pictures.py)."""
 from __future__ import annotations
 
 import json
@@ -188,9 +189,10 @@ COMMANDS = {
     "diff": lambda attr, ty: ["diff", attr, attr, "-t", ty],
     "json": lambda attr, ty: ["-l", attr, "-t", ty, "--format", "json"],
     "svg": lambda attr, ty: ["-l", attr, "-t", ty, "--format", "svg"],
+    "svg-hw": lambda attr, ty: ["-l", attr, "-t", ty, "--format", "svg", "--use-hw-view"],
+    "html": lambda attr, ty: ["-l", attr, "-t", ty, "--format", "html"],
     "cute": lambda attr, ty: ["-l", attr, "-t", ty, "--format", "cute"],
 }
-NOT_DONE = {("svg", k) for k in MEMORY_KINDS}
 
 
 def test_the_golden_suites_hold_every_kind_the_grammar_names():
@@ -199,10 +201,7 @@ def test_the_golden_suites_hold_every_kind_the_grammar_names():
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_every_command_takes_every_kind_the_print_command_takes(kind, command, request):
-    if (command, kind) in NOT_DONE:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="issue 32 A.8: SVG pictures of the padded, "
-                                              "partitioned and tensor memory views are not drawn yet"))
+def test_every_command_takes_every_kind_the_print_command_takes(kind, command):
     attr, ty = KINDS[kind]
     code, out, err = run(COMMANDS[command](attr, ty))
     if command == "cute" and code == 1:

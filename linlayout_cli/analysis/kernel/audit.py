@@ -23,10 +23,10 @@ the modules of a file, so a dump repeating one conversion ten thousand times ana
 from __future__ import annotations
 
 from ...errors import TTLayoutError
-from ...records import replace
+from ...records import copier, replace
 from ..kinds import Category
 from ..targets import Target
-from .context import Context, Memo, problem_row
+from .context import Context, Memo, place, problem_row
 from .convert import convert_op
 from .dot import dot_op
 from .findings import Extra, Finding, ModuleAudit, SharedUse
@@ -65,17 +65,22 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
     problems: list[Finding] = []
     shared: list[SharedUse] = []
     extras: list[Extra] = []
+    warp_size = module.threads_per_warp or tgt.warp_size
     for unit in function_units(module):
-        ctx = Context(unit, tgt, memo)
+        ctx = Context(unit, tgt, memo, unit.tree)
         ctx.num_warps = module.num_warps
         findings: dict[int, Finding] = {}
-        allocs = []
+        allocs: set[int] = set()                     # the local_allocs without a value
+        sites: list[int] = []                        # every local_alloc with a result
         for i, op in enumerate(unit.ops):
             if not _applies(op):
                 continue
-            if op.name == "ttg.local_alloc" and not op.operands:
-                allocs.append(i)
-                continue
+            if op.name == "ttg.local_alloc":
+                if op.results:
+                    sites.append(i)
+                if not op.operands:
+                    allocs.add(i)
+                    continue
             category, analyse = ANALYSES[op.name]
             try:
                 findings[i] = analyse(ctx, op)
@@ -84,9 +89,8 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                 problems.append(findings[i])
         roots = buffer_roots(unit.ops)
         users = buffer_users(ctx, roots[0], findings)
-        for i, op in enumerate(unit.ops):
-            if op.name != "ttg.local_alloc" or not op.results:
-                continue
+        for i in sites:
+            op = unit.ops[i]
             try:
                 if i in allocs:
                     findings[i] = alloc_op(ctx, op, roots[0], users)
@@ -97,13 +101,39 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
                 problems.append(findings[i])
         placed: dict = {}
         shared.append(shared_use(ctx, findings, roots, placed))
-        extras += synchronisation(ctx, findings, roots[0], placed)
-        rows += [weighed(findings[i], module.threads_per_warp or tgt.warp_size) for i in sorted(findings)]
+        more, barriers = synchronisation(ctx, findings, roots[0], placed)
+        extras += more
+        rows += _weighed_rows(ctx, findings, barriers, warp_size)
     first = shared[0]
     use = SharedUse(max(u.total for u in shared), 0, tuple(b for u in shared for b in u.allocations),
                     max(u.largest_scratch for u in shared), first.limit, any(u.bound for u in shared))
     return ModuleAudit(index, module.first_line, tgt, module.num_warps, module.threads_per_warp,
                        tuple(rows), use, tuple(problems), given, getattr(module, "section", None), tuple(extras))
+
+
+def _weighed_rows(ctx: Context, findings: dict, barriers: dict, warp_size: int) -> list[Finding]:
+    """The rows in op order, weighed (`weights.weighed`) with Membar's barriers. A repeated op's one row
+    (`context.placed_row`) is weighed once per count of barriers and copied to each op's line and location with
+    one generated copy (`records.copier`): the step a function of 450,000 converts takes 450,000 times."""
+    ops = ctx.module.ops
+    shared = {id(r): r for r in ctx.rows.values()}
+    prices: dict = {}
+    placed: dict = {}                                # (id(shared row), barriers) -> its (membar, cost, ideal)
+    at = copier(Finding, ("line", "loc", "frames", "loops", "membar", "cost", "ideal"))
+    out = []
+    for i in sorted(findings):
+        f, b = findings[i], barriers.get(i, 0)
+        if id(f) not in shared:
+            out.append(weighed(f, warp_size, b, prices))
+            continue
+        price = placed.get((id(f), b))
+        if price is None:
+            w = weighed(f, warp_size, b, prices)
+            price = placed[(id(f), b)] = (w.membar, w.cost, w.ideal)
+        op = ops[i]
+        loc, frames = place(ctx, op)
+        out.append(at(f, op.line, loc, frames, op.loops, *price))
+    return out
 
 
 def analyze_audit(modules, target: Target | None = None, several: bool = False,

@@ -47,7 +47,7 @@ class Context:
     """One module being audited: types and defining ops of its values, and the audit's memo (linear layouts and
     analyses by canonical key)."""
 
-    def __init__(self, module, target: Target, memo: Memo | None = None):
+    def __init__(self, module, target: Target, memo: Memo | None = None, tree=None):
         self.module, self.target = module, target
         self.num_warps: int | None = None
         self.memo = memo if memo is not None else Memo()
@@ -55,15 +55,27 @@ class Context:
         self.types: dict = {}
         self.canon: dict = {}
         self.same: dict = {}                         # tuple -> its one copy (`finding`)
+        self.rows: dict = {}                         # an op text's row without its place (`placed_row`)
+        self.loc_texts: dict = {}                    # id(Loc) -> (Loc, 'file:line:col'): one string per place
         self._parse = module.value_type
-        self.defined: dict[str, int] = {}
-        self.position: dict[int, int] = {}
-        for i, op in enumerate(module.ops):
-            self.position[id(op)] = i
-            for r in op.results:
-                self.defined[r.split(":")[0]] = i
+        self._defined: dict[str, int] | None = None
+        self._position: dict[int, int] | None = None
         self._axes = None
-        self._tree = None
+        self._tree = tree
+
+    @property
+    def defined(self) -> dict[str, int]:
+        """Value name -> index of the op defining it (built when first asked: a dot's operands, a reduction's)."""
+        if self._defined is None:
+            self._defined = {r.split(":")[0]: i for i, op in enumerate(self.module.ops) for r in op.results}
+        return self._defined
+
+    @property
+    def position(self) -> dict[int, int]:
+        """id(op) -> its index among the module's ops (built when first asked)."""
+        if self._position is None:
+            self._position = {id(op): i for i, op in enumerate(self.module.ops)}
+        return self._position
 
     @property
     def axes(self):
@@ -80,7 +92,8 @@ class Context:
     @property
     def tree(self):
         """The region structure of the module's ops (`allocation.OpTree`), built once for every walk that needs it
-        (shared memory, Membar, warp-index shuffles)."""
+        (shared memory, Membar, warp-index shuffles), or given (`function_units`' tree, when the unit is the whole
+        module)."""
         if self._tree is None:
             from ..allocation import OpTree
             self._tree = OpTree(self.module.ops)
@@ -139,11 +152,32 @@ def finding(ctx: Context, op, category: Category, types, vt, cost: float, ideal:
     layouts = tuple(t.encoding_text for t in types)
     attrs = tuple(ctx.key(t)[1] for t in types)
     shape = tuple(vt.shape) if vt else ()
-    loc = op.loc
-    return Finding(op.name, op.line, str(loc) if loc else None, op.loops, category,
+    loc_text, frames = place(ctx, op)
+    return Finding(op.name, op.line, loc_text, op.loops, category,
                    same.setdefault(layouts, layouts), same.setdefault(attrs, attrs), same.setdefault(shape, shape),
                    vt.element if vt else "", Status.ANALYSED, cost * _weight(op),
-                   ideal=min(cost, ideal) * _weight(op), frames=loc.frames if loc else (), **kw)
+                   ideal=min(cost, ideal) * _weight(op), frames=frames, **kw)
+
+
+def place(ctx: Context, op) -> tuple[str | None, tuple]:
+    """(the op's 'file:line:col', its frames), one string per distinct location however many ops name it."""
+    loc = op.loc
+    if loc is None:
+        return None, ()
+    known = ctx.loc_texts.get(id(loc))
+    if known is None:
+        known = ctx.loc_texts[id(loc)] = (loc, str(loc))      # the Loc kept: its id stays its own
+    return known[1], loc.frames
+
+
+def placed_row(ctx: Context, op, key: tuple, make) -> Finding:
+    """The row of an op whose analysis depends on its text alone (`key`: what of it matters): `make()` once per
+    key, and that one row for every op of the key (`ctx.rows`); the audit gives each its own line and location when
+    it weighs it (`kernel.audit`). A function of 450,000 converts among three layouts analyses three rows and copies each row once."""
+    row = ctx.rows.get(key)
+    if row is None:
+        row = ctx.rows[key] = make()
+    return row
 
 
 def ideal_instructions(elements: int, bits: int) -> int:

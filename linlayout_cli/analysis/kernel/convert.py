@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 from ..kinds import Category
-from .context import Context, finding, op_type
+from .context import Context, finding, op_type, placed_row
 from .facts import Convert
 from .findings import Finding
 
 
 def convert_op(ctx: Context, op) -> Finding:
-    src, dst = ctx.parse_type(op_type(op, "operand", 0)), ctx.parse_type(op_type(op, "result", 0))
+    texts = (op_type(op, "operand", 0), op_type(op, "result", 0))
+    return placed_row(ctx, op, ("convert",) + texts + (bool(op.loops),), lambda: _convert_finding(ctx, op, *texts))
+
+
+def _convert_finding(ctx: Context, op, src_text: str, dst_text: str) -> Finding:
+    src, dst = ctx.parse_type(src_text), ctx.parse_type(dst_text)
     report, cost, facts = ctx.memo.get(("convert", ctx.key(src), ctx.key(dst), ctx.target.name),
                                        lambda: _convert_row(ctx, src, dst))
     return finding(ctx, op, Category.CONVERT, (src, dst), src, cost, facts=facts,

@@ -177,7 +177,16 @@ def module_cost(m: ModuleAudit) -> ModuleCost:
 def rank_by_waste(findings) -> list[Finding]:
     """Rows by waste, most first (ties: the costlier first, then dump order): an op that is as cheap as it can be
     (an ideal cp.async, a perfectly coalesced load) ranks below every op that wastes something."""
-    return sorted(findings, key=lambda f: (-f.waste, -f.cost, f.line))
+    by_line = sorted(findings, key=_line)               # (a stable sort keeps this order among equal keys,
+    return sorted(by_line, key=_waste_cost, reverse=True)  # reversed or not: two sorts, no tuple of negations)
+
+
+def _line(f: Finding) -> int:
+    return f.line
+
+
+def _waste_cost(f: Finding) -> tuple[float, float]:
+    return f.waste, f.cost
 
 @frozen
 class Extra:

@@ -2,7 +2,9 @@
 lifetimes, each op's scratch, and the peak as Triton's allocator lays it out (analysis/allocation.py)."""
 from __future__ import annotations
 
+import bisect
 import math
+from collections.abc import Callable
 
 from ...errors import TTLayoutError
 from ..kinds import Category
@@ -13,13 +15,10 @@ from .ops import FUNCTION_OPS, READERS, VIEW_OPS, WRITERS
 
 
 def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
-    """(value -> the local_alloc it is a view of, value -> index of its defining op): memdesc views and loop
-    values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
+    """(value -> the local_alloc it is a view of, value -> index of its defining op, for those values): memdesc views
+    and loop values (`scf.for ... iter_args(%a = %buf)`) stand for the buffer they come from."""
     root: dict[str, str] = {}
-    defined_at: dict[str, int] = {}
-    for i, op in enumerate(ops):
-        for r in op.results:
-            defined_at[r.split(":")[0]] = i
+    for op in ops:
         if op.name == "ttg.local_alloc" and op.results:
             name = op.results[0].split(":")[0]
             root[name] = name
@@ -29,6 +28,14 @@ def buffer_roots(ops) -> tuple[dict[str, str], dict[str, int]]:
                 root[op.results[0].split(":")[0]] = source
         elif op.name == "scf.for":
             _alias_loop(op, root)
+    defined_at: dict[str, int] = {}
+    if root:                                         # where the buffers' names are defined (their live ranges)
+        wanted = set(root) | {name.split("#")[0] for name in root}
+        for i, op in enumerate(ops):
+            for r in op.results:
+                name = r.split(":")[0]
+                if name in wanted:
+                    defined_at[name] = i
     return root, defined_at
 
 
@@ -45,6 +52,8 @@ def buffer_users(ctx: Context, root: dict, findings: dict) -> dict[str, dict]:
     """Per local_alloc: the ops that write and read it (directly or through a view), each with its line and, where
     the bank model applies, its bank conflicts."""
     out: dict[str, dict] = {}
+    if not root:
+        return out                                   # no buffer (every local_alloc is a root of its own)
     for i, op in enumerate(ctx.module.ops):
         if op.name in VIEW_OPS or op.name == "scf.for":
             continue
@@ -91,18 +100,20 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
     ops = ctx.module.ops
     tree = ctx.tree
     ids = tree.post
-    uses: dict[str, list[int]] = {}
-    for i, op in enumerate(ops):
-        for o in op.operands:
-            uses.setdefault(o.split("#")[0], []).append(i)
-            uses.setdefault(o, []).append(i)
+    root, defined_at = roots if roots is not None else buffer_roots(ops)
+    uses = _uses(ops, set(root) | {op.results[0].split(":")[0] for op in ops
+                                   if op.name in ("tt.atomic_rmw", "tt.atomic_cas") and op.results})
     ws_of = _warp_specialize_of(tree, ops)
     func_of = _function_of(tree, ops)
-    root, defined_at = roots if roots is not None else buffer_roots(ops)
     buffers: dict[str, al.Buffer] = {}
     where: dict[str, int] = {}
-    scratch: list = []
-    for i, op in enumerate(ops):
+    todo = [i for i, f in findings.items() if f.scratch_bytes]
+    special = [i for i, op in enumerate(ops) if op.name in _ALLOCATING]
+    todo = sorted(set(todo).union(special)) if special else sorted(todo)
+    scratch_at: list[int] = []                       # the ops with a scratch, in op order, and its bytes
+    scratch_bytes: list[int] = []
+    for i in todo:                                   # the ops that allocate: buffers, and scratch in op order
+        op = ops[i]
         if op.name == "ttg.local_alloc" and op.results and op.result_types:
             vt = ctx.parse_type(op.result_types[0])
             if vt.kind == "memdesc" and vt.memory in ("#smem", ""):
@@ -120,10 +131,8 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         elif op.name in ("tt.atomic_rmw", "tt.atomic_cas"):
             size = _atomic_scratch(ctx, op, uses)
         if size:
-            b = al.Buffer(f"scratch@{op.line}", size, 8 if op.name == "ttg.warp_specialize" else 128,
-                          ids[i], ids[i] + 1, region=op.region, concurrent=ws_of.get(i, -1))
-            scratch.append(b)
-            where[b.name] = i
+            scratch_at.append(i)
+            scratch_bytes.append(size)
     for alias, r in root.items():                     # views and loop values keep their buffer live
         if alias == r or r not in buffers or alias not in defined_at and alias.split("#")[0] not in defined_at:
             continue
@@ -132,24 +141,82 @@ def shared_use(ctx: Context, findings: dict, roots=None, placed: dict | None = N
         start, end = al.live_interval(tree, at, uses.get(alias, []))
         b = buffers[r]
         b.start, b.end = min(b.start, start), max(b.end, end)
-    groups: dict[int, list] = {}
-    for b in list(buffers.values()) + scratch:
-        groups.setdefault(func_of[where[b.name]], []).append(b)
     warps = partition_warps(ops)
+    groups: dict[int, list] = {}
+    for b in buffers.values():
+        groups.setdefault(func_of[where[b.name]], []).append(b)
+    boxed: dict[int, al.Buffer] = {}                 # the scratch some buffer's live range covers
+    alone = _outside(list(buffers.values())) if not warps else (lambda at: False)
+    alone_size = 0
+    for i, size in zip(scratch_at, scratch_bytes):
+        concurrent = ws_of.get(i, -1)
+        if concurrent < 0 and alone(ids[i]):         # the allocator places it at 0, alone in its live range
+            alone_size = max(alone_size, size)
+            continue
+        b = boxed[i] = al.Buffer(f"scratch@{ops[i].line}", size, 8 if ops[i].name == "ttg.warp_specialize" else 128,
+                                 ids[i], ids[i] + 1, region=ops[i].region, concurrent=concurrent)
+        where[b.name] = i
+        groups.setdefault(func_of[i], []).append(b)
     total, bound = 0, False
     for group in groups.values():
         if warps:
             group.append(al.Buffer("warp indices", warps, 4, 0, 1 << 62))
-        total = max(total, al.compute_offsets(group))
-        bound = bound or al.is_bound(group)
+        size, stacked = al.place_buffers(group)
+        total, bound = max(total, size), bound or stacked
     if not groups and warps:
         total = al.compute_offsets([al.Buffer("warp indices", warps, 4, 0, 1 << 62)])
+    total = max(total, alone_size)
     if placed is not None:                           # where each buffer and scratch landed (for Membar)
+        spans: dict = {}                             # one (offset, size) per distinct placement
         placed.update({"buffers": {n: (b.offset, b.size) for n, b in buffers.items()},
-                       "scratch": {where[b.name]: (b.offset, b.size) for b in scratch}})
+                       "scratch": {i: _landed(spans, boxed.get(i), size)
+                                   for i, size in zip(scratch_at, scratch_bytes)}})
     listed = tuple(Buffer(b.name, ops[where[b.name]].line, b.size, b.alignment, b.start, b.end)
                    for b in buffers.values())
-    return SharedUse(total, 0, listed, max((b.size for b in scratch), default=0), ctx.target.shared_limit, bound)
+    return SharedUse(total, 0, listed, max(scratch_bytes, default=0), ctx.target.shared_limit, bound)
+
+
+def _landed(spans: dict, b, size: int) -> tuple[int, int]:
+    """Where a scratch landed, (offset, size): its Buffer's place, or 0 when alone; one tuple per distinct place."""
+    span = (b.offset, b.size) if b is not None else (0, size)
+    return spans.setdefault(span, span)
+
+
+def _outside(buffers: list) -> Callable[[int], bool]:
+    """A test of whether post-order op id `at` lies outside every buffer's live range [start, end): there an op's
+    scratch is alone in its component of the interval graph, and the allocator puts it at offset 0."""
+    merged: list[list[int]] = []
+    for start, end in sorted((b.start, b.end) for b in buffers):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    starts = [m[0] for m in merged]
+
+    def outside(at: int) -> bool:
+        k = bisect.bisect_right(starts, at) - 1
+        return k < 0 or at >= merged[k][1]
+    return outside
+
+
+_ALLOCATING = frozenset(("ttg.local_alloc", "ttg.warp_specialize", "ttng.tensormap_create", "tt.atomic_rmw",
+                         "tt.atomic_cas"))      # ops whose buffer or scratch `shared_use` sizes from the op itself
+
+
+def _uses(ops, names: set) -> dict[str, list[int]]:
+    """The ops (indices) using each of `names` as an operand (`%a#1` counts for `%a` and for `%a#1`); the values
+    asked about are a function's buffers and atomics, a few among its 450,000 operands."""
+    uses: dict[str, list[int]] = {}
+    if not names:
+        return uses
+    for i, op in enumerate(ops):
+        for o in op.operands:
+            base = o.split("#")[0] if "#" in o else o
+            if base in names:
+                uses.setdefault(base, []).append(i)
+            if o is not base and o in names:
+                uses.setdefault(o, []).append(i)
+    return uses
 
 
 def _function_of(tree, ops) -> list[int]:

@@ -7,9 +7,9 @@ from .findings import COUNT_CLASSES, Extra
 from .ops import MMA_V5_OPS, WARP_INDEX_OPS
 
 
-def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> list[Extra]:
-    """Membar's barriers (analysis/membar.py) and the lowering's own barriers at ops without a row: each op's
-    row counts those at it (`Finding.membar`); the others are returned as Extras."""
+def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> tuple[list[Extra], dict[int, int]]:
+    """Membar's barriers (analysis/membar.py) and the lowering's own barriers: (Extras for the ops without a row,
+    {row index: barriers at it} for the rows, which `weighed` adds to `Finding.membar`)."""
     from .. import membar
     ops = ctx.module.ops
     warp_sync = {i for i, f in findings.items()
@@ -17,23 +17,20 @@ def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> l
     syncs = {i for i, op in enumerate(ops)          # a wgmma wait of two warp groups ends with a CTA barrier
              if op.name == "ttng.warp_group_dot_wait"
              and (ctx.num_warps or 4) > 4 and ctx.target.vendor == "nvidia"}
-    scratch = {i: s for i, s in placed.get("scratch", {}).items()   # a TMA descriptor's 128 bytes: one warp
-               if ops[i].name != "ttng.tensormap_create"}            # writes them and Triton keeps them apart
+    scratch = placed.get("scratch", {})
+    if any(ops[i].name == "ttng.tensormap_create" for i in scratch):   # a TMA descriptor's 128 bytes: one warp
+        scratch = {i: s for i, s in scratch.items() if ops[i].name != "ttng.tensormap_create"}   # writes them
+        # and Triton keeps them apart
     at = membar.barriers(ops, ctx.tree, root, placed.get("buffers", {}), scratch, warp_sync, syncs=syncs)
     for i in syncs:
         at[i] = at.get(i, 0) + 1
     for i, op in enumerate(ops):                     # a tcgen05 MMA is issued by one thread after a CTA barrier
         if op.name in MMA_V5_OPS:
             at[i] = at.get(i, 0) + 1
-    extras = []
-    for i in sorted(at):
-        if i in findings:
-            findings[i] = replace(findings[i], membar=findings[i].membar + at[i])
-        else:
-            extras.append(extra(ops[i], barriers=at[i]))
+    extras = [extra(ops[i], barriers=at[i]) for i in sorted(at) if i not in findings]
     if ctx.target.vendor == "nvidia":
         extras += _warp_index_shuffles(ops, findings, ctx.tree)
-    return extras
+    return extras, {i: n for i, n in at.items() if i in findings}
 
 
 def _warp_index_shuffles(ops, findings: dict, tree) -> list[Extra]:

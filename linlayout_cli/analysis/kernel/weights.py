@@ -102,15 +102,40 @@ def ideal_cost(f: Finding, legacy_ideal: float, warp_size: int, w: Weights = WEI
     return math.inf                                         # a dot, TMA copy, buffer: no layout makes it cheaper
 
 
-def weighed(f: Finding, warp_size: int, w: Weights = WEIGHTS) -> Finding:
-    """The row with `cost` and `ideal` in the weighted unit (loops weighed); a row the model does not count keeps
-    what it has (0 for a problem row)."""
+def weighed(f: Finding, warp_size: int, barriers: int = 0, prices: dict | None = None,
+            w: Weights = WEIGHTS) -> Finding:
+    """The row with Membar's `barriers` at it added to `membar`, and `cost` and `ideal` in the weighted unit (loops
+    weighed); a row the model does not count keeps what it has (0 for a problem row). `prices`: (cost, ideal) by
+    what they depend on, for the rows of a repeated op (the objects in the key are kept in the value, so their ids
+    stay theirs). One copy of the row at most."""
+    membar = f.membar + barriers
+    if prices is None:
+        price = _price(f, membar, warp_size, w)
+    else:
+        key = (id(f.facts), id(f.conversion), id(f.instructions), f.op, f.category, f.problem, membar, f.ideal,
+               bool(f.loops), warp_size, id(w))
+        known = prices.get(key)
+        if known is None:
+            known = prices[key] = (_price(f, membar, warp_size, w), f.facts, f.conversion, f.instructions, w)
+        price = known[0]
+    changes: dict[str, float] = {}
+    if barriers:
+        changes["membar"] = membar
+    if price is not None:
+        changes["cost"], changes["ideal"] = price
+    return replace(f, **changes) if changes else f
+
+
+def _price(f: Finding, membar: int, warp_size: int, w: Weights) -> tuple[float, float] | None:
+    """(cost, ideal) of a row with `membar` barriers at it, loops weighed; None where the model does not count it."""
+    if membar != f.membar:
+        f = replace(f, membar=membar)
     cost = op_cost(f, w)
     if cost is None:
-        return f
+        return None
     weight = LOOP_WEIGHT if f.loops else 1
     ideal = ideal_cost(f, f.ideal / weight, warp_size, w)
-    return replace(f, cost=cost * weight, ideal=min(cost, ideal) * weight)
+    return cost * weight, min(cost, ideal) * weight
 
 
 def kernel_cost(audit) -> float:
