@@ -34,6 +34,9 @@ FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
 CACHE_LIMIT = 64          # formats (and parameter tuples) kept at once
 _FIELD = re.compile(rb"%(\d*)s")
+MAX_UNITS = 1 << 16       # units of one view: X is a list of Python ints (about 36 bytes each) built before the
+                          # plan; a tensor view of more, tiny units (trailing dimensions of size 1, as a rank-24
+                          # tensor of 2s and 1s has: one cell a unit) is left to numpy's bounded batches
 
 
 def render(layout, use_hw_view: bool, write) -> bool:
@@ -396,8 +399,8 @@ def _numbered(template, columns: list, start: int, count: int) -> list:
 
 
 def _row_units(sizes, pre, per_cell: int):
-    """Units of the tensor views (row-major cells, `per_cell` values each): (cells per unit, rows per unit,
-    X over the units) for the element-index bits' values `pre`."""
+    """Units of the tensor views (row-major cells, `per_cell` values each): (cells per unit, X over the units)
+    for the element-index bits' values `pre`; X is None where there would be more than MAX_UNITS units."""
     n = 1
     for s in sizes:
         n *= s
@@ -405,6 +408,8 @@ def _row_units(sizes, pre, per_cell: int):
     cells = min(n, max(1, FIELDS // per_cell))
     if cells > row_len:
         cells = row_len * min(cells // row_len, sizes[-2])   # inner rows of a unit open and close one bracket
+    if n // cells > MAX_UNITS:
+        return cells, None
     return cells, span(pre[log2(cells):])
 
 
@@ -474,6 +479,8 @@ def holders_tensor_view(layout, cell) -> Units | None:
         return v
     pre = [reduced(p) for p in pre]
     cells, xs = _row_units(sizes, pre, len(replicas))
+    if xs is None:
+        return None
     ys = [c ^ r for c in span(pre[:log2(cells)]) for r in replicas]
     seps = _tensor_seps(sizes, cells, len(replicas), b", ")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b", ")
@@ -508,6 +515,8 @@ def shared_tensor_view(layout) -> Units | None:
         return None                          # only the first block_size offsets show: not a split of bits
     columns = layout.flat_columns()
     cells, xs = _row_units(sizes, columns, 1)
+    if xs is None:
+        return None
     ys = span(columns[:log2(cells)])
     seps = _tensor_seps(sizes, cells, 1, b",")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b",")
