@@ -43,9 +43,10 @@ def one_line(message: str, suffix: str = "") -> str:
 # ----------------------------------------------------------------------------------------- running a command
 
 
-def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
+def execute(argv: list[str], stdin, stdout_bytes, stderr, flush=None) -> int:
     """Run one command line; returns the exit status. Errors become one 'ttlayout: error: ...' line. A plain
-    command line runs without click (`commands.quick`); everything else goes through the click group."""
+    command line runs without click (`commands.quick`); everything else goes through the click group. `flush`
+    pushes standard output's buffer to its reader (a command that streams calls it between pieces)."""
     outfile.forget_reads()                       # an earlier in-process run's inputs are not this run's
     failed = error_status(argv)
     release_model = None
@@ -55,7 +56,7 @@ def execute(argv: list[str], stdin, stdout_bytes, stderr) -> int:
             argv, value = triton.take(list(argv))
             failed = error_status(argv)
             release_model = _activate_release(triton, argv, value, stderr)
-        ctx = Context(stdin, Sink(stdout_bytes), stdout_bytes, stderr, one_line, set())
+        ctx = Context(stdin, Sink(stdout_bytes, flush), stdout_bytes, stderr, one_line, set())
         plain = quick(argv)
         if plain is not None:
             module, params = plain
@@ -278,7 +279,7 @@ def main() -> None:
         if os.environ.get(COMPLETE_VAR):
             code = complete(os.environ[COMPLETE_VAR], write, stderr)
         else:
-            code = execute(sys.argv[1:], sys.stdin.buffer if sys.stdin is not None else None, write, stderr)
+            code = execute(sys.argv[1:], sys.stdin.buffer if sys.stdin is not None else None, write, stderr, flush)
         try:
             flush()
         except TTLayoutError as e:

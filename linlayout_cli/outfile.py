@@ -123,8 +123,9 @@ class Sink:
     a FIFO, /dev/stdout, /dev/fd/N, a process substitution) is written in place, through the descriptor when the
     path names one, so its append mode and position are kept. `-o -` is standard output."""
 
-    def __init__(self, write: Write):
+    def __init__(self, write: Write, flush: Callable[[], object] | None = None):
         self.write = write
+        self.flush_stdout = flush                   # pushes what standard output's buffer holds to its reader
         self.path: str | None = None
         self.file: BinaryIO | None = None           # what _write writes to: the target, or the temporary file
         self.tmp: str | None = None                 # the temporary file's name, once it has one
@@ -182,6 +183,20 @@ class Sink:
             self._discard()
             raise
         return self._write
+
+    def flush(self) -> None:
+        """Hand what was written so far to the reader: standard output's buffer, or a file written in place (a
+        pipe, a FIFO, /dev/stdout). A temporary file (an `-o` file, published at the end) has no reader yet."""
+        if self.file is None:
+            if self.flush_stdout is not None:
+                self.flush_stdout()
+        elif self.target is None:
+            try:
+                self.file.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as e:
+                self._fail(e)
 
     def _refuse_input(self, st: os.stat_result) -> None:
         if (st.st_dev, st.st_ino) in _READ:

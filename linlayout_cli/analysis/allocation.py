@@ -12,6 +12,7 @@ buffers until none interfere. The total is the highest end.
 from __future__ import annotations
 
 import math
+from array import array
 
 
 class Buffer:
@@ -46,8 +47,8 @@ class OpTree:
         n = len(ops)
         self.depth = [op.depth for op in ops]
         self.parent = [-1] * n
-        self.end = list(range(n))
-        self.post = [0] * n
+        self.end = array("q", range(n))             # machine integers: 8 bytes an op, not an int object each
+        self.post = array("q", bytes(8 * n))
         stack: list[int] = []
         counter = 0
         for i, d in enumerate(self.depth):

@@ -10,7 +10,7 @@ from functools import partial
 
 from .. import inputs
 from ..errors import TTLayoutError, abbreviate, escaped
-from ..records import frozen
+from ..records import frozen, frozen_slots
 from .options import MAX_ELEMENTS, OUTPUT, SECTION, Opt
 from .options import quick as quick_params
 from .output import write_result
@@ -139,41 +139,70 @@ def run(ctx: Context, given: Request) -> int:
         jobs = _jobs(ctx, layout, tensor_type, input_file, alias_names, section, max_elements)
     _check_tmem_instr(tmem_warps, tmem_instr)
     jobs = _of_rank(ctx, jobs)
-    shown = _converted(jobs, max_elements, tmem_warps, tmem_instr, failures)
-    if fmt == "text" and not as_json:
-        _note_lanes(ctx, shown)
-    _check_memory_views([p for _, p in shown], tmem_warps)
-    pictures: dict = {kind: partial(_picture, kind, shown, use_hw_view) for kind in ("svg", "html")}
-    if fmt == "cute" and not as_json:
-        lines = _cute_lines(shown, failures)
-        pictures["cute"] = lambda write: write("".join(lines).encode())
+    as_json = as_json or fmt == "json"
+    _check_tmem_warps(jobs, tmem_warps)
+    convert = partial(_convert, max_elements=max_elements, tmem_warps=tmem_warps, tmem_instr=tmem_instr,
+                      failures=failures, release=_release())
+    if fmt in ("svg", "html") and not as_json:                 # one picture of every layout: drawn whole
+        shown = [item for item in map(convert, jobs) if item is not None]
+        pictures: dict = {fmt: partial(_picture, fmt, shown, use_hw_view)}
+    elif fmt == "cute" and not as_json:
+        lines = _ahead(jobs, lambda job: _cute_line(convert(job), failures))
+        pictures = {"cute": lambda write: _stream(ctx, (line.encode() for line in lines if line), write)}
+    else:
+        pictures = {}
+    shown_each = _ahead(jobs, convert) if as_json or fmt == "text" else iter(())
+    note = fmt == "text" and not as_json
     system = _color_system(given.color, output) if not as_json and fmt == "text" else None
-    write_result(ctx, output, lambda write: _text(shown, use_hw_view, system, tmem_warps, tmem_instr, write),
-                 lambda write: _json(shown, use_hw_view, write), fmt, as_json, pictures)
+    write_result(ctx, output, lambda write: _text(ctx, shown_each, use_hw_view, system, tmem_warps, tmem_instr,
+                                                  note, write),
+                 lambda write: _json(ctx, shown_each, _json_listed(jobs), use_hw_view, write), fmt, as_json,
+                 pictures)
     return _report_failures(ctx, failures)
 
 
-def _cute_lines(converted, failures: list) -> list[str]:
-    """--format cute: each layout's CuTe text on one line (an alias's prefixed `#name = `, with where the file
-    uses it as in the text view's header), computed before anything is written: a layout without a CuTe form is
-    the error line saying why (for -i without -t: reported in `failures`, the others still print)."""
-    from ..analysis.cute import cute_input, cute_text
+def _ahead(jobs: list, make):
+    """make(job) of every job, in order, made as it is consumed (a file's thousands of aliases are printed one by
+    one, none held), except the layouts named on the command line (-l, --alias-names, a -t encoding: a few),
+    made now: an error in one of them stops the run before anything is written. None results are dropped."""
+    early = {i: make(job) for i, job in enumerate(jobs) if not job.listed}
+
+    def each():
+        for i, job in enumerate(jobs):
+            item = early.pop(i) if i in early else make(job)
+            if item is not None:
+                yield item
+    return each()
+
+
+def _stream(ctx: Context, pieces, write) -> None:
+    """Write each piece and hand it to the reader at once (standard output's buffer flushed): the first alias of a
+    long file is read while the next ones are made."""
+    for piece in pieces:
+        write(piece)
+        ctx.sink.flush()
+
+
+def _cute_line(converted, failures: list) -> str | None:
+    """--format cute: one layout's CuTe text on one line (an alias's prefixed `#name = `, with where the file uses
+    it as in the text view's header); a layout without a CuTe form is the error line saying why (for -i without
+    -t: reported in `failures` and None, the others still print)."""
+    if converted is None:
+        return None
+    from ..analysis.cute import cute_form, cute_input, cute_text
     from ..analysis.info import mnemonic
-    lines = []
-    for job, shown in converted:
-        try:
-            text = cute_text(shown.linear, mnemonic(job.attr), shown.padding is not None)
-            from ..analysis.cute import cute_form
-            text = cute_input(cute_form(shown.linear, mnemonic(job.attr)), job.shape) or text
-        except TTLayoutError as e:
-            if not job.per_shape:
-                raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None
-            failures.append(f"#{job.name} at {job.type_text}: {e}")
-            continue
-        head = f"#{job.name} = " if job.name is not None else ""
-        tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
-        lines.append(f"{head}{text}{tail}\n")
-    return lines
+    job, shown = converted
+    try:
+        text = cute_text(shown.linear, mnemonic(job.attr), shown.padding is not None)
+        text = cute_input(cute_form(shown.linear, mnemonic(job.attr)), job.shape) or text
+    except TTLayoutError as e:
+        if not job.per_shape:
+            raise TTLayoutError(f"#{job.name}: {e}" if job.name is not None else str(e)) from None
+        failures.append(f"#{job.name} at {job.type_text}: {e}")
+        return None
+    head = f"#{job.name} = " if job.name is not None else ""
+    tail = f" at {job.type_text} (line {job.line})" if job.per_shape else ""
+    return f"{head}{text}{tail}\n"
 
 
 def _of_rank(ctx: Context, jobs: list) -> list:
@@ -196,36 +225,33 @@ def _of_rank(ctx: Context, jobs: list) -> list:
     return kept
 
 
-def _note_lanes(ctx: Context, converted) -> None:
-    """One stderr note for each layout whose lanes per warp match no target (threadsPerWarp = [2, 8]: 16 lanes),
-    under the text view (the one a person reads); the view itself prints as Triton prints it."""
+def _note_lanes(ctx: Context, job, shown) -> None:
+    """A stderr note where a layout's lanes per warp match no target (threadsPerWarp = [2, 8]: 16 lanes), under
+    the text view (the one a person reads), said as the layout is printed; the view itself prints as Triton
+    prints it."""
     from .hardware import lanes_note
-    for job, shown in converted:
-        if shown.view == "triton" and shown.linear.has_in_dim("lane"):
-            said = lanes_note(shown.linear.get_in_dim_size("lane"))
-            if said is not None:
-                ctx.note((f"#{job.name}: " if job.name is not None else "") + said)
+    if shown.view == "triton" and shown.linear.has_in_dim("lane"):
+        said = lanes_note(shown.linear.get_in_dim_size("lane"))
+        if said is not None:
+            ctx.note((f"#{job.name}: " if job.name is not None else "") + said)
 
 
-def _converted(jobs, max_elements: int, tmem_warps, tmem_instr: str, failures: list) -> list:
-    """(job, what print shows for it) of every job; a job found through the file's own types that fails is
-    reported in `failures` and the others still print."""
-    converted = []
-    release = _release()
-    for job in jobs:
-        try:
-            attr = job.attr
-            if release is not None:
-                from ..attributes.releases import check, modelled_attr
-                check(attr, job.shape, release)
-                attr = modelled_attr(attr, release, partial(inputs.element_bitwidth, job.element))
-            converted.append((job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements,
-                                                  tmem_warps, tmem_instr)))
-        except TTLayoutError as e:
-            if not job.per_shape:
-                raise
-            failures.append(f"#{job.name} at {job.type_text}: {e}")
-    return converted
+def _convert(job, max_elements: int, tmem_warps, tmem_instr: str, failures: list, release):
+    """(job, what print shows for it); a job found through the file's own types that fails is reported in
+    `failures` (None: the others still print), any other's error is raised."""
+    try:
+        attr = job.attr
+        if release is not None:
+            from ..attributes.releases import check, modelled_attr
+            check(attr, job.shape, release)
+            attr = modelled_attr(attr, release, partial(inputs.element_bitwidth, job.element))
+        return job, inputs.printed(attr, inputs.Tensor(job.shape, job.element), max_elements, tmem_warps,
+                                   tmem_instr)
+    except TTLayoutError as e:
+        if not job.per_shape:
+            raise
+        failures.append(f"#{job.name} at {job.type_text}: {e}")
+        return None
 
 
 def _release():
@@ -243,10 +269,14 @@ def _header(attr) -> str:
     return spelled(attr, release)
 
 
-def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, write) -> None:
-    """Triton's views, byte for byte (coloured by `system` where one is given)."""
+def _text(ctx: Context, converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, note: bool,
+          write) -> None:
+    """Triton's views, byte for byte (coloured by `system` where one is given), each handed to the reader as soon
+    as it is written."""
     from ..render import render_layout
     for job, shown in converted:
+        if note:
+            _note_lanes(ctx, job, shown)
         head = f"#{job.name} = " if job.name is not None else ""
         tail = f" at {escaped(job.type_text)} (line {job.line})" if job.per_shape else ""
         write(f"Print layout attribute: {head}{_header(job.attr)}{tail}\n".encode())
@@ -263,14 +293,20 @@ def _text(converted, use_hw_view: bool, system, tmem_warps, tmem_instr: str, wri
             colored.close()
         if job.blank:
             write(b"\n")
+        ctx.sink.flush()
 
 
-def _json(converted, use_hw_view: bool, write) -> None:
+def _json_listed(jobs: list) -> bool:
+    """Whether the JSON is `{"layouts": [...]}` (a file's aliases, or several layouts) rather than one grid."""
+    return len(jobs) != 1 or any(job.listed for job in jobs)
+
+
+def _json(ctx: Context, converted, listed: bool, use_hw_view: bool, write) -> None:
     """One JSON document (--json, --format json): the layout's grid object for one layout named on the command
     line (-l, a -t encoding, one --alias-names entry); `{"layouts": [grid, ...]}` for a file's aliases (-i alone,
-    -i -t) or several layouts, however many the file holds, so that a script reads one shape of document."""
+    -i -t) or several layouts, however many the file holds, so that a script reads one shape of document. Each
+    grid is handed to the reader as soon as it is written: the opening, each layout, the closing."""
     from ..render.json_view import render_json
-    listed = len(converted) != 1 or any(job.listed for job, _ in converted)
     if listed:
         write(b'{"layouts": [\n')
     for i, (job, shown) in enumerate(converted):
@@ -291,6 +327,7 @@ def _json(converted, use_hw_view: bool, write) -> None:
             shared_memory_json(shown.linear, shown.padding, use_hw_view, header, write)
         else:
             render_json(shown.linear, use_hw_view, header, write)
+        ctx.sink.flush()
     if listed:
         write(b"]}\n")
 
@@ -315,9 +352,12 @@ def _check_tmem_instr(tmem_warps, tmem_instr: str) -> None:
         raise TTLayoutError("--tmem-instr needs --tmem-warps N")
 
 
-def _check_memory_views(shown, tmem_warps) -> None:
-    """--tmem-warps needs a tensor memory layout."""
-    if tmem_warps is not None and not any(p.tmem_load for p in shown):
+def _check_tmem_warps(jobs: list, tmem_warps) -> None:
+    """--tmem-warps needs a tensor memory layout among those printed."""
+    if tmem_warps is None:
+        return
+    from ..attributes import encodings as enc
+    if not any(isinstance(job.attr, (enc.TensorMemoryEncoding, enc.TensorMemoryScalesEncoding)) for job in jobs):
         raise TTLayoutError("--tmem-warps applies to tensor memory layouts (#ttng.tensor_memory_encoding, "
                             "#ttng.tensor_memory_scales_encoding) only")
 
@@ -359,9 +399,9 @@ def _picture(fmt: str, converted, use_hw_view: bool, write) -> None:
         render_html(layouts, use_hw_view, bits, write)
 
 
-@frozen
+@frozen_slots
 class Job:
-    """One layout to print at one shape."""
+    """One layout to print at one shape (slotted: a file's 100,000 aliases make as many)."""
     name: str | None                 # alias name, None for -l
     attr: object
     shape: tuple[int, ...]

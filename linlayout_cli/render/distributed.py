@@ -150,7 +150,9 @@ def _emit_rows(sizes, rank, nrows, row_len, per_cell, cell_text, sep, write, com
     last (the same nesting read as JSON arrays)."""
     strides = np.cumprod([1] + list(reversed(sizes[:-1])))[1:]   # rows per block of each leading dim
     brackets = row_brackets(sizes)
-    cells_per_batch = max(1, CHUNK // per_cell)
+    # a cell's text (a shared layout's coordinates) and a row's frame grow with the rank: fewer cells a batch
+    # above rank 4 keep a batch's arrays the same size (rank 24: ~10,000 cells, ~20 MB, not 70)
+    cells_per_batch = max(1, CHUNK * 4 // max(4, rank) // per_cell)
     if row_len <= cells_per_batch:
         rows_per_batch = max(1, cells_per_batch // row_len)
         for q0 in range(0, nrows, rows_per_batch):

@@ -18,7 +18,7 @@ from ..engine.bits import log2
 from ..engine.gf2 import null_space, reduced_echelon, span_array
 from . import distributed
 from .apply import images, split_coords
-from .chars import blank, coord_cells, digits, join_cells, put_char, put_number
+from .chars import coord_cells, digits, join_cells, right_aligned
 from .distributed import _emit_rows
 from .small import hardware_dims, out_sizes, shared_dims
 
@@ -38,15 +38,14 @@ def _tuples(values: list[np.ndarray], maxima: list[int]) -> np.ndarray:
     """'[a,b,c]' for each column, component i right-aligned to the digits of maxima[i]."""
     widths = [digits(m) for m in maxima]
     width = 2 + sum(widths) + len(widths) - 1
-    buf = blank(len(values[0]), width)
-    put_char(buf, 0, "[")
-    put_char(buf, width - 1, "]")
+    buf = np.empty((len(values[0]), width), dtype=np.uint8)
+    buf[:, 0], buf[:, width - 1] = ord("["), ord("]")
     end = 1
     for i, (v, w) in enumerate(zip(values, widths)):
+        buf[:, end:end + w] = right_aligned(v, w)
         end += w
-        put_number(buf, end, v)
         if i + 1 < len(widths):
-            put_char(buf, end, ",")
+            buf[:, end] = ord(",")
             end += 1
     return buf
 

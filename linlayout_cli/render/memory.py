@@ -16,11 +16,13 @@ results are the same byte for byte.
 """
 from __future__ import annotations
 
+from ..engine.bits import log2
 from ..engine.gf2 import span
 from .small import _coords, _rows, row_brackets
 
 SHARED_INS = ("offset", "block", "partition")
 CHUNK = 1 << 16                 # entries formatted and written at a time
+_LOW = 10                       # compressed column bits spread by the first of two tables
 
 
 def _small(layout) -> bool:
@@ -95,7 +97,7 @@ def _shared(layout):
 def shared_hardware_view(layout, padding, write) -> None:
     layout, sizes, (offsets, blocks, parts) = _shared(layout)
     if not _small(layout):
-        return _shared_hardware_view_fast(layout, sizes, padding, offsets, blocks, parts, write)
+        return _shared_hardware_view_streamed(layout, sizes, padding, offsets, blocks, parts, write)
     image = _image_of(layout)
     out = _Lines(write)
     for b in range(blocks):
@@ -106,16 +108,31 @@ def shared_hardware_view(layout, padding, write) -> None:
             base = (p * blocks + b) * offsets
             for o in range(offsets):
                 position = padding.padded_offset(o) if padding else o
-                pads = padding.pads_before(o) if padding else []
-                if pads:
-                    run = sum(p for _, p in pads)
-                    where = f"{position - run}..{position - 1}" if run > 1 else f"{position - 1}"
-                    out.add(f"Offset: {where} -> padding ({', '.join(f'{i}:+{p}' for i, p in pads)})\n")
+                if padding and padding.pads_before(o):
+                    out.add(_padding_line(padding, o, position))
                 out.add(f"Offset: {position} -> {_coords(image(base + o), sizes, ',')}\n")
     out.flush()
 
 
-def _shared_hardware_view_fast(layout, sizes, padding, offsets: int, blocks: int, parts: int, write) -> None:
+def _padded(padding, offsets):
+    """Memory positions of a numpy array of linear offsets (`conversions.padded_shared.Padding.padded_offset`,
+    vectorised; `padding` None: the offsets themselves)."""
+    out = offsets.copy()
+    if padding is not None:
+        for i, q in zip(padding.intervals, padding.paddings):
+            out += (offsets // i) * q
+    return out
+
+
+def _padding_line(padding, offset: int, position: int) -> str:
+    """`Offset: A..B -> padding (I:+P, ...)` for the padding inserted right before `offset` (at `position`)."""
+    pads = padding.pads_before(offset)
+    run = sum(p for _, p in pads)
+    where = f"{position - run}..{position - 1}" if run > 1 else f"{position - 1}"
+    return f"Offset: {where} -> padding ({', '.join(f'{i}:+{p}' for i, p in pads)})\n"
+
+
+def _shared_hardware_view_streamed(layout, sizes, padding, offsets: int, blocks: int, parts: int, write) -> None:
     """The same view for big layouts: CHUNK offsets at a time, their coordinates, memory positions and padding
     lines computed with numpy and laid into the chunk's bytes by `chars.Ragged` (no line formatted in Python).
     The padding before an offset depends only on which intervals divide it, so its text is built once per set
@@ -134,10 +151,9 @@ def _shared_hardware_view_fast(layout, sizes, padding, offsets: int, blocks: int
             base = (p * blocks + b) * offsets
             for o0 in range(0, offsets, CHUNK):
                 o = np.arange(o0, min(offsets, o0 + CHUNK), dtype=np.int64)
-                position = o.copy()
+                position = _padded(padding, o)
                 divides = np.zeros(len(o), dtype=np.int64)        # bit k: interval k divides the offset
-                for k, (i, q) in enumerate(pairs):
-                    position += (o // i) * q
+                for k, (i, _) in enumerate(pairs):
                     divides |= (o % i == 0).astype(np.int64) << k
                 if o0 == 0:
                     divides[0] = 0
@@ -304,6 +320,10 @@ def _tmem_tensor_view_streamed(layout, bits: int, write) -> None:
     from .distributed import holders_view
     layout, rows, cols, blocks, row_unused, col_unused, slots, show_slot = _tmem(layout, bits)
     used, used_cols, used_rows = tmem_used(layout, row_unused, col_unused)
+    from .templates import holders_tensor_view
+    units = holders_tensor_view(used, _HolderCells(used_cols, used_rows, blocks, slots, show_slot))
+    if units is not None and units.emit(write):
+        return
     holders_view(used, _HolderText(_spread(used_cols, np), _spread(used_rows, np), blocks, slots, show_slot, np),
                  write)
 
@@ -331,6 +351,60 @@ def _spread(positions: list[int], np):
     for p in positions:                      # each used bit doubles the table: the low bits vary fastest
         out = np.concatenate([out, out | (1 << p)])
     return out
+
+
+class _HolderCells:
+    """The tensor view's entries `B<b>:R<row>:C<col>[.<slot>]` as cells of `templates.Units`, for flat holder
+    indices (used column bits lowest, then used row bits, then the block), right-aligned to the widest block and
+    row text plus the widest column text, as `_HolderText` aligns them.
+
+    Split "place": the block and row text (`B<b>:R<row>:`, constant along a tensor row for the usual layouts)
+    is the parameter, right-aligned by '%<w>s'; the column text is literal. Example: width 10, row 3, column
+    517 -> the format `%6sC517`, with the parameter `R3:`."""
+
+    splits = ("literal", "place", "all")
+
+    def __init__(self, used_cols: list[int], used_rows: list[int], blocks: int, slots: int, show_slot: bool):
+        self.col_bits, self.row_bits = len(used_cols), len(used_rows)
+        self.rows = span([1 << k for k in used_rows])                # compressed row bits -> the TMEM row
+        self.cols_low = span([1 << k for k in used_cols[:_LOW]])     # and columns, in two tables
+        self.cols_high = span([1 << k for k in used_cols[_LOW:]])
+        self.blocks, self.slots, self.show_slot = blocks, slots, show_slot
+        every_col = sum(1 << k for k in used_cols)
+        head = len(f"B{blocks - 1}:") if blocks > 1 else 0
+        self.width = head + len(f"R{sum(1 << k for k in used_rows)}:") + len(self._col_text(every_col))
+        self.col_mask = (1 << self.col_bits) - 1
+        self.place_mask = ((1 << (self.row_bits + log2(blocks))) - 1) << self.col_bits
+
+    def masks(self, split: str) -> tuple[int, int]:
+        every = self.col_mask | self.place_mask
+        return {"literal": (every, 0), "place": (self.col_mask, self.place_mask), "all": (0, every)}[split]
+
+    def _col_text(self, column: int) -> str:
+        slot = f".{column % self.slots}" if self.show_slot else ""
+        return f"C{column // self.slots}{slot}"
+
+    def _column(self, v: int) -> str:
+        c = v & self.col_mask
+        return self._col_text(self.cols_low[c & ((1 << _LOW) - 1)] | self.cols_high[c >> _LOW])
+
+    def _place(self, v: int) -> str:
+        who = v >> self.col_bits
+        row = f"R{self.rows[who & ((1 << self.row_bits) - 1)]}:"
+        return f"B{who >> self.row_bits}:{row}" if self.blocks > 1 else row
+
+    def piece(self, v: int, split: str) -> bytes:
+        column = self._column(v)
+        if split == "literal":
+            return (self._place(v) + column).rjust(self.width).encode()
+        if split == "place":
+            return f"%{self.width - len(column)}s{column}".encode()
+        return f"%{self.width}s".encode()
+
+    def param(self, v: int, split: str) -> bytes:
+        if split == "place":
+            return self._place(v).encode()
+        return (self._place(v) + self._column(v)).encode()
 
 
 class _HolderText:

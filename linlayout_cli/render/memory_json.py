@@ -17,19 +17,10 @@ import numpy as np
 from . import distributed
 from .apply import images
 from .json_view import _coords, _header, _tuples, tensor_json
-from .memory import _spread
+from .memory import _padded, _spread
 
 SHARED_PLACE = ("block", "partition", "offset", "position")
 TMEM_PLACE = ("block", "row", "column", "slot")
-
-
-def _padded(padding, offsets: np.ndarray) -> np.ndarray:
-    """Memory positions of linear offsets (`conversions.padded_shared.Padding.padded_offset`, vectorised)."""
-    out = offsets.copy()
-    if padding is not None:
-        for i, q in zip(padding.intervals, padding.paddings):
-            out += (offsets // i) * q
-    return out
 
 
 def _null_cells(count: int, width: int) -> np.ndarray:

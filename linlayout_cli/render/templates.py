@@ -19,6 +19,7 @@ warpsPerCTA = [8, 1], order = [1, 0]}> at 1024x1024 has 256 units of four rows; 
 the numpy renderers take over then."""
 from __future__ import annotations
 
+import re
 from operator import itemgetter
 
 from ..engine.bits import log2
@@ -32,6 +33,10 @@ if TYPE_CHECKING:      # annotations only
 FIELDS = 1 << 12          # cells (times replicas) per unit
 MAX_COST_SHARE = 1 / 8    # Python-built pieces per formatted cell above which numpy is faster
 CACHE_LIMIT = 64          # formats (and parameter tuples) kept at once
+_FIELD = re.compile(rb"%(\d*)s")
+MAX_UNITS = 1 << 16       # units of one view: X is a list of Python ints (about 36 bytes each) built before the
+                          # plan; a tensor view of more, tiny units (trailing dimensions of size 1, as a rank-24
+                          # tensor of 2s and 1s has: one cell a unit) is left to numpy's bounded batches
 
 
 def render(layout, use_hw_view: bool, write) -> bool:
@@ -172,8 +177,14 @@ def _misses(keys: list) -> int:
 class Units:
     """A view as units: values X[u] ^ Y[j], `seps[j]` written before cell j, frame(u) -> (prefix, suffix)."""
 
+    substitutes = True       # write_unit fills a unit whose cells share one parameter by joins (`_substituted`)
+
     def __init__(self, cell, xs, ys, seps, frame):
         self.cell, self.xs, self.ys, self.seps, self.frame = cell, xs, ys, seps, frame
+        self.picks: list[int] = []                   # field k shows the unit's picks[k]-th distinct parameter
+        self.par_gather: Callable = tuple            # distinct parameters -> one per field
+        self.fields: dict = {}                       # literal bits -> the format split by `_fields`
+        self.gathered: dict = {}                     # parameter bits -> one parameter per field
 
     def _plan(self):
         """(split, cost) with the fewest pieces of text built in Python."""
@@ -196,6 +207,12 @@ class Units:
         lit, par = cell.masks(split)
         lit_keys, lit_gather = _gather(list(zip(self.seps, (y & lit for y in self.ys))))
         par_keys, par_gather = _gather([y & par for y in self.ys]) if par else ([], tuple)
+        if self.substitutes and par:         # keep each distinct parameter once; write_unit places them
+            first = {k: i for i, k in enumerate(par_keys)}
+            picks = [first[y & par] for y in self.ys]
+            if _few_runs(picks, len(picks)):
+                self.picks = picks
+                self.par_gather, par_gather = par_gather, tuple
         formats: dict[int, bytes] = {}
         params: dict[int, tuple] = {}
         for u, x in enumerate(self.xs):
@@ -219,7 +236,79 @@ class Units:
         return True
 
     def write_unit(self, write, u: int, format_, params) -> None:
-        write(format_[1] % params[1])
+        """fmt % (the unit's parameters, one per field). With `substitutes`, params holds each distinct
+        parameter once: where the fields come in a few runs of one parameter at one width (a tensor memory
+        row's `R<row>:` along a tensor row), each run is one join (`_substituted`), about four times faster than
+        formatting field by field; otherwise the parameters are gathered (cached by their bits) and formatted."""
+        (xl, fmt), (xp, args) = format_, params
+        if not (self.picks and args):
+            write(fmt % args)
+            return
+        fields = self.fields.get(xl, self.fields)
+        if fields is self.fields:
+            if len(self.fields) >= CACHE_LIMIT:
+                self.fields.clear()
+            fields = self.fields[xl] = _fields(fmt, self.picks)
+        if fields is not None:
+            write(_substituted(fields, args))
+            return
+        gathered = self.gathered.get(xp)
+        if gathered is None:
+            if len(self.gathered) >= CACHE_LIMIT:
+                self.gathered.clear()
+            gathered = self.gathered[xp] = self.par_gather(args)
+        write(fmt % gathered)
+
+
+def _fields(fmt: bytes, picks: list[int]):
+    """A format whose fields are all '%<w>s', field k showing parameter picks[k], as (its text before the first
+    field, then per run of fields showing one parameter at one width: (parameter, width, the texts after each
+    field)) for `_substituted`; None where it holds '%%' or where runs change too often to pay.
+
+    >>> _fields(b"%3sC5, %3sC6, %2sC17|%2sC3", [0, 0, 0, 1])
+    (b'', [(0, 3, [b'C5, ', b'C6, ']), (0, 2, [b'C17|']), (1, 2, [b'C3'])])
+    """
+    if b"%%" in fmt:
+        return None
+    parts = _FIELD.split(fmt)
+    texts, widths = parts[0::2], [int(w or 0) for w in parts[1::2]]
+    if not _few_runs(widths, len(widths)):
+        return None
+    runs: list = []
+    for k, (p, w) in enumerate(zip(picks, widths)):
+        if runs and runs[-1][0] == p and runs[-1][1] == w:
+            runs[-1][2].append(texts[k + 1])
+        else:
+            runs.append((p, w, [texts[k + 1]]))
+    return (texts[0], runs) if _few_runs(runs, len(widths)) else None
+
+
+def _few_runs(items: list, fields: int) -> bool:
+    """Whether `items` changes value few enough times along a unit of `fields` fields for a join per run to beat
+    formatting field by field."""
+    limit = 4 + fields // 16
+    changes = 0
+    for a, b in zip(items, items[1:]):
+        if a != b:
+            changes += 1
+            if changes >= limit:
+                return False
+    return True
+
+
+def _substituted(fields, params: tuple) -> bytes:
+    """The format split by `_fields` with its parameters (each distinct one once) in place, a join per run.
+
+    >>> _substituted(_fields(b"%3sC5, %3sC6, %2sC17|%2sC3", [0, 0, 0, 1]), (b"R1", b"R2"))
+    b' R1C5,  R1C6, R1C17|R2C3'
+    """
+    first, runs = fields
+    out = [first]
+    for p, w, texts in runs:
+        padded = params[p].rjust(w)
+        out.append(padded)
+        out.append(padded.join(texts))
+    return b"".join(out)
 
 
 class NumberedLines(Units):
@@ -227,6 +316,8 @@ class NumberedLines(Units):
     up from counter(u) goes: the shared hardware view's offsets. The digits and the cells' parameters (one
     fixed-width text a line) are written column by column into a copy of the format, since formatting a
     million numbers takes about 40 ms here and a million parameters about 25; a column is a few microseconds."""
+
+    substitutes = False      # write_unit reads the parameters column by column
 
     def __init__(self, cell, xs, ys, seps, frame, counter):
         super().__init__(cell, xs, ys, seps, frame)
@@ -308,8 +399,8 @@ def _numbered(template, columns: list, start: int, count: int) -> list:
 
 
 def _row_units(sizes, pre, per_cell: int):
-    """Units of the tensor views (row-major cells, `per_cell` values each): (cells per unit, rows per unit,
-    X over the units) for the element-index bits' values `pre`."""
+    """Units of the tensor views (row-major cells, `per_cell` values each): (cells per unit, X over the units)
+    for the element-index bits' values `pre`; X is None where there would be more than MAX_UNITS units."""
     n = 1
     for s in sizes:
         n *= s
@@ -317,6 +408,8 @@ def _row_units(sizes, pre, per_cell: int):
     cells = min(n, max(1, FIELDS // per_cell))
     if cells > row_len:
         cells = row_len * min(cells // row_len, sizes[-2])   # inner rows of a unit open and close one bracket
+    if n // cells > MAX_UNITS:
+        return cells, None
     return cells, span(pre[log2(cells):])
 
 
@@ -356,6 +449,14 @@ def _chunk_frame(frame, cell_sep: bytes):
 
 def distributed_tensor_view(layout) -> Units | None:
     layout, R, T, W, B = hardware_dims(layout)
+    width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
+    return holders_tensor_view(layout, Entries(R, T, W, B, width))
+
+
+def holders_tensor_view(layout, cell) -> Units | None:
+    """A tensor view listing each element's holders: every hardware index (the layout's in dims, the first
+    lowest) that maps to the element, in increasing order, as `cell` writes it, joined by '|'. The distributed
+    tensor view (cells 'B<b>:T<t>:<r>') and the tensor memory one ('B<b>:R<row>:C<col>') share it."""
     sizes = out_sizes(layout)
     n = 1
     for s in sizes:
@@ -378,11 +479,12 @@ def distributed_tensor_view(layout) -> Units | None:
         return v
     pre = [reduced(p) for p in pre]
     cells, xs = _row_units(sizes, pre, len(replicas))
+    if xs is None:
+        return None
     ys = [c ^ r for c in span(pre[:log2(cells)]) for r in replicas]
-    width = len(str(W * T)) + len(str(R)) + 2 + (len(str(B)) + 2 if B > 1 else 0)
     seps = _tensor_seps(sizes, cells, len(replicas), b", ")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b", ")
-    return Units(Entries(R, T, W, B, width), xs, ys, seps, frame)
+    return Units(cell, xs, ys, seps, frame)
 
 
 def distributed_hardware_view(layout) -> Units | None:
@@ -413,6 +515,8 @@ def shared_tensor_view(layout) -> Units | None:
         return None                          # only the first block_size offsets show: not a split of bits
     columns = layout.flat_columns()
     cells, xs = _row_units(sizes, columns, 1)
+    if xs is None:
+        return None
     ys = span(columns[:log2(cells)])
     seps = _tensor_seps(sizes, cells, 1, b",")
     frame = _chunk_frame(_tensor_frame(sizes, cells), b",")

@@ -618,14 +618,17 @@ def test_a_long_line_cut_at_safe_bytes_is_painted_as_the_whole_line():
 
 
 def test_a_rank_24_view_stays_within_a_constant(tmp_path):
-    """A rank-24 blocked layout over 2^14 elements: the view streams like a rank-2 one (the probe saw 370 MB)."""
+    """A rank-24 blocked layout over 2^18 elements, its last dimensions of size 1: the view streams like a rank-2
+    one (the probe saw 370 MB). Each row is one cell there, and the row templates (render/templates.py) listed
+    one Python int a cell before handing such a view to numpy: 69 MB more at 2^18 elements, 290 MB at 2^20."""
     rank = 24
     attr = (f"#ttg.blocked<{{sizePerThread = {[1] * rank}, threadsPerWarp = {[2] * 5 + [1] * (rank - 5)}, "
             f"warpsPerCTA = {[2, 2] + [1] * (rank - 2)}, order = {list(range(rank - 1, -1, -1))}}}>")
-    shape = "tensor<" + "x".join(["2"] * 14 + ["1"] * (rank - 14)) + "xf16>"
+    shared = f"#ttg.swizzled_shared<{{vec = 1, perPhase = 1, maxPhase = 1, order = {list(range(rank - 1, -1, -1))}}}>"
+    shape = "tensor<" + "x".join(["2"] * 18 + ["1"] * (rank - 18)) + "xf16>"
     small = _child_peak_mb(["-l", BLOCKED_8_WARPS, "-t", "tensor<16x16xf16>", "-o", "s.txt"], tmp_path)
-    for extra in ([], ["--use-hw-view"], ["--format", "json"]):
-        assert _child_peak_mb(["-l", attr, "-t", shape, *extra, "-o", "r.txt"], tmp_path) < small + 40, extra
+    for layout, extra in ((attr, []), (attr, ["--use-hw-view"]), (attr, ["--format", "json"]), (shared, [])):
+        assert _child_peak_mb(["-l", layout, "-t", shape, *extra, "-o", "r.txt"], tmp_path) < small + 40, extra
 
 
 # ----------------------------------------------------------------------------------------- B.2 advise's own outputs
@@ -650,3 +653,118 @@ def test_advise_refuses_a_write_target_no_write_could_honour_before_any_analysis
     assert os.listdir(tmp_path / "dir") == []
     code, out, err = run(["advise", kernel, "--write-dir", str(tmp_path / "dir")])   # a real directory: accepted
     assert code == 0, err
+
+
+# ----------------------------------------------------------------------------------------- C: huge functions
+
+def test_audit_of_a_one_function_dump_stays_within_ten_times_its_input(tmp_path):
+    """Issue 32 C: `audit` of one function of 60,000 converts (6.9 MB, benchmarks/huge_dump.py's dump) needs at most
+    ten times its input above what a one-convert function needs, as text and as JSON (it took about 2.1 KB an op,
+    18 times the input, before rows were placed from one analysis per distinct op and the reports streamed)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import huge_dump
+    huge_dump.write(str(tmp_path / "one.ttgir"), 1)
+    huge_dump.write(str(tmp_path / "huge.ttgir"), 60_000)
+    size = (tmp_path / "huge.ttgir").stat().st_size / 2 ** 20
+    small = _child_peak_mb(["audit", "one.ttgir", "-o", "one.txt"], tmp_path)
+    for extra in (["--json"], []):
+        big = _child_peak_mb(["audit", "huge.ttgir", *extra, "-o", "huge.out"], tmp_path)
+        assert big < small + 10 * size, (extra, small, big, size)
+    import re
+    rows = re.findall(r"^ +\d+ +\d+ +\d+ +ttg\.convert_layout ", (tmp_path / "huge.out").read_text(), re.M)
+    assert len(rows) == 60_000                       # every op a row of the table
+
+
+# -i over a file of many aliases: each alias's view is written (and handed to the reader) as soon as it is made,
+# none is held (the probe: 100,000 aliases took 243 MB and wrote nothing before all were done)
+
+ALIAS_KINDS = (
+    "#ttg.blocked<{{sizePerThread = [1, {a}], threadsPerWarp = [4, 8], warpsPerCTA = [{w}, 1], order = [1, 0]}}>",
+    "#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = [{w}, 1], instrShape = [16, 8]}}>",
+    "#ttg.swizzled_shared<{{vec = {a}, perPhase = 1, maxPhase = 8, order = [1, 0]}}>",
+)
+SIXTEEN_LANES = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 8], warpsPerCTA = [1, 1], "
+                 "order = [1, 0]}>")
+TMA_128B = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"
+
+
+def _alias_file(path, count: int, last: str | None = None):
+    """`count` aliases #a0.. of a few kinds, then `last` (if given) as #last."""
+    lines = [f"#a{i} = " + ALIAS_KINDS[i % 3].format(a=(1, 2, 4, 8)[i // 3 % 4], w=(1, 2)[i // 12 % 2])
+             for i in range(count)]
+    lines += [f"#last = {last}"] if last else []
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _child(argv, tmp_path, **kwargs):
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return subprocess.Popen([sys.executable, "-m", "linlayout_cli", *argv], cwd=tmp_path, env=env, **kwargs)
+
+
+def test_the_first_alias_reaches_a_pipe_before_the_last_one_is_made(tmp_path):
+    """1,500 aliases print 2 MB, more than a pipe holds: the reader takes the first alias's view and stops
+    reading. The child, writing as it goes, blocks on the full pipe long before the last alias, so the note that
+    alias gets (16 lanes per warp) is not said yet when it is killed. Held whole, every alias (and its note) was
+    made before the first byte was written. No timing: the full pipe is what stops it."""
+    import subprocess
+    path = _alias_file(tmp_path / "many.mlir", 1500, SIXTEEN_LANES)
+    code, first, _ = run(["-l", ALIAS_KINDS[0].format(a=1, w=1), "-t", "tensor<16x16xf16>"])
+    assert code == 0
+    code, _, err = run(["-i", str(_alias_file(tmp_path / "few.mlir", 2, SIXTEEN_LANES)), "-t", "tensor<16x16xf16>"])
+    assert code == 0 and "#last: 16 lanes per warp match no target" in err    # the note the last alias gets
+    child = _child(["-i", "many.mlir", "-t", "tensor<16x16xf16>"], tmp_path, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE)
+    try:
+        got = b""
+        while b"Print layout attribute: #a1 " not in got:
+            piece = child.stdout.read1(1 << 16)
+            assert piece, (got[-300:], child.stderr.read())       # ended without printing #a1
+            got += piece
+    finally:
+        child.kill()
+        child.wait()
+        err = child.stderr.read().decode()
+        child.stdout.close()
+        child.stderr.close()
+    assert got.decode().split("Print layout attribute: #a1 ")[0] == first.replace("Print layout attribute: ",
+                                                                                 "Print layout attribute: #a0 = ")
+    assert "#last" not in err and path.stat().st_size > 0
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_an_alias_that_fails_after_others_ends_the_run_after_their_views(tmp_path, as_json):
+    """-i FILE -t TYPE whose last alias cannot be laid out at TYPE (a 128-byte swizzle on 16 columns): the run
+    ends with that alias's one error line and status 1, as before; what was printed before it stays printed on
+    standard output (a stream), and an -o file does not appear (written atomically)."""
+    import json
+    _alias_file(tmp_path / "f.mlir", 3, TMA_128B)
+    extra = ["--json"] if as_json else []
+    code, out, err = run(["-i", str(tmp_path / "f.mlir"), "-t", "tensor<16x16xf16>", *extra])
+    assert code == 1 and err.count("\n") == 1 and "getTMABlockShape failed" in err, err
+    assert out.count('"alias": "a' if as_json else "Print layout attribute: #a") == 3 and "last" not in out
+    if as_json:
+        assert out.startswith('{"layouts": [\n') and not out.rstrip().endswith("]}")
+        good = json.loads(run(["-i", str(_alias_file(tmp_path / "g.mlir", 3)), "-t", "tensor<16x16xf16>",
+                               "--json"])[1])
+        assert json.loads(out + "]}") == good                   # the three layouts, whole, then the end
+    code, out, err = run(["-i", str(tmp_path / "f.mlir"), "-t", "tensor<16x16xf16>", *extra, "-o",
+                          str(tmp_path / "out")])
+    assert code == 1 and out == "" and "getTMABlockShape failed" in err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", [[], ["--json"], ["-o", "out.txt"], ["--json", "-o", "out.json"],
+                                  ["--format", "cute"]])
+def test_a_file_of_many_aliases_is_printed_in_constant_memory(tmp_path, argv):
+    """5,000 aliases at tensor<2x2xf16>: the process needs what one alias needs plus the file's alias table (a few
+    hundred bytes an alias); every view was held until the end (+11 MB here, 243 MB for the probe's 100,000)."""
+    _alias_file(tmp_path / "one.mlir", 1)
+    _alias_file(tmp_path / "many.mlir", 5000)
+    small = _child_peak_mb(["-i", "one.mlir", "-t", "tensor<2x2xf16>", *argv], tmp_path)
+    big = _child_peak_mb(["-i", "many.mlir", "-t", "tensor<2x2xf16>", *argv], tmp_path)
+    assert big < small + 6, (small, big)

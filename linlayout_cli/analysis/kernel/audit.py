@@ -67,7 +67,7 @@ def _audit_module(module, index: int, target: Target | None = None, memo: Memo |
     extras: list[Extra] = []
     warp_size = module.threads_per_warp or tgt.warp_size
     for unit in function_units(module):
-        ctx = Context(unit, tgt, memo, unit.tree)
+        ctx = Context(unit, tgt, memo)
         ctx.num_warps = module.num_warps
         findings: dict[int, Finding] = {}
         allocs: set[int] = set()                     # the local_allocs without a value

@@ -47,7 +47,7 @@ class Context:
     """One module being audited: types and defining ops of its values, and the audit's memo (linear layouts and
     analyses by canonical key)."""
 
-    def __init__(self, module, target: Target, memo: Memo | None = None, tree=None):
+    def __init__(self, module, target: Target, memo: Memo | None = None):
         self.module, self.target = module, target
         self.num_warps: int | None = None
         self.memo = memo if memo is not None else Memo()
@@ -61,7 +61,7 @@ class Context:
         self._defined: dict[str, int] | None = None
         self._position: dict[int, int] | None = None
         self._axes = None
-        self._tree = tree
+        self._tree = None
 
     @property
     def defined(self) -> dict[str, int]:
@@ -92,8 +92,7 @@ class Context:
     @property
     def tree(self):
         """The region structure of the module's ops (`allocation.OpTree`), built once for every walk that needs it
-        (shared memory, Membar, warp-index shuffles), or given (`function_units`' tree, when the unit is the whole
-        module)."""
+        (shared memory, Membar, warp-index shuffles)."""
         if self._tree is None:
             from ..allocation import OpTree
             self._tree = OpTree(self.module.ops)

@@ -8,7 +8,9 @@ from .findings import Finding
 
 
 def convert_op(ctx: Context, op) -> Finding:
-    texts = (op_type(op, "operand", 0), op_type(op, "result", 0))
+    operands, results = op.operand_types, op.result_types
+    texts = (operands[0], results[0]) if operands and results else (op_type(op, "operand", 0),
+                                                                    op_type(op, "result", 0))    # (Unreadable)
     return placed_row(ctx, op, ("convert",) + texts + (bool(op.loops),), lambda: _convert_finding(ctx, op, *texts))
 
 

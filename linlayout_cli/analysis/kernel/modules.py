@@ -17,24 +17,21 @@ class _Unit:
     ops: list
     aliases: object
     value_type: object
-    tree: object = None              # its ops' OpTree, when it is the module's (one function, nothing else)
 
 
 def function_units(module) -> list[_Unit]:
     """Each function of a module (its op and everything inside); the whole module when it has no function."""
-    from ..allocation import OpTree
+    from ..allocation import subtree_end
     ops = module.ops
-    tree = OpTree(ops)
     out, i = [], 0
     while i < len(ops):
         if ops[i].name in FUNCTION_OPS:
-            if i == 0 and tree.end[i] == len(ops) - 1:
-                return [_Unit(ops, module.aliases, module.value_type, tree)]   # a dump of one function
-            out.append(_Unit(ops[i:tree.end[i] + 1], module.aliases, module.value_type))
-            i = tree.end[i] + 1
+            end = subtree_end(ops, i)
+            out.append(_Unit(ops[i:end + 1], module.aliases, module.value_type))
+            i = end + 1
         else:
             i += 1
-    return out or [_Unit(ops, module.aliases, module.value_type, tree)]
+    return out or [_Unit(ops, module.aliases, module.value_type)]
 
 
 def _where(module, several: bool) -> str:
