@@ -224,19 +224,21 @@ def _shared_tensor_view_fast(layout, sizes, padding, pad: str, offsets: int, blo
     from .chars import Ragged, coord_cells
     fb = layout.flat_bases()
     rank, row_len = len(sizes), sizes[-1]
-    n = per_block * blocks
+    n = 1
+    for size in sizes:
+        n *= size
     most = sum(padding.paddings) if padding else 0                  # padding cells after one element, at most
-    cell_width = 1 + sum(len(str(s)) + 1 for s in sizes)           # '(' then each coordinate and ':' or ')'
+    cell_width = 1 + sum(len(str(d)) + 1 for d in sizes)           # '(' then each coordinate and ':' or ')'
     width = 2 * rank + 2 + cell_width + most * (cell_width + 1)
     rows_per_chunk = max(1, CHUNK * 32 // (row_len * width))
     openings = [b","] + [(b"[" * k + b" " * (rank - k)) for k in range(1, rank + 1)]   # index 0: between cells
     closings = [(b"]" * k + b"\n") for k in range(rank + 1)]
     suffix = ("," + pad).encode()
     strides = []                                # row q opens 1 + #(strides dividing q) brackets, as row_brackets
-    s = 1
+    stride = 1
     for size in reversed(sizes[:-1]):
-        s *= size
-        strides.append(s)
+        stride *= size
+        strides.append(stride)
     nrows = n // row_len
 
     def brackets(q):
@@ -248,7 +250,7 @@ def _shared_tensor_view_fast(layout, sizes, padding, pad: str, offsets: int, blo
     for q0 in range(0, nrows, rows_per_chunk):
         q1 = min(nrows, q0 + rows_per_chunk)
         e = np.arange(q0 * row_len, q1 * row_len, dtype=np.int64)
-        b, r = e // per_block, e % per_block
+        b, r = (e // per_block, e % per_block) if per_block else (0 * e, 0 * e)
         p, o = r // offsets, r % offsets
         q = np.arange(q0, q1, dtype=np.int64)
         first = np.zeros(len(e), dtype=np.int64)
