@@ -163,9 +163,16 @@ def run(ctx: Context, given: Request) -> int:
 
 def _ahead(jobs: list, make):
     """make(job) of every job, in order, made as it is consumed (a file's thousands of aliases are printed one by
-    one, none held), except the layouts named on the command line (-l, --alias-names, a -t encoding: a few),
-    made now: an error in one of them stops the run before anything is written. None results are dropped."""
-    early = {i: make(job) for i, job in enumerate(jobs) if not job.listed}
+    one, none held). The layouts named on the command line (-l, --alias-names, a -t encoding: a few) are made
+    now, and a file's aliases at the shape -t gives are made once now and again when written: an error in any of
+    them stops the run before anything is written, as one error line (only an alias printed at the file's own
+    shapes, -i without -t, is skipped and named instead). None results are dropped."""
+    early = {}
+    for i, job in enumerate(jobs):
+        if not job.listed:
+            early[i] = make(job)
+        elif not job.per_shape:
+            make(job)                                # checked, not kept: memory stays that of one alias
 
     def each():
         for i, job in enumerate(jobs):
