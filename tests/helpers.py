@@ -181,3 +181,30 @@ def table_rows() -> list[str]:
         cells = [kind, sum(counts.values()), counts["cute"]] + [counts[c] or "" for c in CATEGORIES]
         rows.append("| " + " | ".join(map(str, cells)) + " |")
     return rows
+
+
+def op_fields(op) -> tuple:
+    """Everything a parsed `Op` tells, as one comparable tuple (name, values, types, attributes, place, text,
+    region, location, loop arguments, symbol)."""
+    return (op.name, op.results, op.operands, op.operand_types, op.result_types, op.attrs, op.loc_text, op.line,
+            op.depth, op.loops, op.text, op.region, op.loc, op.iter_args(), op.symbol())
+
+
+def ops_by_the_general_path(text: str) -> list[tuple]:
+    """`op_fields` of the ops of a one-module text read the old way, by the general path only: every statement of
+    the module first (no fast scanner, nothing made as it completes), then each made into an op."""
+    from linlayout_cli.parsing import module as M
+    text = M.normalise_newlines(text)
+    aliases = M.tolerant_aliases(text)
+    reader = M.OpReader(M.Locations(aliases))
+    out, line, pos, regions = [], 1, 0, 0
+    for start, end in aliases.table.op_spans:
+        line += text.count("\n", pos, start)
+        pos = start
+        statements, regions = M._statements(text[start:end], line, regions)
+        for s in statements:
+            if not s["text"].lstrip().startswith("#"):
+                op = reader.op(s["text"], s["line"], s["depth"], s["loops"], s["region"])
+                if op is not None:
+                    out.append(op_fields(op))
+    return out

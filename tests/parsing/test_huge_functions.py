@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from golden_cases import DATA
+from helpers import op_fields, ops_by_the_general_path
 
 from linlayout_cli.parsing import module as M
 
@@ -30,34 +31,11 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 """
 
 
-def _read_at_the_end(text: str) -> list[tuple]:
-    """The ops as they were read before: every statement of the module first, then each made into an op."""
-    text = M.normalise_newlines(text)
-    aliases = M.tolerant_aliases(text)
-    reader = M.OpReader(M.Locations(aliases))
-    out, line, pos, regions = [], 1, 0, 0
-    for start, end in aliases.table.op_spans:
-        line += text.count("\n", pos, start)
-        pos = start
-        statements, regions = M._statements(text[start:end], line, regions)
-        for s in statements:
-            op = None if s["text"].lstrip().startswith("#") else reader.op(s["text"], s["line"], s["depth"],
-                                                                            s["loops"], s["region"])
-            if op is not None:
-                out.append(_fields(op))
-    return out
-
-
-def _fields(op) -> tuple:
-    return (op.name, op.results, op.operands, op.operand_types, op.result_types, op.attrs, op.loc_text, op.line,
-            op.depth, op.loops, op.text, op.region, op.loc)
-
-
 @pytest.mark.parametrize("text", [p.read_text() for p in DUMPS] + [WARP_SPECIALIZE],
                          ids=[p.name for p in DUMPS] + ["warp_specialize"])
 def test_ops_made_as_their_statements_complete_are_the_ops_read_at_the_end(text):
-    ops = [_fields(op) for op in M.read_module(text).ops]
-    assert ops and ops == _read_at_the_end(text)
+    ops = [op_fields(op) for op in M.read_module(text).ops]
+    assert ops and ops == ops_by_the_general_path(text)
 
 
 def test_the_regions_of_a_warp_specialize_and_a_loop_reach_their_op():

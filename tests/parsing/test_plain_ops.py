@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 
+from helpers import op_fields, ops_by_the_general_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,31 +19,8 @@ from linlayout_cli.parsing import module as M
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _fields(op) -> tuple:
-    return (op.name, op.results, op.operands, op.operand_types, op.result_types, op.attrs, op.loc_text, op.line,
-            op.depth, op.loops, op.text, op.region, op.loc, op.iter_args(), op.symbol())
-
-
-def _general(text: str) -> list[tuple]:
-    """The ops of a one-module text read by the general path only (every line a statement, then an op)."""
-    text = M.normalise_newlines(text)
-    aliases = M.tolerant_aliases(text)
-    reader = M.OpReader(M.Locations(aliases))
-    out, line, pos, regions = [], 1, 0, 0
-    for start, end in aliases.table.op_spans:
-        line += text.count("\n", pos, start)
-        pos = start
-        statements, regions = M._statements(text[start:end], line, regions)
-        for s in statements:
-            if not s["text"].lstrip().startswith("#"):
-                op = reader.op(s["text"], s["line"], s["depth"], s["loops"], s["region"])
-                if op is not None:
-                    out.append(_fields(op))
-    return out
-
-
 def _read(text: str) -> list[tuple]:
-    return [_fields(op) for op in M.read_module(text).ops]
+    return [op_fields(op) for op in M.read_module(text).ops]
 
 
 def _function(body: str, after: str = "") -> str:
@@ -87,7 +65,7 @@ _OTHER = st.sampled_from(["", "    // a comment", "    %9 = scf.for %i = %0 to %
 def test_plain_ops_read_as_the_general_path_reads_them(lines):
     text = _function("".join(line + "\n" for line in lines))
     try:
-        expected = _general(text)
+        expected = ops_by_the_general_path(text)
     except Exception as e:      # an unbalanced text: both paths refuse it alike
         try:
             _read(text)
@@ -108,7 +86,7 @@ def test_every_combination_of_pieces_reads_as_the_general_path_reads_it():
             body = "".join(f"    %9 = x.y{h}{attrs}{typed}{loc}\n" for h in heads for loc in locs)
             text = _function(body)
             try:
-                expected = _general(text)
+                expected = ops_by_the_general_path(text)
             except Exception as e:
                 try:
                     _read(text)
@@ -126,7 +104,7 @@ def test_the_regions_of_a_plain_op_reach_it():
                      "      ttg.warp_yield loc(#loc2)\n    } : () -> () loc(#loc3)\n"
                      "    %1 = arith.addi %0, %0 : i32 loc(#loc3)\n")
     ops = _read(text)
-    assert ops == _general(text)
+    assert ops == ops_by_the_general_path(text)
     assert [op[0] for op in ops][2:5] == ["ttg.warp_specialize", "ttg.warp_yield", "arith.addi"]
     assert ops[2][10] == "ttg.warp_specialize loc(#loc2) default : () -> () loc(#loc3)"
     assert ops[3][8] == 3 and ops[4][8] == 2          # depth inside the region, and after it
@@ -136,7 +114,7 @@ def test_a_plain_op_that_ends_the_text_or_shares_its_line_with_a_definition():
     for text in ("%1 = arith.addi %0, %0 : i32 loc(#l)", "%1 = arith.addi %0, %0 : i32 loc(#l) #l = loc(\"f.py\":1:2)\n",
                  "%1 = arith.addi %0, %0 : i32\n#l = loc(\"f.py\":1:2)", "  %1 = arith.addi %0 : i32   "):
         ops = _read(text)
-        assert ops == _general(text) and ops[0][0] == "arith.addi"
+        assert ops == ops_by_the_general_path(text) and ops[0][0] == "arith.addi"
         assert ops[0][10].startswith("%1 = arith.addi %0") and "#l =" not in ops[0][10]
 
 
