@@ -17,10 +17,9 @@ def synchronisation(ctx: Context, findings: dict, root: dict, placed: dict) -> t
     syncs = {i for i, op in enumerate(ops)          # a wgmma wait of two warp groups ends with a CTA barrier
              if op.name == "ttng.warp_group_dot_wait"
              and (ctx.num_warps or 4) > 4 and ctx.target.vendor == "nvidia"}
-    scratch = placed.get("scratch", {})
-    if any(ops[i].name == "ttng.tensormap_create" for i in scratch):   # a TMA descriptor's 128 bytes: one warp
-        scratch = {i: s for i, s in scratch.items() if ops[i].name != "ttng.tensormap_create"}   # writes them
-        # and Triton keeps them apart
+    scratch = placed.get("scratch", {})            # (copied only where a TMA descriptor's 128 bytes are left
+    if any(ops[i].name == "ttng.tensormap_create" for i in scratch):    # out: one warp writes them and Triton
+        scratch = {i: s for i, s in scratch.items() if ops[i].name != "ttng.tensormap_create"}   # keeps them apart)
     at = membar.barriers(ops, ctx.tree, root, placed.get("buffers", {}), scratch, warp_sync, syncs=syncs)
     for i in syncs:
         at[i] = at.get(i, 0) + 1
